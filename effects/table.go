@@ -1,0 +1,204 @@
+package effects
+
+import (
+	"sort"
+	"sync"
+)
+
+// Program is one entry of the table of known programs, or one subcommand of
+// such an entry (subcommands nest with the same shape).
+//
+// How the classifier reads an entry:
+//   - Options are parsed with [Program.Flags]: a flag that takes a value
+//     consumes it; short flags cluster (`-rf`) unless [Program.SingleDashLong].
+//   - The first operand is looked up in [Program.Subcommands]; a match
+//     continues there, an unmatched operand takes [Program.Other] (the
+//     conservative entry, SPEC §3 rule 9) when the program has subcommands.
+//   - The part's effects are [Program.Effects] plus the effects of every flag
+//     present, plus the effects of the operands by [Program.Operands].
+//     For operand-driven roles (write, delete, move, copy) the location classes
+//     `write-inside-workspace`, `write-outside-workspace` and
+//     `irreversible-deletion` in Effects describe a workspace operand and are
+//     replaced by what the operands' resolved paths give.
+//   - [Program.Special] names logic the data cannot say (find, sed, awk, ...).
+type Program struct {
+	Name    string  // "git", or a subcommand name "push"
+	Aliases []string // other names of the same entry: "python3" for "python"
+	Effects []Class // effects of a plain invocation: `git push` network
+	Why     string  // why a non-read entry is what it is; shown in reasons
+	// Operands says what the non-flag arguments are.
+	Operands Operands
+	// Skip is the number of leading operands that are not paths or commands:
+	// `timeout 5 CMD` skips 1; `ssh host CMD` skips 1; `chmod MODE FILE` skips 1.
+	Skip  int
+	Flags []Flag
+	// Subcommands are matched on the first operand. An entry may use both
+	// Subcommands and Operands: Operands applies when no subcommand matched
+	// and Other is empty.
+	Subcommands []Program
+	// Other are the effects of an unknown subcommand (SPEC §3 rule 9); when
+	// nil and Subcommands is non-empty, an unknown subcommand is opaque-medium.
+	Other []Class
+	// SingleDashLong: options are words like `-delete` (find), not clusters.
+	SingleDashLong bool
+	// Special names classifier logic for this entry; see [Special].
+	Special Special
+	// Examples classify to exactly the set Effects (cwd and the workspace are
+	// /ws, HOME is /home/u); NotExamples do not.
+	Examples    []string
+	NotExamples []string
+}
+
+// Flag is an option of a [Program].
+type Flag struct {
+	// Names as typed: "-i", "--in-place". A long name matches `--name=value`;
+	// a short name that takes a value matches `-ovalue` and `-o value`.
+	Names []string
+	// Value says whether the flag takes an argument and what it is.
+	Value Value
+	// Effects are added when the flag is present: `rm` has none, `git push
+	// --force` adds history-rewrite.
+	Effects []Class
+	// Replace makes Effects replace the program's effects instead of adding:
+	// `eslint --fix` is a writer, no longer a verifier.
+	Replace bool
+	Why     string
+	// Examples classify to include every class of Effects.
+	Examples []string
+}
+
+// Value says what a flag's argument is.
+type Value int
+
+const (
+	// NoValue: the flag takes no argument.
+	NoValue Value = iota
+	// Arg: an argument that is neither a path nor a program (`-n 5`).
+	Arg
+	// OptionalArg: an argument only in the attached form (`-i.bak`, `--color=auto`).
+	OptionalArg
+	// WritePath: the argument is a file written (`sort -o out`, `curl -o f`).
+	WritePath
+	// ReadPath: the argument is a file read (`grep -f patterns`, `curl -T f`, `-d @f`).
+	ReadPath
+	// Dir: the program runs in this directory (`git -C d`, `make -C d`, `tar -C d`).
+	Dir
+	// ProgramArg: the argument is a program the tool runs (`rg --pre cmd`):
+	// opaque-medium, whatever it names.
+	ProgramArg
+	// Config: a `key=value` that may name a program (`git -c core.pager=..`).
+	Config
+)
+
+// Operands says what the non-flag arguments of a [Program] are.
+type Operands int
+
+const (
+	// NoPaths: operands are data (patterns, names, URLs), not files changed.
+	NoPaths Operands = iota
+	// ReadPaths: operands are files read (`cat f`); reads of credential files
+	// matter to the exfiltration rule.
+	ReadPaths
+	// WritePaths: every operand is a file created or changed (`touch a b`).
+	WritePaths
+	// DeletePaths: every operand is deleted (`rm a b`).
+	DeletePaths
+	// CopyPaths: the last operand is written, the others read (`cp a b`, `ln`).
+	CopyPaths
+	// MovePaths: every operand is changed (sources leave), and an existing
+	// destination file is deleted (`mv a b`).
+	MovePaths
+	// Command: after Skip operands, the rest is a command the program runs
+	// (wrappers: `timeout 5 ls`, `nice ls`).
+	Command
+	// Script: the first operand is a script the interpreter runs; with none it
+	// reads its program from stdin (`python x.py`, `bash x.sh`).
+	Script
+)
+
+// Special names classifier logic that an entry needs beyond what the data says.
+type Special int
+
+const (
+	// None: the data says everything.
+	None Special = iota
+	SpecialFind        // find: -delete, -exec/-execdir/-ok CMD ;, -fprint F, start paths
+	SpecialSed         // sed: -i, and `w FILE`/`e` commands in the script
+	SpecialAwk         // awk: system(), print > file, | getline in the program text
+	SpecialShell       // sh/bash/zsh/dash: -c 'literal' parsed recursively, script files, stdin
+	SpecialInterpreter // python/node/perl/ruby...: -c/-e inline code, -m module, script, stdin
+	SpecialEnv         // env: assignments, -u, -i, -S 'cmd', then a command
+	SpecialXargs       // xargs/parallel: options then a command run with stdin's words
+	SpecialGitConfig   // git config: values that name programs, --global writes home
+	SpecialGit         // git: -C, -c, --git-dir, --work-tree before the subcommand
+	SpecialSSH         // ssh: host then a remote command (network + inner effects)
+	SpecialDD          // dd: if=, of= operands
+	SpecialChmod       // chmod/chown: setuid bits, targets
+	SpecialTar         // tar: -x/-c modes, -f archive, -C dir
+	SpecialRedirectCD  // cd/pushd/popd: change the tracked cwd
+	SpecialDocker      // docker/podman run: --privileged, -v /:/host
+	SpecialKubectlExec // kubectl exec ... -- CMD: remote command
+	SpecialEval        // eval/source/.: the program cannot be identified unless literal
+	SpecialTee         // tee: operands written
+	SpecialTruncate    // truncate: -s 0 deletes content
+	SpecialInstall     // pip/npm/cargo/go install: home or global writes
+	SpecialTimeout     // timeout: options, a duration, then a command
+	SpecialWatch       // watch: options then a command string (like sh -c)
+	SpecialFlock       // flock: options, a lock file, then a command or -c 'cmd'
+	SpecialScript      // script -c 'cmd'
+	SpecialSubmodule   // git submodule foreach 'cmd'
+	SpecialCode        // code/cursor/codium: --uninstall-extension, --disable-extension
+	SpecialKill        // kill/pkill/killall
+	SpecialDefaults    // macOS defaults: read vs write
+)
+
+// Table returns the table of known programs, sorted by name.
+func Table() []Program { return table }
+
+var (
+	indexOnce sync.Once
+	index     map[string]*Program
+)
+
+// Lookup returns the entry for a bare program name (or one of its aliases),
+// or nil when the program is not in the table.
+func Lookup(name string) *Program {
+	indexOnce.Do(func() {
+		index = make(map[string]*Program, len(table)*2)
+		for i := range table {
+			p := &table[i]
+			index[p.Name] = p
+			for _, a := range p.Aliases {
+				index[a] = p
+			}
+		}
+	})
+	return index[name]
+}
+
+// Sub returns the subcommand of p named name, or nil.
+func (p *Program) Sub(name string) *Program {
+	for i := range p.Subcommands {
+		s := &p.Subcommands[i]
+		if s.Name == name {
+			return s
+		}
+		for _, a := range s.Aliases {
+			if a == name {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// Names returns the sorted names and aliases of every entry.
+func Names() []string {
+	var ns []string
+	for _, p := range table {
+		ns = append(ns, p.Name)
+		ns = append(ns, p.Aliases...)
+	}
+	sort.Strings(ns)
+	return ns
+}
