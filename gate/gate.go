@@ -57,7 +57,11 @@ type Effect struct {
 
 // Verdict is the result of [Decide] (SPEC §7).
 type Verdict struct {
-	ID                    string           `json:"id,omitempty"`
+	// ID is the caller's id when it gave one, else the decision log's id.
+	ID string `json:"id,omitempty"`
+	// LogID is the row id in the decision log (0 when not logged); resolving a
+	// prompt names it.
+	LogID                 int64            `json:"logId,omitempty"`
 	Time                  time.Time        `json:"time"`
 	Command               string           `json:"command"`
 	Cwd                   string           `json:"cwd"`
