@@ -1,0 +1,26 @@
+// Package settings reads the user's `ml-ai.*` settings (SPEC §6): the
+// `ml-ai.commandSafety` toggle, `ml-ai.agentBudgets`, `ml-ai.decisionLog`,
+// `ml-ai.serverPath` and `ml-ai.holdTimeout`, from the VS Code-family user
+// settings files, from each workspace root's `.vscode/settings.json`, or from
+// the sections a client returns for `workspace/configuration`.
+//
+// It imports the standard library, github.com/fsnotify/fsnotify,
+// github.com/tailscale/hujson (JSONC), budgets and effects only. It reads no
+// environment variables itself: callers build an [Env].
+//
+// Settings fail closed:
+//   - a missing file contributes nothing (the defaults: gate on, built-in budgets);
+//   - a file that does not parse keeps that file's last good values (or
+//     nothing) and yields an error [Problem] naming the file and line:col;
+//   - an unknown `ml-ai.*` key or a value of the wrong type is an error
+//     [Problem]; the key is ignored and the rest of the file still applies;
+//   - a workspace can only tighten: its `commandSafety: false` applies, its
+//     budget entries apply only where stricter than the user's, and anything
+//     looser, as well as its `decisionLog`, `serverPath` and `holdTimeout`, is
+//     ignored with a warning [Problem].
+//
+// [Load] and [FromSections] build a [Snapshot] once; a [Loader] does the same
+// but remembers each file's last good values and which problems it already
+// reported; a [Watcher] re-loads on file changes (fsnotify) and hands each new
+// [Snapshot] to a callback.
+package settings

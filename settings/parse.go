@@ -1,0 +1,119 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// ParseError is a settings file that does not parse. It renders
+// `file:line:col: text` (line and col are 0 when unknown).
+type ParseError struct {
+	File      string
+	Line, Col int
+	Err       error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Col, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// keyError is a problem with one key of a file that parsed.
+type keyError struct {
+	line, col int
+	err       error
+}
+
+var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): `)
+
+// parseFile parses a settings.json (JSONC). A fatal error (*ParseError)
+// means the file gives nothing; otherwise the values and per-key problems.
+func parseFile(name string, data []byte) (values, []keyError, error) {
+	var v values
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 BOM
+	if len(bytes.TrimSpace(data)) == 0 {
+		return v, nil, nil // an empty settings.json is {}
+	}
+	ast, err := hujson.Parse(data)
+	if err != nil {
+		pe := &ParseError{File: name, Err: err}
+		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+			pe.Line, _ = strconv.Atoi(m[1])
+			pe.Col, _ = strconv.Atoi(m[2])
+			pe.Err = fmt.Errorf("%s", strings.TrimPrefix(err.Error(), m[0]))
+		}
+		return v, nil, pe
+	}
+	ast.Standardize() // comments and trailing commas become spaces; offsets kept
+	top, ok := ast.Value.(*hujson.Object)
+	if !ok {
+		line, col := lineCol(data, ast.StartOffset)
+		return v, nil, &ParseError{File: name, Line: line, Col: col, Err: errNotObject}
+	}
+	var problems []keyError
+	addErrs := func(off int, errs []error) {
+		line, col := lineCol(data, off)
+		for _, err := range errs {
+			problems = append(problems, keyError{line, col, err})
+		}
+	}
+	for _, m := range top.Members {
+		name := memberName(m)
+		switch {
+		case name == Section:
+			obj, ok := m.Value.Value.(*hujson.Object)
+			if !ok {
+				var val any
+				_ = json.Unmarshal(m.Value.Pack(), &val)
+				addErrs(m.Name.StartOffset, []error{fmt.Errorf("%s: want an object, got %s", Section, typeName(val))})
+				continue
+			}
+			for _, mm := range obj.Members {
+				addErrs(mm.Name.StartOffset, setMember(&v, memberName(mm), mm.Value, data, mm.Name.StartOffset))
+			}
+		case strings.HasPrefix(name, Section+"."):
+			addErrs(m.Name.StartOffset, setMember(&v, strings.TrimPrefix(name, Section+"."), m.Value, data, m.Name.StartOffset))
+		}
+	}
+	return v, problems, nil
+}
+
+func memberName(m hujson.ObjectMember) string {
+	if lit, ok := m.Name.Value.(hujson.Literal); ok {
+		return lit.String()
+	}
+	return ""
+}
+
+func setMember(v *values, key string, val hujson.Value, data []byte, off int) []error {
+	if v.pos == nil {
+		v.pos = map[string][2]int{}
+	}
+	line, col := lineCol(data, off)
+	v.pos[key] = [2]int{line, col}
+	var x any
+	if err := json.Unmarshal(val.Pack(), &x); err != nil {
+		// Standardized hujson is JSON; this is defensive.
+		return []error{fmt.Errorf("%s.%s: %w", Section, key, err)}
+	}
+	return v.set(key, x)
+}
+
+func lineCol(b []byte, n int) (line, col int) {
+	if n > len(b) {
+		n = len(b)
+	}
+	line = 1 + bytes.Count(b[:n], []byte("\n"))
+	col = 1 + n - (bytes.LastIndexByte(b[:n], '\n') + 1)
+	return line, col
+}

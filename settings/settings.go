@@ -1,0 +1,355 @@
+package settings
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/ml-ai/command-safety/budgets"
+	"github.com/ml-ai/command-safety/effects"
+)
+
+//go:generate go tool stringer -type=Severity -linecomment
+
+// Severity says how bad a [Problem] is. The zero value is [Error].
+type Severity int
+
+const (
+	// Error: a file that does not parse, a bad key or value; it was not applied.
+	Error Severity = iota // error
+	// Warning: a value that was valid but ignored (a workspace trying to
+	// loosen, a user-scope-only key in a workspace, a conflicting user file).
+	Warning // warning
+)
+
+// Problem is one error or warning about the settings.
+type Problem struct {
+	Severity Severity
+	// File is the settings file's path, or for client sections
+	// [SourceClientUser] or [SourceClientWorkspace]/N.
+	File      string
+	Line, Col int    // of the key or parse error; 0 when unknown
+	Message   string // lower case, no final period
+}
+
+// String renders `file:line:col: severity: message`.
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s: %s", p.File, p.Line, p.Col, p.Severity, p.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", p.File, p.Severity, p.Message)
+}
+
+// The names [FromSections] gives its sources in [Problem.File].
+const (
+	SourceClientUser      = "client settings"
+	SourceClientWorkspace = "client workspace folder settings" // followed by "/N", N from 0
+)
+
+// Snapshot is the effective settings at one moment.
+type Snapshot struct {
+	// Enabled is `ml-ai.commandSafety` (default true).
+	Enabled bool
+	// Budgets is budgets.Builtin with the user's `ml-ai.agentBudgets` merged
+	// in (budgets.Set.WithUser), then tightened by the workspaces'
+	// (budgets.Set.WithWorkspace).
+	Budgets budgets.Set
+	// DecisionLog is `ml-ai.decisionLog` as written ("" is the default location).
+	DecisionLog string
+	// ServerPath is `ml-ai.serverPath` as written ("" is the bundled binary).
+	ServerPath string
+	// HoldTimeout is `ml-ai.holdTimeout` ([DefaultHoldTimeout] when unset).
+	HoldTimeout time.Duration
+	// Files lists the settings files consulted, user files first, whether
+	// they exist or not (nil for [FromSections]).
+	Files []string
+	// Problems lists every current error and warning, in source order.
+	Problems []Problem
+	// New is the subset of Problems not reported by the same [Loader]
+	// before: a problem is new once per change of its source's content. For
+	// [Load] and [FromSections] it equals Problems.
+	New []Problem
+}
+
+// Defaults returns the settings when nothing is set: gate on, built-in
+// budgets, [DefaultHoldTimeout].
+func Defaults() Snapshot {
+	return Snapshot{Enabled: true, Budgets: budgets.Builtin(), HoldTimeout: DefaultHoldTimeout}
+}
+
+// Load reads the user settings files of env ([UserFiles]) and each
+// workspace root's `.vscode/settings.json` ([WorkspaceFile]) and combines
+// them. It never fails: problems are in [Snapshot.Problems]. A file that does
+// not parse gives nothing (there is no last good value without a [Loader]).
+func Load(env Env, workspaces []string) Snapshot {
+	return new(Loader).Load(env, workspaces)
+}
+
+// FromSections combines sections a client returned for
+// `workspace/configuration` section "ml-ai": user is the section object
+// (keys without the "ml-ai." prefix, e.g. {"commandSafety": false}) taken as
+// user scope; workspaces are sections known to come from workspace folders
+// only, which can only tighten. nil sections contribute nothing.
+func FromSections(user map[string]any, workspaces []map[string]any) Snapshot {
+	return new(Loader).FromSections(user, workspaces)
+}
+
+// Loader builds snapshots like [Load] and [FromSections] and remembers, per
+// file, the last values that parsed (a file that stops parsing keeps them)
+// and which problems were already reported (see [Snapshot.New]). The zero
+// Loader is ready; it is safe for concurrent use.
+type Loader struct {
+	mu       sync.Mutex
+	lastGood map[string]values
+	reported map[string]bool // problem key -> reported
+}
+
+// source is one settings source after reading.
+type source struct {
+	name     string
+	hash     string // content hash: problems are new once per change
+	vals     values
+	problems []Problem
+}
+
+// maxFileSize bounds a settings file.
+const maxFileSize = 8 << 20
+
+// readFile reads and parses one file, falling back to its last good values.
+// Call with l.mu held.
+func (l *Loader) readFile(path string) (source, bool) {
+	src := source{name: path}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		delete(l.lastGood, path)
+		return src, false
+	}
+	var data []byte
+	if err == nil {
+		data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
+		f.Close()
+		if err == nil && len(data) > maxFileSize {
+			err = fmt.Errorf("larger than %d bytes", maxFileSize)
+		}
+	}
+	if err != nil {
+		src.hash = "error:" + err.Error()
+		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: fmt.Sprintf("cannot read: %v", err)}))
+		return src, true
+	}
+	sum := sha256.Sum256(data)
+	src.hash = string(sum[:])
+	vals, keyErrs, err := parseFile(path, data)
+	if err != nil {
+		p := Problem{File: path, Message: err.Error()}
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			p.Line, p.Col, p.Message = pe.Line, pe.Col, pe.Err.Error()
+		}
+		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, p))
+		return src, true
+	}
+	for _, ke := range keyErrs {
+		src.problems = append(src.problems, Problem{File: path, Line: ke.line, Col: ke.col, Message: ke.err.Error()})
+	}
+	if l.lastGood == nil {
+		l.lastGood = map[string]values{}
+	}
+	l.lastGood[path] = vals
+	src.vals = vals
+	return src, true
+}
+
+func (l *Loader) keepLastGood(path string, v *values, p Problem) Problem {
+	if last, ok := l.lastGood[path]; ok {
+		*v = last
+		p.Message += "; keeping this file's last good settings"
+	} else {
+		p.Message += "; ignoring this file"
+	}
+	return p
+}
+
+// Load is [Load] with this Loader's memory.
+func (l *Loader) Load(env Env, workspaces []string) Snapshot {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var user, ws []source
+	var files []string
+	for _, path := range UserFiles(env) {
+		files = append(files, path)
+		if src, ok := l.readFile(path); ok {
+			user = append(user, src)
+		}
+	}
+	for _, root := range workspaces {
+		path := WorkspaceFile(env, root)
+		files = append(files, path)
+		if src, ok := l.readFile(path); ok {
+			ws = append(ws, src)
+		}
+	}
+	s := combine(user, ws)
+	s.Files = files
+	l.markNew(&s, append(user, ws...))
+	return s
+}
+
+// FromSections is [FromSections] with this Loader's memory of reported problems.
+func (l *Loader) FromSections(user map[string]any, workspaces []map[string]any) Snapshot {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	section := func(name string, m map[string]any) source {
+		src := source{name: name}
+		b, _ := json.Marshal(m) // map keys sorted: a stable hash
+		sum := sha256.Sum256(b)
+		src.hash = string(sum[:])
+		for _, err := range src.vals.setSection(m) {
+			src.problems = append(src.problems, Problem{File: name, Message: err.Error()})
+		}
+		return src
+	}
+	var us, ws []source
+	if user != nil {
+		us = append(us, section(SourceClientUser, user))
+	}
+	for i, m := range workspaces {
+		if m != nil {
+			ws = append(ws, section(fmt.Sprintf("%s/%d", SourceClientWorkspace, i), m))
+		}
+	}
+	s := combine(us, ws)
+	l.markNew(&s, append(us, ws...))
+	return s
+}
+
+// markNew fills s.New: problems whose (source, source content, text) this
+// Loader has not reported yet.
+func (l *Loader) markNew(s *Snapshot, srcs []source) {
+	hash := map[string]string{}
+	for _, src := range srcs {
+		hash[src.name] = src.hash
+	}
+	now := map[string]bool{}
+	for _, p := range s.Problems {
+		k := p.File + "\x00" + hash[p.File] + "\x00" + p.String()
+		if !l.reported[k] && !now[k] {
+			s.New = append(s.New, p)
+		}
+		now[k] = true
+	}
+	l.reported = now
+}
+
+// combine merges user sources (in order) and then applies workspace sources,
+// which can only tighten.
+func combine(user, ws []source) Snapshot {
+	s := Defaults()
+	var probs []Problem
+	warn := func(src source, key, format string, args ...any) {
+		at := src.vals.pos[key]
+		probs = append(probs, Problem{Severity: Warning, File: src.name, Line: at[0], Col: at[1], Message: fmt.Sprintf(format, args...)})
+	}
+
+	// User scope: several editors' files; none loosens another.
+	userBudgets := map[string]map[string]string{}
+	var logFrom, serverFrom, holdFrom string
+	for _, src := range user {
+		probs = append(probs, src.problems...)
+		v := src.vals
+		if v.enabled != nil && !*v.enabled {
+			s.Enabled = false
+		}
+		mergeStrictest(userBudgets, v.budgets)
+		if v.decisionLog != nil {
+			if logFrom == "" {
+				s.DecisionLog, logFrom = *v.decisionLog, src.name
+			} else if *v.decisionLog != s.DecisionLog {
+				warn(src, KeyDecisionLog, "%s.%s %q ignored: already set to %q by %s", Section, KeyDecisionLog, *v.decisionLog, s.DecisionLog, logFrom)
+			}
+		}
+		if v.serverPath != nil {
+			if serverFrom == "" {
+				s.ServerPath, serverFrom = *v.serverPath, src.name
+			} else if *v.serverPath != s.ServerPath {
+				warn(src, KeyServerPath, "%s.%s %q ignored: already set to %q by %s", Section, KeyServerPath, *v.serverPath, s.ServerPath, serverFrom)
+			}
+		}
+		if v.holdTimeout != nil {
+			// The shortest wins: a held command is denied sooner.
+			if holdFrom == "" || *v.holdTimeout < s.HoldTimeout {
+				s.HoldTimeout, holdFrom = *v.holdTimeout, src.name
+			}
+		}
+	}
+	set, err := s.Budgets.WithUser(userBudgets)
+	if err != nil { // entries are validated when read; defensive
+		probs = append(probs, Problem{File: "user settings", Message: err.Error()})
+	}
+	s.Budgets = set
+	userSet := set
+	userEnabled := s.Enabled
+
+	// Workspace scope: only tightens.
+	wsBudgets := map[string]map[string]string{}
+	for _, src := range ws {
+		probs = append(probs, src.problems...)
+		v := src.vals
+		if v.enabled != nil {
+			if !*v.enabled {
+				s.Enabled = false
+			} else if !userEnabled {
+				warn(src, KeyCommandSafety, "%s.%s true ignored: the user turned it off and a workspace can only tighten", Section, KeyCommandSafety)
+			}
+		}
+		if len(v.budgets) > 0 {
+			_, warnings := userSet.WithWorkspace(v.budgets)
+			for _, w := range warnings {
+				warn(src, KeyAgentBudgets, "%s", w)
+			}
+			mergeStrictest(wsBudgets, v.budgets)
+		}
+		// User-scope-only keys: a value equal to the user's changes nothing
+		// (clients send every key of the section, defaults included).
+		if v.decisionLog != nil && *v.decisionLog != s.DecisionLog {
+			warn(src, KeyDecisionLog, "%s.%s ignored: user settings only", Section, KeyDecisionLog)
+		}
+		if v.serverPath != nil && *v.serverPath != s.ServerPath {
+			warn(src, KeyServerPath, "%s.%s ignored: user settings only", Section, KeyServerPath)
+		}
+		if v.holdTimeout != nil && *v.holdTimeout != s.HoldTimeout {
+			warn(src, KeyHoldTimeout, "%s.%s ignored: user settings only", Section, KeyHoldTimeout)
+		}
+	}
+	s.Budgets, _ = userSet.WithWorkspace(wsBudgets) // warnings reported per file above
+	s.Problems = probs
+	return s
+}
+
+// mergeStrictest merges src into dst; an entry both name keeps the stricter
+// decision. Entries are validated (valid effect and decision spellings).
+func mergeStrictest(dst, src map[string]map[string]string) {
+	for agent, entries := range src {
+		d := dst[agent]
+		if d == nil {
+			d = map[string]string{}
+			dst[agent] = d
+		}
+		for effect, value := range entries {
+			old, ok := d[effect]
+			if !ok {
+				d[effect] = value
+				continue
+			}
+			a, _ := effects.ParseDecision(old)
+			b, _ := effects.ParseDecision(value)
+			d[effect] = effects.Strictest(a, b).String()
+		}
+	}
+}
