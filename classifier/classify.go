@@ -1,7 +1,90 @@
 package classifier
 
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// Limits of SPEC §3 rule 10.
+const (
+	MaxBytes = 64 << 10 // commands longer than this are refused as too-large
+	MaxDepth = 64       // nesting deeper than this is refused as too-deep
+)
+
+// PanicOnBugs makes [Classify] re-panic instead of turning a panic into an
+// internal-error refusal. Tests set it so that bugs fail loudly.
+var PanicOnBugs = false
+
 // Classify parses src as bash and classifies every part of it. It never panics
 // and never fails: input it cannot prove safe yields parts with a Refusal.
-func Classify(src string, opts Options) Result {
-	return Result{}
+// An empty or whitespace-only command yields no parts.
+func Classify(src string, opts Options) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			if PanicOnBugs {
+				panic(r)
+			}
+			res = Result{Parts: []Part{{
+				Class: effects.Unknown, Text: src, End: len(src), Refusal: effects.InternalError,
+				Reason: fmt.Sprintf("the classifier failed on this command (%v), so it is refused", r),
+			}}}
+		}
+	}()
+	if len(src) > MaxBytes {
+		return Result{Parts: []Part{{
+			Class: effects.Unknown, Text: src[:80] + "…", End: len(src), Refusal: effects.TooLarge,
+			Reason: fmt.Sprintf("the command is %d bytes, over the limit of %d", len(src), MaxBytes),
+		}}}
+	}
+	w := newWalker(src, opts)
+	w.classifySource(src, 0, len(src), true, 0)
+	w.finish()
+	return Result{Parts: w.parts, AllKnown: w.allKnown}
+}
+
+// parser is shared per call: syntax.Parser is not safe for concurrent use.
+func parse(src string) (*syntax.File, error) {
+	// A bare carriage return is a line break to a terminal (SPEC §3 judgment
+	// calls): normalise it so that what follows is seen as a command. The
+	// length is unchanged, so byte offsets still hold.
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r", "\n")
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	return p.Parse(strings.NewReader(src), "")
+}
+
+// classifySource parses src (the whole command, or the text of an `sh -c`
+// argument) and walks it. base is the byte offset of src in the original
+// command when exact is true; otherwise every span is [base, end).
+func (w *walker) classifySource(src string, base, end int, exact bool, depth int) {
+	if depth > MaxDepth {
+		w.tooDeep(base)
+		return
+	}
+	if strings.TrimSpace(src) == "" {
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		msg := err.Error()
+		if syntax.IsIncomplete(err) {
+			msg = "the command is incomplete: " + msg
+		}
+		if exact {
+			end = base + len(src)
+		}
+		w.add(Part{Class: effects.Unknown, Text: src, Start: base, End: end,
+			Refusal: effects.Unparseable, Reason: "the command does not parse as bash (" + msg + ")"})
+		w.allKnown = false
+		return
+	}
+	saved := w.frame
+	w.frame = frame{src: src, base: base, end: end, exact: exact}
+	w.stmts(f.Stmts, depth+1)
+	w.frame = saved
 }

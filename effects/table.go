@@ -41,6 +41,11 @@ type Program struct {
 	Other []Class
 	// SingleDashLong: options are words like `-delete` (find), not clusters.
 	SingleDashLong bool
+	// Outside: the entry's writes and deletions land outside the workspace
+	// whatever the cwd: containers, clusters, cloud resources, package caches
+	// (`docker volume rm`, `kubectl delete`, `terraform destroy`). Its
+	// irreversible-deletion is then an absolute refusal (SPEC §3 rule 13).
+	Outside bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -62,6 +67,8 @@ type Flag struct {
 	// Replace makes Effects replace the program's effects instead of adding:
 	// `eslint --fix` is a writer, no longer a verifier.
 	Replace bool
+	// Outside: like [Program.Outside], for this flag (`go clean -modcache`).
+	Outside bool
 	Why     string
 	// Examples classify to include every class of Effects.
 	Examples []string

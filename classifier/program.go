@@ -1,0 +1,586 @@
+package classifier
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// systemDirs hold programs that are treated as the bare program (SPEC §3 rule 6).
+var systemDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true,
+	"/sbin": true, "/usr/sbin": true, "/opt/homebrew/bin": true}
+
+// call classifies a simple command.
+func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
+	for _, a := range c.Assigns {
+		w.assign(a, depth, c)
+	}
+	if len(c.Args) == 0 {
+		w.add(w.part(c, effects.Read, "", ""))
+		return
+	}
+	for _, a := range c.Args {
+		w.wordSubst(a, depth+1)
+	}
+	args := w.fields(c.Args)
+	for _, f := range args {
+		if !f.dynamic && w.credentialPath(f.value) {
+			w.noteCredential(c, f.value)
+			break
+		}
+	}
+	w.argv(args, c, depth, red)
+}
+
+// argv classifies one program invocation given as fields; at is the node
+// whose span names it.
+func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
+	if len(args) == 0 {
+		return
+	}
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	name := args[0]
+	text := w.textOf(at)
+	if name.dynamic || name.glob {
+		p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("the program of `%s` is only known at run time", text))
+		w.allKnown = false
+		w.add(p)
+		return
+	}
+	prog := name.value
+	if strings.Contains(prog, "/") {
+		if systemDirs[path.Dir(prog)] {
+			prog = path.Base(prog)
+		} else {
+			w.allKnown = false
+			w.runFile(at, prog, text)
+			return
+		}
+	}
+	if w.funcs[prog] {
+		// The body was classified where it was defined (rule 11).
+		w.add(w.part(at, effects.Read, prog, ""))
+		return
+	}
+	e := effects.Lookup(prog)
+	if e == nil {
+		w.allKnown = false
+		why := fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)
+		if hasInvisible(prog) {
+			why = fmt.Sprintf("`%s` contains invisible or lookalike characters, so it is not a known program", strings.ToValidUTF8(prog, "?"))
+		}
+		w.add(w.part(at, effects.OpaqueMedium, prog, why))
+		return
+	}
+	inv := &invocation{w: w, at: at, text: text, prog: prog, depth: depth, red: red, dirs: w.cwd}
+	inv.run(e, args[1:])
+}
+
+func hasInvisible(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// runFile classifies running a program named by a path.
+func (w *walker) runFile(at syntax.Node, prog, text string) {
+	inside := true
+	for _, p := range w.resolve(prog, false) {
+		if l := w.locate(p); l != locInside && l != locRoot {
+			inside = false
+		}
+	}
+	if inside {
+		w.add(w.part(at, effects.OpaqueLow, prog, fmt.Sprintf("`%s` runs %s, a file of the project that is not inspected", text, prog)))
+		return
+	}
+	w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s, a program from outside the workspace", text, prog)))
+}
+
+// invocation is one program with its arguments being classified.
+type invocation struct {
+	w     *walker
+	at    syntax.Node
+	text  string
+	prog  string
+	depth int
+	red   redirInfo
+	dirs  []string // where the program works: the cwd, or -C DIR
+
+	classes  []effects.Class
+	why      string
+	outside  bool
+	operands []field
+	flags    []flagHit
+	entry    *effects.Program
+}
+
+type flagHit struct {
+	flag  *effects.Flag
+	name  string
+	value *field
+}
+
+func (inv *invocation) has(names ...string) *flagHit {
+	for i := range inv.flags {
+		for _, n := range names {
+			if inv.flags[i].name == n {
+				return &inv.flags[i]
+			}
+		}
+	}
+	return nil
+}
+
+// run classifies e invoked with args (the arguments after the program or
+// subcommand name).
+func (inv *invocation) run(e *effects.Program, args []field) {
+	w := inv.w
+	inv.entry = e
+	inv.classes = append(inv.classes[:0], e.Effects...)
+	inv.why = e.Why
+	inv.outside = inv.outside || e.Outside
+	if pre, done := inv.special(e, args); done {
+		return
+	} else if pre != nil {
+		args = pre
+	}
+	endOpts := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !endOpts && !a.dynamic && isOption(a.value) {
+			if a.value == "--" {
+				endOpts = true
+				continue
+			}
+			i += inv.option(e, a, args[i+1:])
+			continue
+		}
+		// An operand.
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 {
+			if a.dynamic {
+				inv.unknownSub(e, a)
+				return
+			}
+			if s := e.Sub(a.value); s != nil {
+				inv.emitFlags()
+				inv.flags = nil
+				inv.prog += " " + s.Name
+				inv.run(s, args[i+1:])
+				return
+			}
+			if e.Operands == effects.NoPaths || e.Other != nil {
+				inv.unknownSub(e, a)
+				return
+			}
+		}
+		if e.Operands == effects.Command && len(inv.operands) >= e.Skip {
+			inv.emit()
+			inv.emitFlags()
+			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{stdin: inv.red.stdin})
+			return
+		}
+		inv.operands = append(inv.operands, a)
+		if endOpts || e.Operands == effects.Command {
+			continue
+		}
+	}
+	inv.finishSpecial(e)
+	inv.emit()
+	inv.emitFlags()
+	inv.operandsEffects(e)
+}
+
+func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
+
+func (inv *invocation) unknownSub(e *effects.Program, a field) {
+	cls := e.Other
+	if cls == nil {
+		cls = []effects.Class{effects.OpaqueMedium}
+	}
+	inv.classes = append([]effects.Class(nil), cls...)
+	name := a.value
+	if a.dynamic {
+		name = "a subcommand only known at run time"
+	}
+	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	inv.emit()
+	inv.emitFlags()
+}
+
+// option handles one option word; it returns how many following args it consumed.
+func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
+	v := a.value
+	long := strings.HasPrefix(v, "--") || e.SingleDashLong
+	if long {
+		name, val, hasVal := strings.Cut(v, "=")
+		f := findFlag(e, name)
+		if f == nil {
+			return 0
+		}
+		hit := flagHit{flag: f, name: name}
+		consumed := 0
+		if hasVal {
+			hit.value = &field{value: val, dynamic: a.dynamic, glob: a.glob, word: a.word}
+		} else if takesValue(f.Value) && len(rest) > 0 {
+			hit.value = &rest[0]
+			consumed = 1
+		}
+		inv.applyFlag(hit)
+		return consumed
+	}
+	// A cluster of short options: -rf, -ofile, -C dir.
+	for j := 1; j < len(v); j++ {
+		name := "-" + string(v[j])
+		f := findFlag(e, name)
+		if f == nil {
+			continue
+		}
+		hit := flagHit{flag: f, name: name}
+		if takesValue(f.Value) {
+			if j+1 < len(v) {
+				hit.value = &field{value: v[j+1:], word: a.word}
+				inv.applyFlag(hit)
+				return 0
+			}
+			if f.Value != effects.OptionalArg && len(rest) > 0 {
+				hit.value = &rest[0]
+				inv.applyFlag(hit)
+				return 1
+			}
+		}
+		inv.applyFlag(hit)
+	}
+	return 0
+}
+
+func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+func findFlag(e *effects.Program, name string) *effects.Flag {
+	for i := range e.Flags {
+		for _, n := range e.Flags[i].Names {
+			if n == name {
+				return &e.Flags[i]
+			}
+		}
+	}
+	return nil
+}
+
+// applyFlag records a flag and what its value means.
+func (inv *invocation) applyFlag(h flagHit) {
+	w := inv.w
+	inv.flags = append(inv.flags, h)
+	if h.flag.Replace {
+		inv.classes = append([]effects.Class(nil), h.flag.Effects...)
+		if h.flag.Why != "" {
+			inv.why = h.flag.Why
+		}
+	}
+	if h.flag.Outside {
+		inv.outside = true
+	}
+	if h.value == nil {
+		return
+	}
+	val := *h.value
+	switch h.flag.Value {
+	case effects.WritePath:
+		if val.dynamic {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+		} else if !harmlessDevice(val.value) && val.value != "-" {
+			for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
+				w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
+			}
+		}
+	case effects.ReadPath:
+		if !val.dynamic && w.credentialPath(strings.TrimPrefix(val.value, "@")) {
+			w.noteCredential(inv.at, val.value)
+		}
+	case effects.Dir:
+		if val.dynamic {
+			inv.dirs = []string{""}
+		} else {
+			inv.dirs = w.resolveIn(val.value, false, inv.dirs)
+		}
+	case effects.ProgramArg:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
+	case effects.Config:
+		if key, _, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
+			w.allKnown = false
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
+		}
+	}
+}
+
+// configRunsProgram reports whether a git config key names a program (rule 11).
+func configRunsProgram(key, kv string) bool {
+	k := strings.ToLower(key)
+	switch k {
+	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
+		"core.gitproxy", "sequence.editor", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+		"credential.helper", "interactive.difffilter", "diff.external", "merge.tool", "diff.tool",
+		"core.worktree", "include.path", "uploadpack.packobjectshook", "protocol.allow", "safe.directory":
+		return true
+	}
+	if strings.HasPrefix(k, "alias.") {
+		_, v, _ := strings.Cut(kv, "=")
+		return strings.HasPrefix(strings.TrimSpace(v), "!") || v == ""
+	}
+	for _, suffix := range []string{".textconv", ".command", ".driver", ".clean", ".smudge", ".process",
+		".cmd", ".uploadpack", ".receivepack", ".proxy", ".helper", ".program"} {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+}
+
+// emit adds the invocation's own classes as parts.
+func (inv *invocation) emit() {
+	seen := map[effects.Class]bool{}
+	pathDriven := inv.pathDriven()
+	for _, c := range inv.classes {
+		if seen[c] || pathDriven && isLocationClass(c) {
+			continue
+		}
+		seen[c] = true
+		inv.emitClass(c, inv.why)
+	}
+}
+
+func (inv *invocation) emitClass(c effects.Class, why string) {
+	w := inv.w
+	reason := ""
+	if c != effects.Read && c != effects.Verify {
+		if why != "" {
+			reason = fmt.Sprintf("`%s`: %s", inv.text, why)
+		} else {
+			reason = fmt.Sprintf("`%s` is %s", inv.text, c)
+		}
+	}
+	p := w.part(inv.at, c, inv.prog, reason)
+	switch {
+	case c == effects.Privilege:
+		p.Refusal = effects.PrivilegeEscalation
+		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
+	case c == effects.OpaqueHigh:
+		p.Refusal = effects.UnidentifiableProgram
+	case c == effects.Deletion && inv.outside:
+		p.Refusal = effects.DeleteOutsideWorkspace
+		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
+	case (c == effects.WriteInside || c == effects.Deletion) && !inv.pathDriven():
+		// The program writes where it runs: relocate by its directory.
+		for _, d := range inv.dirs {
+			if c == effects.Deletion {
+				base := p
+				base.Reason = why
+				if base.Reason == "" {
+					base.Reason = p.Reason
+				}
+				inv.removeIn(base, d)
+			} else {
+				w.write(p, d, d == "")
+			}
+		}
+		return
+	}
+	w.add(p)
+}
+
+// removeIn classifies a deletion inside directory d (`git clean -f` in d).
+func (inv *invocation) removeIn(p Part, d string) {
+	w := inv.w
+	switch w.locate(d) {
+	case locInside, locRoot:
+		p.Class = effects.Deletion
+		w.add(p)
+	default:
+		w.remove(p, d)
+	}
+}
+
+// pathDriven reports whether the invocation's location classes come from
+// its path operands.
+func (inv *invocation) pathDriven() bool {
+	switch inv.entry.Operands {
+	case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
+		return len(inv.operands) > 0
+	}
+	return false
+}
+
+// isLocationClass reports whether c depends on where a path lies.
+func isLocationClass(c effects.Class) bool {
+	return c == effects.WriteInside || c == effects.WriteOutside || c == effects.Deletion
+}
+
+// emitFlags adds the classes of the flags seen so far (those not Replace).
+func (inv *invocation) emitFlags() {
+	for _, h := range inv.flags {
+		if h.flag.Replace {
+			continue
+		}
+		for _, c := range h.flag.Effects {
+			why := h.flag.Why
+			if why == "" {
+				why = fmt.Sprintf("%s makes it %s", h.name, c)
+			}
+			inv.emitClass(c, why)
+		}
+	}
+	inv.flags = nil
+}
+
+// operandsEffects classifies the path operands by the entry's role.
+func (inv *invocation) operandsEffects(e *effects.Program) {
+	w := inv.w
+	ops := inv.operands
+	if len(ops) < e.Skip {
+		return
+	}
+	ops = ops[e.Skip:]
+	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	switch e.Operands {
+	case effects.ReadPaths:
+		for _, o := range ops {
+			if !o.dynamic {
+				w.noteRead(inv.at, o.value, nil)
+			}
+		}
+	case effects.WritePaths:
+		for _, o := range ops {
+			inv.writeOperand(base, o)
+		}
+	case effects.DeletePaths:
+		for _, o := range ops {
+			inv.deleteOperand(base, o)
+		}
+	case effects.CopyPaths:
+		if len(ops) >= 2 || inv.has("-t", "--target-directory") == nil && len(ops) == 1 {
+			inv.writeOperand(base, ops[len(ops)-1])
+		}
+	case effects.MovePaths:
+		for i, o := range ops {
+			inv.writeOperand(base, o)
+			if i == len(ops)-1 && len(ops) >= 2 && !o.dynamic {
+				for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
+					if p != "" && w.fs().IsFile(p) {
+						d := base
+						d.Reason = fmt.Sprintf("`%s` replaces the existing file %s", inv.text, o.value)
+						w.remove(d, p)
+					}
+				}
+			}
+		}
+	case effects.Script:
+		inv.script(ops)
+	}
+}
+
+// remote reports whether an operand names a remote path (`host:path`).
+func remote(v string) bool {
+	i := strings.IndexByte(v, ':')
+	return i > 0 && !strings.Contains(v[:i], "/")
+}
+
+func (inv *invocation) writeOperand(base Part, o field) {
+	w := inv.w
+	if o.dynamic {
+		w.write(base, "", true)
+		return
+	}
+	if remote(o.value) || harmlessDevice(o.value) {
+		return
+	}
+	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
+		w.write(base, p, p == "")
+	}
+}
+
+func (inv *invocation) deleteOperand(base Part, o field) {
+	w := inv.w
+	base.Class = effects.Deletion
+	if o.dynamic {
+		w.remove(base, "")
+		return
+	}
+	if remote(o.value) {
+		return
+	}
+	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
+		w.remove(base, p)
+	}
+}
+
+// script classifies an interpreter or shell run with a script operand, or
+// with its program on stdin (SPEC §3 rule 12).
+func (inv *invocation) script(ops []field) {
+	w := inv.w
+	if len(ops) > 0 {
+		o := ops[0]
+		if o.dynamic {
+			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a script only known at run time", inv.text)))
+			return
+		}
+		if o.value == "-" || o.value == "/dev/stdin" {
+			inv.stdinScript()
+			return
+		}
+		w.allKnown = false
+		inside := true
+		for _, p := range w.resolveIn(o.value, false, inv.dirs) {
+			if l := w.locate(p); l != locInside && l != locRoot {
+				inside = false
+			}
+		}
+		if inside {
+			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, o.value)))
+		} else {
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs the script %s from outside the workspace", inv.text, o.value)))
+		}
+		return
+	}
+	inv.stdinScript()
+}
+
+// stdinScript classifies an interpreter that reads its program from stdin.
+func (inv *invocation) stdinScript() {
+	w := inv.w
+	shell := inv.entry.Special == effects.SpecialShell
+	red := inv.red
+	switch {
+	case red.script != nil && !red.scriptDyn:
+		if shell {
+			w.nested(*red.script, red.scriptAt, inv.depth)
+			return
+		}
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs inline %s code, which is not analysed", inv.text, inv.prog)))
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a program fed to it at run time, which cannot be identified", inv.text)))
+	case red.stdinFile != "":
+		w.allKnown = false
+		if l := w.locate(red.stdinFile); l == locInside {
+			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, red.stdinFile)))
+		} else {
+			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs %s from outside the workspace as a program", inv.text, red.stdinFile)))
+		}
+	default:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` starts an interactive %s that reads commands from the terminal", inv.text, inv.prog)))
+	}
+}

@@ -1,0 +1,1102 @@
+package classifier
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// special runs the logic an entry needs before (or instead of) the generic
+// option parsing. done means the invocation is fully classified; a non-nil
+// rewritten list replaces args for the generic parsing.
+func (inv *invocation) special(e *effects.Program, args []field) (rewritten []field, done bool) {
+	w := inv.w
+	switch inv.prog {
+	case "alias":
+		inv.emit()
+		for _, a := range args {
+			if name, val, ok := strings.Cut(a.value, "="); ok && !a.dynamic {
+				_ = name
+				w.nested(val, a.word, inv.depth)
+			} else if a.dynamic {
+				inv.opaqueHigh("an alias whose value is only known at run time")
+			}
+		}
+		return nil, true
+	case "trap":
+		inv.emit()
+		if len(args) > 0 && !isOption(args[0].value) {
+			if args[0].dynamic {
+				inv.opaqueHigh("a trap whose action is only known at run time")
+			} else {
+				w.nested(args[0].value, args[0].word, inv.depth)
+			}
+		}
+		return nil, true
+	case "printenv":
+		if len(args) == 0 {
+			w.noteCredential(inv.at, "printenv")
+		}
+		for _, a := range args {
+			if a.dynamic || isSecretVar(a.value) {
+				w.noteCredential(inv.at, "printenv "+a.value)
+			}
+		}
+	case "command":
+		for _, a := range args {
+			if a.value == "-v" || a.value == "-V" {
+				inv.classes = []effects.Class{effects.Read}
+				inv.emit()
+				return nil, true
+			}
+			if !isOption(a.value) {
+				break
+			}
+		}
+	case "gh":
+		if len(args) >= 2 && args[0].value == "auth" && args[1].value == "token" {
+			w.noteCredential(inv.at, "gh auth token")
+		}
+	}
+	switch e.Special {
+	case effects.SpecialShell:
+		return nil, inv.shell(args)
+	case effects.SpecialInterpreter:
+		return inv.interpreter(e, args)
+	case effects.SpecialEnv:
+		return nil, inv.env(args)
+	case effects.SpecialEval:
+		return nil, inv.eval(args)
+	case effects.SpecialRedirectCD:
+		inv.cd(args)
+		return nil, true
+	case effects.SpecialFind:
+		return nil, inv.find(args)
+	case effects.SpecialXargs:
+		return nil, inv.xargs(e, args)
+	case effects.SpecialWatch:
+		return nil, inv.watch(args)
+	case effects.SpecialFlock, effects.SpecialScript:
+		if c := flagValue(args, "-c", "--command"); c != nil {
+			inv.emit()
+			inv.nestedField(*c)
+			return nil, true
+		}
+	case effects.SpecialSSH:
+		return nil, inv.ssh(args)
+	case effects.SpecialKubectlExec:
+		for i, a := range args {
+			if a.value == "--" {
+				inv.emit()
+				inv.remoteArgv(args[i+1:])
+				return nil, true
+			}
+		}
+	case effects.SpecialSubmodule:
+		inv.emit()
+		var code []string
+		for _, a := range args {
+			if a.dynamic {
+				inv.opaqueHigh("a command only known at run time")
+				return nil, true
+			}
+			if !isOption(a.value) {
+				code = append(code, a.value)
+			}
+		}
+		if len(code) > 0 {
+			w.nested(strings.Join(code, " "), inv.at, inv.depth)
+		}
+		return nil, true
+	case effects.SpecialDocker:
+		inv.docker(args)
+	case effects.SpecialGitConfig:
+		return nil, inv.gitConfig(args)
+	case effects.SpecialCode:
+		inv.code(args)
+	case effects.SpecialDD:
+		inv.dd(args)
+		return nil, true
+	}
+	return nil, false
+}
+
+// finishSpecial runs the logic an entry needs after option parsing.
+func (inv *invocation) finishSpecial(e *effects.Program) {
+	switch e.Special {
+	case effects.SpecialChmod:
+		inv.chmod()
+	case effects.SpecialSed:
+		inv.sed()
+	case effects.SpecialAwk:
+		inv.awk()
+	case effects.SpecialTar:
+		inv.tar()
+	case effects.SpecialTruncate:
+		if h := inv.has("-s", "--size"); h != nil && h.value != nil && strings.TrimLeft(h.value.value, "=") == "0" {
+			inv.classes = []effects.Class{effects.Deletion}
+			inv.why = "truncate -s 0 erases the files' contents"
+			for _, o := range inv.operands {
+				inv.deleteOperand(inv.w.part(inv.at, effects.Deletion, inv.prog, ""), o)
+			}
+			inv.operands = nil
+		}
+	}
+}
+
+func (inv *invocation) opaqueHigh(what string) {
+	w := inv.w
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs %s, which cannot be identified", inv.text, what)))
+}
+
+func (inv *invocation) opaqueMedium(what string) {
+	w := inv.w
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs %s, which is not analysed", inv.text, what)))
+}
+
+// nestedField classifies a field that holds shell code.
+func (inv *invocation) nestedField(f field) {
+	if f.dynamic {
+		inv.opaqueHigh("shell code only known at run time")
+		return
+	}
+	var at syntax.Node = inv.at
+	if f.word != nil {
+		at = f.word
+	}
+	inv.w.nested(f.value, at, inv.depth)
+}
+
+func flagValue(args []field, names ...string) *field {
+	for i, a := range args {
+		for _, n := range names {
+			if a.value == n && i+1 < len(args) {
+				return &args[i+1]
+			}
+			if strings.HasPrefix(a.value, "--") && strings.HasPrefix(a.value, n+"=") {
+				return &field{value: a.value[len(n)+1:], dynamic: a.dynamic, word: a.word}
+			}
+		}
+	}
+	return nil
+}
+
+// shell: sh/bash/zsh/dash [-opts] [-c 'code' [name args]] | [script args].
+func (inv *invocation) shell(args []field) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("a shell with arguments only known at run time")
+			return true
+		}
+		v := a.value
+		if v == "--" || v == "-" {
+			inv.script(args[i+1:])
+			return true
+		}
+		if !isOption(v) && !strings.HasPrefix(v, "+") {
+			inv.script(args[i:])
+			return true
+		}
+		switch v {
+		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
+			i++
+			continue
+		}
+		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
+			// -c: the first operand after the options is the code.
+			for j := i + 1; j < len(args); j++ {
+				if args[j].dynamic || !isOption(args[j].value) {
+					if args[j].dynamic {
+						inv.opaqueHigh("shell code only known at run time")
+					} else {
+						inv.nestedField(args[j])
+					}
+					return true
+				}
+			}
+			inv.classes = []effects.Class{effects.Read}
+			inv.emit()
+			return true
+		}
+		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 's') {
+			inv.stdinScript()
+			return true
+		}
+	}
+	inv.stdinScript()
+	return true
+}
+
+// interpreterInline lists each interpreter's flags whose value is inline code.
+var interpreterInline = map[string][]string{
+	"python": {"-c"}, "python3": {"-c"}, "python2": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
+	"node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
+	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"}, "luajit": {"-e"},
+	"deno": {"eval"}, "bun": {"-e", "--eval", "-p", "--print"}, "Rscript": {"-e"}, "R": {"-e"},
+	"osascript": {"-e"}, "pwsh": {"-c", "-Command"}, "powershell": {"-c", "-Command"},
+	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "groovy": {"-e"}, "scala": {"-e"},
+	"elixir": {"-e"}, "erl": {"-eval"}, "guile": {"-c"}, "racket": {"-e"}, "awk": {},
+}
+
+// interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
+// script, or stdin. A known subcommand (`deno test`) goes the generic way.
+func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
+	inline := interpreterInline[inv.prog]
+	if inline == nil {
+		inline = interpreterInline[e.Name]
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("an interpreter with arguments only known at run time")
+			return nil, true
+		}
+		v := a.value
+		for _, n := range inline {
+			if v == n || (strings.HasPrefix(v, n) && len(n) == 2 && !strings.HasPrefix(v, "--")) || strings.HasPrefix(v, n+"=") {
+				inv.opaqueMedium("inline " + inv.prog + " code")
+				return nil, true
+			}
+		}
+		if v == "-m" && i+1 < len(args) && strings.HasPrefix(inv.prog, "py") {
+			// python -m pytest ...: classify the module as the program.
+			mod := args[i+1]
+			if !mod.dynamic && effects.Lookup(mod.value) != nil && !strings.HasPrefix(mod.value, "py") {
+				inv.w.argv(args[i+1:], inv.at, inv.depth+1, inv.red)
+				return nil, true
+			}
+			inv.opaqueMedium("the python module " + mod.value)
+			return nil, true
+		}
+		if !isOption(v) {
+			if len(e.Subcommands) > 0 && e.Sub(v) != nil {
+				return args, false
+			}
+			inv.script(args[i:])
+			return nil, true
+		}
+	}
+	if len(args) > 0 && (args[0].value == "--version" || args[0].value == "-V" || args[0].value == "--help" || args[0].value == "-h") {
+		inv.classes = []effects.Class{effects.Read}
+		inv.emit()
+		return nil, true
+	}
+	inv.stdinScript()
+	return nil, true
+}
+
+// env [-i] [-u NAME] [-C DIR] [-S 'cmd args'] [NAME=VALUE]... [CMD [ARGS]].
+func (inv *invocation) env(args []field) bool {
+	w := inv.w
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return true
+		}
+		v := a.value
+		switch {
+		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
+			if v == "-C" || v == "--chdir" {
+				if i+1 < len(args) {
+					inv.dirs = w.resolveIn(args[i+1].value, false, inv.dirs)
+					w.cwd = inv.dirs
+				}
+			}
+			i++
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
+			s := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
+			rest := args[i+1:]
+			if s == "" && i+1 < len(args) {
+				s, rest = args[i+1].value, args[i+2:]
+			}
+			var parts []string
+			for _, r := range rest {
+				parts = append(parts, shellQuote(r.value))
+			}
+			inv.emit()
+			w.nested(strings.TrimSpace(s+" "+strings.Join(parts, " ")), inv.at, inv.depth)
+			return true
+		case v == "--":
+			inv.emit()
+			w.argv(args[i+1:], inv.at, inv.depth+1, inv.red)
+			return true
+		case isOption(v):
+		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
+			name, _, _ := strings.Cut(v, "=")
+			if why, ok := runsPrograms[name]; ok {
+				w.allKnown = false
+				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
+			}
+		default:
+			inv.emit()
+			w.argv(args[i:], inv.at, inv.depth+1, inv.red)
+			return true
+		}
+	}
+	// env with no command prints the environment, secrets included.
+	w.noteCredential(inv.at, "env")
+	inv.emit()
+	return true
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// eval, source and `.`.
+func (inv *invocation) eval(args []field) bool {
+	w := inv.w
+	if inv.prog == "eval" {
+		var code []string
+		for _, a := range args {
+			if a.dynamic {
+				inv.opaqueHigh("code only known at run time")
+				return true
+			}
+			code = append(code, a.value)
+		}
+		if len(code) > 0 {
+			w.nested(strings.Join(code, " "), inv.at, inv.depth)
+		} else {
+			w.add(w.part(inv.at, effects.Read, "eval", ""))
+		}
+		return true
+	}
+	// source FILE / . FILE
+	if len(args) == 0 {
+		w.add(w.part(inv.at, effects.Read, inv.prog, ""))
+		return true
+	}
+	f := args[0]
+	if f.dynamic || f.value == "/dev/stdin" || strings.HasPrefix(f.value, "/dev/fd/") || f.value == "-" {
+		inv.opaqueHigh("a script only known at run time")
+		return true
+	}
+	inv.script(args)
+	return true
+}
+
+// cd, pushd, popd change the tracked working directory.
+func (inv *invocation) cd(args []field) {
+	w := inv.w
+	w.add(w.part(inv.at, effects.Read, inv.prog, ""))
+	var ops []field
+	for _, a := range args {
+		if a.dynamic || !isOption(a.value) || a.value == "-" {
+			ops = append(ops, a)
+		}
+	}
+	old := w.cwd
+	var next []string
+	switch {
+	case inv.prog == "popd":
+		if n := len(w.dirStack); n > 0 {
+			next = w.dirStack[n-1]
+			w.dirStack = w.dirStack[:n-1]
+		} else {
+			next = []string{""}
+		}
+	case len(ops) == 0:
+		if inv.prog == "pushd" {
+			next = []string{""}
+		} else {
+			next = []string{w.opts.Home}
+		}
+	default:
+		o := ops[0]
+		switch {
+		case o.dynamic || o.value == "-" || strings.HasPrefix(o.value, "+") || o.glob:
+			next = []string{""}
+		case w.cdpath && !strings.HasPrefix(o.value, "/") && !strings.HasPrefix(o.value, "./") && !strings.HasPrefix(o.value, "../") && o.value != "." && o.value != "..":
+			next = []string{""}
+		default:
+			next = w.resolve(o.value, false)
+		}
+	}
+	if inv.prog == "pushd" {
+		w.dirStack = append(w.dirStack, old)
+	}
+	// The cd may fail and leave the old directory: keep both (conservative).
+	w.cwd = unionDirs(old, next)
+}
+
+func unionDirs(a, b []string) []string {
+	out := append([]string(nil), b...)
+	for _, x := range a {
+		dup := false
+		for _, y := range out {
+			if x == y {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, x)
+		}
+	}
+	if len(out) > maxCandidates {
+		return []string{""}
+	}
+	return out
+}
+
+// find START... EXPR: -delete, -exec/-execdir/-ok/-okdir CMD {} ;|+, -fprint FILE.
+func (inv *invocation) find(args []field) bool {
+	w := inv.w
+	var starts []field
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].value
+		if !args[i].dynamic && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
+			break
+		}
+		if i == 0 && (v == "-H" || v == "-L" || v == "-P") {
+			continue
+		}
+		starts = append(starts, args[i])
+	}
+	if len(starts) == 0 {
+		starts = []field{{value: "."}}
+	}
+	inv.emit()
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch a.value {
+		case "-delete":
+			for _, s := range starts {
+				d := w.part(inv.at, effects.Deletion, "find", "")
+				if s.dynamic {
+					w.remove(d, "")
+					continue
+				}
+				for _, p := range w.resolve(s.value, s.glob) {
+					// find -delete removes what is under the start, and the
+					// start itself when it matches.
+					w.remove(d, p)
+				}
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && args[j].value != ";" && args[j].value != "+" {
+				j++
+			}
+			inner := make([]field, 0, j-i-1)
+			for _, x := range args[i+1 : j] {
+				if strings.Contains(x.value, "{}") {
+					// {} is a found file: under a start path.
+					x = field{value: startChild(starts[0]), glob: true, dynamic: starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)}
+				}
+				inner = append(inner, x)
+			}
+			w.argv(inner, inv.at, inv.depth+1, redirInfo{})
+			i = j
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < len(args) {
+				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "find", ""), args[i+1])
+				i++
+			}
+		}
+	}
+	return true
+}
+
+func startChild(s field) string {
+	if s.value == "/" {
+		return "/*"
+	}
+	return strings.TrimSuffix(s.value, "/") + "/*"
+}
+
+func sameStarts(s []field) bool {
+	for _, x := range s[1:] {
+		if x.value != s[0].value {
+			return false
+		}
+	}
+	return true
+}
+
+// xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
+func (inv *invocation) xargs(e *effects.Program, args []field) bool {
+	w := inv.w
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return true
+		}
+		if isOption(a.value) {
+			if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
+				i++
+			} else if f == nil && len(a.value) == 2 && strings.Contains("IdEeLnPsa", a.value[1:]) && i+1 < len(args) {
+				// xargs options that take a separate value.
+				i++
+			}
+			continue
+		}
+		inner := []field{}
+		for _, x := range args[i:] {
+			if x.value == ":::" || x.value == "::::" {
+				break
+			}
+			if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
+				x = field{value: x.value, dynamic: true}
+			}
+			inner = append(inner, x)
+		}
+		inner = append(inner, field{value: "", dynamic: true})
+		inv.emit()
+		w.argv(inner, inv.at, inv.depth+1, redirInfo{})
+		return true
+	}
+	inv.emit()
+	return true
+}
+
+// watch [options] CMD...: the words are joined and run by sh -c (unless -x).
+func (inv *invocation) watch(args []field) bool {
+	w := inv.w
+	exec := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.dynamic && isOption(a.value) {
+			switch a.value {
+			case "-n", "--interval", "-d", "-q", "--equexit", "-s", "--shotsfile":
+				if a.value == "-n" || a.value == "--interval" || a.value == "-q" || a.value == "--equexit" || a.value == "-s" || a.value == "--shotsfile" {
+					i++
+				}
+			case "-x", "--exec":
+				exec = true
+			}
+			continue
+		}
+		inv.emit()
+		if exec {
+			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{})
+			return true
+		}
+		var code []string
+		for _, x := range args[i:] {
+			if x.dynamic {
+				inv.opaqueHigh("a command only known at run time")
+				return true
+			}
+			code = append(code, x.value)
+		}
+		w.nested(strings.Join(code, " "), inv.at, inv.depth)
+		return true
+	}
+	inv.emit()
+	return true
+}
+
+// ssh [options] HOST [CMD...]: network, and the remote command's effects
+// with every target on the remote side unknown.
+func (inv *invocation) ssh(args []field) bool {
+	withValue := "bcDEeFIiJLlmOopQRSWw"
+	inv.emit()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.remoteArgv(args[i:])
+			return true
+		}
+		v := a.value
+		if isOption(v) {
+			if strings.HasPrefix(v, "-o") {
+				opt := strings.TrimPrefix(v, "-o")
+				if opt == "" && i+1 < len(args) {
+					opt = args[i+1].value
+					i++
+				}
+				lo := strings.ToLower(opt)
+				if strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
+					inv.opaqueMedium("a local command from the ssh option " + opt)
+				}
+				continue
+			}
+			if len(v) == 2 && strings.ContainsRune(withValue, rune(v[1])) {
+				i++
+			}
+			continue
+		}
+		// v is the host.
+		if i+1 < len(args) {
+			inv.remoteArgv(args[i+1:])
+		} else {
+			inv.opaqueMedium("an interactive remote shell")
+		}
+		return true
+	}
+	return true
+}
+
+// remoteArgv classifies a command that runs on another machine: its words are
+// joined and parsed like sh -c, with no cwd, home or workspace there.
+func (inv *invocation) remoteArgv(args []field) {
+	w := inv.w
+	var code []string
+	for _, a := range args {
+		if a.dynamic {
+			inv.opaqueHigh("a remote command only known at run time")
+			return
+		}
+		code = append(code, a.value)
+	}
+	savedOpts, savedCwd := w.opts, w.cwd
+	savedRoots, savedDone := w.physRoots, w.rootsDone
+	w.opts.Workspaces, w.opts.Home = nil, ""
+	w.physRoots, w.rootsDone = nil, true
+	w.cwd = []string{""}
+	w.nested(strings.Join(code, " "), inv.at, inv.depth)
+	w.opts, w.cwd = savedOpts, savedCwd
+	w.physRoots, w.rootsDone = savedRoots, savedDone
+}
+
+// docker/podman: --privileged, host-root mounts and host namespaces escalate.
+func (inv *invocation) docker(args []field) {
+	w := inv.w
+	for i, a := range args {
+		v := a.value
+		val := ""
+		switch {
+		case v == "--privileged" || strings.HasPrefix(v, "--privileged="):
+			if v != "--privileged=false" {
+				inv.privileged("--privileged")
+			}
+			continue
+		case v == "-v" || v == "--volume" || v == "--mount":
+			if i+1 < len(args) {
+				val = args[i+1].value
+			}
+		case strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount="):
+			_, val, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-v") && len(v) > 2:
+			val = v[2:]
+		case v == "--pid=host" || v == "--userns=host" || v == "--ipc=host" || strings.HasPrefix(v, "--cap-add=SYS_ADMIN") || strings.HasPrefix(v, "--cap-add=ALL"):
+			inv.privileged(v)
+			continue
+		case v == "--cap-add" && i+1 < len(args) && (args[i+1].value == "ALL" || args[i+1].value == "SYS_ADMIN"):
+			inv.privileged("--cap-add " + args[i+1].value)
+			continue
+		default:
+			continue
+		}
+		src := val
+		if strings.Contains(val, "source=") || strings.Contains(val, "src=") {
+			for _, kv := range strings.Split(val, ",") {
+				if k, x, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+					src = x
+				}
+			}
+		} else {
+			src, _, _ = strings.Cut(val, ":")
+		}
+		if src == "/" || src == "/etc" || src == "/root" || src == "/var/run/docker.sock" || src == "/run/docker.sock" || (w.opts.Home != "" && path.Clean(src) == w.opts.Home) {
+			inv.privileged("a mount of the host's " + src)
+		}
+	}
+}
+
+func (inv *invocation) privileged(what string) {
+	w := inv.w
+	p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` gives a container control of the host (%s)", inv.text, what))
+	p.Refusal = effects.PrivilegeEscalation
+	w.add(p)
+}
+
+// gitConfig: `git config` reads, writes .git/config, or writes home with --global.
+func (inv *invocation) gitConfig(args []field) bool {
+	w := inv.w
+	var ops []field
+	scope := ""
+	file := ""
+	read := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.value
+		switch {
+		case v == "--global" || v == "--system":
+			scope = v
+		case v == "-f" || v == "--file":
+			if i+1 < len(args) {
+				file = args[i+1].value
+				i++
+			}
+		case strings.HasPrefix(v, "--file="):
+			file = strings.TrimPrefix(v, "--file=")
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--show-origin" || v == "--show-scope" || v == "--get-urlmatch" || v == "get" || v == "list" || v == "--name-only":
+			read = true
+		case v == "--type" || v == "--default" || v == "--comment":
+			i++
+		case isOption(v) && !a.dynamic:
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) > 0 && (ops[0].value == "set" || ops[0].value == "unset" || ops[0].value == "rename-section" || ops[0].value == "remove-section" || ops[0].value == "edit") {
+		ops = ops[1:]
+	} else if len(ops) > 0 && (ops[0].value == "get" || ops[0].value == "list") {
+		read = true
+	}
+	if read || len(ops) < 2 && !hasAny(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") {
+		w.add(w.part(inv.at, effects.Read, "git config", ""))
+		return true
+	}
+	base := w.part(inv.at, effects.WriteOutside, "git config", "")
+	switch {
+	case scope == "--system":
+		w.write(base, "/etc/gitconfig", false)
+	case scope == "--global":
+		if w.opts.Home == "" {
+			w.write(base, "", true)
+		} else {
+			w.write(base, w.opts.Home+"/.gitconfig", false)
+		}
+	case file != "":
+		inv.writeOperand(base, field{value: file})
+	default:
+		for _, d := range inv.dirs {
+			if d == "" {
+				w.write(base, "", true)
+			} else {
+				w.write(base, d+"/.git/config", false)
+			}
+		}
+	}
+	if len(ops) >= 1 {
+		kv := ops[0].value
+		if len(ops) >= 2 {
+			kv += "=" + ops[1].value
+		}
+		if ops[0].dynamic || configRunsProgram(ops[0].value, kv) {
+			w.allKnown = false
+			w.add(w.part(inv.at, effects.OpaqueMedium, "git config", fmt.Sprintf("`%s` sets %s, which makes git run a program later", inv.text, ops[0].value)))
+		}
+	}
+	return true
+}
+
+func hasAny(args []field, names ...string) bool {
+	for _, a := range args {
+		for _, n := range names {
+			if a.value == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// code/cursor/codium: disabling or uninstalling this extension touches the rule store.
+func (inv *invocation) code(args []field) {
+	w := inv.w
+	for i, a := range args {
+		v := a.value
+		if v == "--disable-extensions" || ((v == "--uninstall-extension" || v == "--disable-extension") && i+1 < len(args) && (args[i+1].dynamic || strings.Contains(strings.ToLower(args[i+1].value), "command-safety"))) {
+			p := w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` disables or uninstalls the command-safety extension", inv.text))
+			p.Refusal = effects.RuleStoreModification
+			w.add(p)
+			return
+		}
+	}
+}
+
+// dd if=FILE of=FILE.
+func (inv *invocation) dd(args []field) {
+	w := inv.w
+	wrote := false
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a.value, "="); ok {
+			switch k {
+			case "of":
+				wrote = true
+				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "dd", ""), field{value: v, dynamic: a.dynamic})
+			case "if":
+				if w.credentialPath(v) {
+					w.noteCredential(inv.at, v)
+				}
+			}
+		}
+	}
+	if !wrote {
+		w.add(w.part(inv.at, effects.Read, "dd", ""))
+	}
+}
+
+var octalMode = regexp.MustCompile(`^[0-7]{4,}$`)
+
+// chmod/chown/chgrp: setuid bits escalate; targets outside the workspace are
+// system changes, in home or system roots protected writes.
+func (inv *invocation) chmod() {
+	w := inv.w
+	ops := inv.operands
+	if len(ops) == 0 {
+		return
+	}
+	if inv.has("--reference") == nil {
+		mode := ops[0]
+		ops = ops[1:]
+		if inv.prog == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
+			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
+			p.Refusal = effects.PrivilegeEscalation
+			w.add(p)
+		}
+		if mode.dynamic {
+			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
+		}
+	}
+	inv.operands = nil
+	inv.classes = nil
+	for _, o := range ops {
+		if o.dynamic {
+			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` changes a path only known at run time", inv.text)))
+			continue
+		}
+		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
+			switch l := w.locate(p); l {
+			case locInside, locRoot:
+				w.add(w.part(inv.at, effects.WriteInside, inv.prog, ""))
+			case locOutside:
+				w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` changes permissions of %s", inv.text, w.describe(p, l))))
+			default:
+				w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
+			}
+		}
+	}
+}
+
+// sed: -i edits files; the script's w/W/e commands and s///e, s///w flags.
+func (inv *invocation) sed() {
+	w := inv.w
+	scripts := []string{}
+	ops := inv.operands
+	for _, h := range inv.flags {
+		if (h.name == "-e" || h.name == "--expression") && h.value != nil {
+			scripts = append(scripts, h.value.value)
+		}
+		if (h.name == "-f" || h.name == "--file") && h.value != nil {
+			inv.opaqueMedium("a sed script from " + h.value.value)
+		}
+	}
+	if len(scripts) == 0 && inv.has("-f", "--file") == nil && len(ops) > 0 {
+		if ops[0].dynamic {
+			inv.opaqueHigh("a sed script only known at run time")
+		}
+		scripts = append(scripts, ops[0].value)
+		ops = ops[1:]
+	}
+	for _, s := range scripts {
+		executes, writes := sedScan(s)
+		if executes {
+			inv.opaqueMedium("a sed script that executes commands")
+		}
+		for _, f := range writes {
+			if f != "/dev/stdout" && f != "/dev/stderr" {
+				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "sed", ""), field{value: f})
+			}
+		}
+	}
+	if inv.has("-i", "--in-place") != nil {
+		inv.classes = nil
+		for _, o := range ops {
+			inv.writeOperand(w.part(inv.at, effects.WriteOutside, "sed", ""), o)
+		}
+	} else {
+		for _, o := range ops {
+			if !o.dynamic {
+				w.noteRead(inv.at, o.value, nil)
+			}
+		}
+	}
+	inv.operands = nil
+}
+
+// sedScan reads a sed script the way GNU sed would, far enough to find the
+// commands that execute (`e`, `s///e`) and the files written (`w`, `s///w`).
+func sedScan(s string) (executes bool, writes []string) {
+	i := 0
+	skipSpace := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '\n' || s[i] == '{' || s[i] == '}' || s[i] == '!') {
+			i++
+		}
+	}
+	delimited := func(d byte) { // skip to the next unescaped d
+		for i < len(s) && s[i] != d {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		i++
+	}
+	restOfLine := func() string {
+		j := i
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		return strings.TrimSpace(s[j:i])
+	}
+	for steps := 0; i < len(s) && steps < len(s)+1; steps++ {
+		skipSpace()
+		// Address: numbers, $, regexes, ranges and steps.
+		for i < len(s) {
+			c := s[i]
+			if c >= '0' && c <= '9' || c == '$' || c == ',' || c == '~' || c == '+' || c == ' ' || c == '!' {
+				i++
+				continue
+			}
+			if c == '/' {
+				i++
+				delimited('/')
+				continue
+			}
+			if c == '\\' && i+1 < len(s) {
+				d := s[i+1]
+				i += 2
+				delimited(d)
+				continue
+			}
+			break
+		}
+		if i >= len(s) {
+			break
+		}
+		cmd := s[i]
+		i++
+		switch cmd {
+		case 'e':
+			return true, writes
+		case 'w', 'W':
+			writes = append(writes, restOfLine())
+		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
+			restOfLine()
+		case 's', 'y':
+			if i >= len(s) {
+				break
+			}
+			d := s[i]
+			i++
+			delimited(d)
+			delimited(d)
+			if cmd == 'y' {
+				continue
+			}
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				switch s[i] {
+				case 'e':
+					executes = true
+				case 'w':
+					i++
+					writes = append(writes, restOfLine())
+					continue
+				}
+				i++
+			}
+		}
+	}
+	return executes, writes
+}
+
+var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*>`)
+
+// awk: system(), pipes and getline run commands; print > writes files.
+func (inv *invocation) awk() {
+	ops := inv.operands
+	if inv.has("-f", "--file") != nil {
+		inv.opaqueMedium("an awk program from a file")
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	prog := ops[0]
+	if prog.dynamic {
+		inv.opaqueHigh("an awk program only known at run time")
+		return
+	}
+	s := prog.value
+	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
+		inv.opaqueMedium("an awk program that runs commands")
+	}
+	if awkPrintTo.MatchString(s) {
+		inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+	}
+	for _, o := range ops[1:] {
+		if !o.dynamic && !strings.Contains(o.value, "=") {
+			inv.w.noteRead(inv.at, o.value, nil)
+		}
+	}
+	inv.operands = nil
+}
+
+// tar: -x writes into -C DIR (or the cwd), -c writes the -f archive, and
+// options that run programs are opaque.
+func (inv *invocation) tar() {
+	w := inv.w
+	mode := ""
+	ops := inv.operands
+	for _, h := range inv.flags {
+		switch h.name {
+		case "-x", "--extract", "--get":
+			mode = "x"
+		case "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--delete":
+			mode = "c"
+		case "-t", "--list", "-d", "--diff", "--compare":
+			if mode == "" {
+				mode = "t"
+			}
+		}
+	}
+	if mode == "" && len(ops) > 0 && !ops[0].dynamic && !strings.HasPrefix(ops[0].value, "-") {
+		// Old style: tar xzf archive.tar.gz
+		first := ops[0].value
+		switch {
+		case strings.ContainsRune(first, 'x'):
+			mode = "x"
+		case strings.ContainsAny(first, "cru"):
+			mode = "c"
+		case strings.ContainsRune(first, 't'):
+			mode = "t"
+		}
+		if mode != "" && strings.ContainsRune(first, 'f') && len(ops) > 1 {
+			if mode == "c" {
+				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), ops[1])
+			}
+		}
+		if strings.ContainsRune(first, 'C') {
+			for i, o := range ops {
+				if i > 1 && !o.dynamic {
+					_ = o
+				}
+			}
+		}
+	}
+	inv.operands = nil
+	switch mode {
+	case "x":
+		inv.classes = nil
+		base := w.part(inv.at, effects.WriteInside, "tar", "`"+inv.text+"` extracts files")
+		for _, d := range inv.dirs {
+			w.write(base, d, d == "")
+		}
+	case "c":
+		inv.classes = nil
+		if h := inv.has("-f", "--file"); h != nil && h.value != nil {
+			if h.value.value != "-" {
+				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), *h.value)
+			}
+		}
+		if len(inv.classes) == 0 {
+			w.add(w.part(inv.at, effects.Read, "tar", ""))
+		}
+	}
+}

@@ -1,0 +1,704 @@
+package classifier
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// frame is the source being walked: the whole command, or an `sh -c` string.
+type frame struct {
+	src   string
+	base  int  // offset of src in the original command
+	end   int  // when !exact, every span is [base, end)
+	exact bool // offsets inside src map to base+offset
+}
+
+// walker holds the state of one [Classify] call.
+type walker struct {
+	orig     string
+	opts     Options
+	frame    frame
+	parts    []Part
+	allKnown bool
+
+	cwd      []string // candidate working directories; "" is unknown
+	dirStack [][]string
+	cdpath   bool // CDPATH was assigned in this line
+
+	funcs map[string]bool   // functions defined in this line
+	vars  map[string]string // literal values assigned in this line
+
+	// Facts for the line-wide rules of SPEC §5.5.
+	credential *Part // first part that reads stored credentials
+	network    bool  // some part reaches the network
+	deepDone   bool
+
+	physRoots []string // workspace roots with symlinks resolved, computed on first use
+	rootsDone bool
+}
+
+func newWalker(src string, opts Options) *walker {
+	w := &walker{orig: src, opts: opts, allKnown: true}
+	w.cwd = []string{cleanAbs(opts.Cwd)}
+	for i := range w.opts.Workspaces {
+		w.opts.Workspaces[i] = cleanAbs(w.opts.Workspaces[i])
+	}
+	w.opts.Home = cleanAbs(opts.Home)
+	return w
+}
+
+func (w *walker) add(p Part) {
+	if p.Class == effects.Network {
+		w.network = true
+	}
+	w.parts = append(w.parts, p)
+}
+
+// span returns the original-command span and text of a node in the frame.
+func (w *walker) span(n syntax.Node) (int, int, string) {
+	return w.spanOf(int(n.Pos().Offset()), int(n.End().Offset()))
+}
+
+func (w *walker) spanOf(s, e int) (int, int, string) {
+	f := w.frame
+	if s < 0 || e > len(f.src) || s > e {
+		s, e = 0, len(f.src)
+	}
+	text := f.src[s:e]
+	if !f.exact {
+		return f.base, f.end, text
+	}
+	return f.base + s, f.base + e, text
+}
+
+// part builds a part for node n.
+func (w *walker) part(n syntax.Node, class effects.Class, program, reason string) Part {
+	s, e, t := w.span(n)
+	return Part{Class: class, Text: t, Start: s, End: e, Program: program, Reason: reason}
+}
+
+func (w *walker) tooDeep(at int) {
+	if w.deepDone {
+		return
+	}
+	w.deepDone = true
+	w.allKnown = false
+	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: effects.TooDeep,
+		Reason: fmt.Sprintf("the command nests deeper than %d levels", MaxDepth)})
+}
+
+func (w *walker) unsupported(n syntax.Node, what string) {
+	p := w.part(n, effects.Unknown, "", "the command uses "+what+", which the classifier does not support")
+	p.Refusal = effects.Unparseable
+	w.allKnown = false
+	w.add(p)
+}
+
+// stmts walks a statement list in order; cwd changes flow from one to the next.
+func (w *walker) stmts(list []*syntax.Stmt, depth int) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	for _, s := range list {
+		w.stmt(s, depth, stdinNone)
+	}
+}
+
+// stdinKind says where a command's standard input comes from.
+type stdinKind int
+
+const (
+	stdinNone stdinKind = iota // the terminal or whatever the caller gave
+	stdinPipe                  // the previous command of a pipeline
+)
+
+func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	red := w.redirects(s.Redirs, depth)
+	if red.stdin != stdinNone || red.stdinFile != "" || red.script != nil {
+		// a redirection overrides the pipe
+	} else {
+		red.stdin = in
+	}
+	if s.Cmd == nil {
+		if len(s.Redirs) > 0 && !red.wrote {
+			w.add(w.part(s, effects.Read, "", ""))
+		}
+		return
+	}
+	w.command(s.Cmd, depth, red)
+}
+
+// redirInfo is what a statement's redirections say about its input.
+type redirInfo struct {
+	stdin     stdinKind
+	stdinFile string  // absolute path read as stdin, "" if none or unknown
+	stdinDyn  bool    // stdin comes from a file we cannot name, or a process substitution
+	script    *string // literal here-doc or here-string body
+	scriptDyn bool    // here-doc body with expansions
+	scriptAt  syntax.Node
+	wrote     bool
+}
+
+func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
+	var info redirInfo
+	for _, r := range rs {
+		if r.Word != nil {
+			w.wordSubst(r.Word, depth)
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+			syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
+			info.wrote = true
+			w.redirectWrite(r)
+		case syntax.DplOut, syntax.DplIn:
+			// `2>&1`, `>&-`: duplications are not writes. `>&file` is.
+			if lit := r.Word.Lit(); lit != "" && (lit == "-" || isDigits(strings.TrimSuffix(lit, "-"))) {
+				continue
+			}
+			if r.Op == syntax.DplOut {
+				info.wrote = true
+				w.redirectWrite(r)
+			}
+		case syntax.RdrIn:
+			if hasProcSubst(r.Word) {
+				info.stdinDyn = true
+				continue
+			}
+			f := w.word(r.Word)
+			if f.dynamic || len(f.fields) != 1 {
+				info.stdinDyn = true
+				continue
+			}
+			p := w.resolve(f.fields[0].value, f.fields[0].glob)
+			w.noteRead(r, f.fields[0].value, p)
+			if len(p) == 1 && p[0] != "" {
+				info.stdinFile = p[0]
+			} else {
+				info.stdinDyn = true
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			info.scriptAt = r
+			if r.Hdoc == nil {
+				s := ""
+				info.script = &s
+				continue
+			}
+			w.wordSubst(r.Hdoc, depth)
+			if isDynamicWord(r.Hdoc, w.opts.Home != "") {
+				info.scriptDyn = true
+				continue
+			}
+			s := literalDoc(r.Hdoc)
+			info.script = &s
+		case syntax.WordHdoc:
+			info.scriptAt = r
+			f := w.word(r.Word)
+			if f.dynamic {
+				info.scriptDyn = true
+				continue
+			}
+			s := strings.Join(f.values(), " ") + "\n"
+			info.script = &s
+		default:
+			w.unsupported(r, "the redirection "+r.Op.String())
+		}
+	}
+	return info
+}
+
+func literalDoc(word *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range word.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+	}
+	return b.String()
+}
+
+// redirectWrite classifies the target of an output redirection (SPEC §3 rule 4).
+func (w *walker) redirectWrite(r *syntax.Redirect) {
+	if hasProcSubst(r.Word) {
+		return // `> >(cmd)`: the inner command was walked
+	}
+	f := w.word(r.Word)
+	if f.dynamic || len(f.fields) != 1 {
+		w.write(w.part(r, effects.WriteOutside, "", ""), "", true)
+		return
+	}
+	target := f.fields[0].value
+	if harmlessDevice(target) {
+		return
+	}
+	for _, p := range w.resolve(target, f.fields[0].glob) {
+		w.write(w.part(r, effects.WriteOutside, "", ""), p, p == "")
+	}
+}
+
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "/dev/fd/"); ok && isDigits(rest) {
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		w.call(c, depth, red)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.Y, depth+1, stdinPipe)
+		default: // && and ||: worst wins, no reachability reasoning
+			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.Y, depth+1, red.stdin)
+		}
+	case *syntax.Subshell:
+		saved := w.saveCwd()
+		w.stmts(c.Stmts, depth+1)
+		w.restoreCwd(saved)
+	case *syntax.Block:
+		w.stmts(c.Stmts, depth+1)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, depth+1)
+			w.stmts(ic.Then, depth+1)
+		}
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, depth+1)
+		w.stmts(c.Do, depth+1)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, it := range l.Items {
+				w.wordSubst(it, depth+1)
+			}
+		case *syntax.CStyleLoop:
+			w.arith(l.Init, depth+1)
+			w.arith(l.Cond, depth+1)
+			w.arith(l.Post, depth+1)
+		default:
+			w.unsupported(c, "a loop form")
+		}
+		w.stmts(c.Do, depth+1)
+	case *syntax.CaseClause:
+		w.wordSubst(c.Word, depth+1)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				w.wordSubst(p, depth+1)
+			}
+			w.stmts(it.Stmts, depth+1)
+		}
+	case *syntax.FuncDecl:
+		w.funcDecl(c, depth)
+	case *syntax.ArithmCmd:
+		w.add(w.part(c, effects.Read, "", ""))
+		w.arith(c.X, depth+1)
+	case *syntax.TestClause:
+		w.add(w.part(c, effects.Read, "", ""))
+		w.test(c.X, depth+1)
+	case *syntax.DeclClause:
+		w.decl(c, depth)
+	case *syntax.LetClause:
+		w.add(w.part(c, effects.Read, "", ""))
+		for _, x := range c.Exprs {
+			w.arith(x, depth+1)
+		}
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			w.add(w.part(c, effects.Read, "time", ""))
+			return
+		}
+		w.stmt(c.Stmt, depth+1, red.stdin)
+	case *syntax.CoprocClause:
+		w.stmt(c.Stmt, depth+1, stdinNone)
+	default:
+		w.unsupported(cmd, fmt.Sprintf("%T", cmd))
+	}
+}
+
+func (w *walker) saveCwd() [2]any {
+	return [2]any{append([]string(nil), w.cwd...), append([][]string(nil), w.dirStack...)}
+}
+
+func (w *walker) restoreCwd(s [2]any) {
+	w.cwd = s[0].([]string)
+	w.dirStack = s[1].([][]string)
+}
+
+// funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
+// and refuses a function that calls itself in a pipeline or in the
+// background (§5.4).
+func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
+	name := c.Name.Value
+	if w.funcs == nil {
+		w.funcs = map[string]bool{}
+	}
+	w.funcs[name] = true
+	if selfSpawns(name, c.Body, false, 0) {
+		p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", w.textOf(c), name))
+		p.Refusal = effects.ForkBomb
+		w.add(p)
+	}
+	saved := w.saveCwd()
+	w.stmt(c.Body, depth+1, stdinNone)
+	w.restoreCwd(saved)
+}
+
+func (w *walker) textOf(n syntax.Node) string {
+	_, _, t := w.span(n)
+	return t
+}
+
+// selfSpawns reports whether stmt calls name in a pipeline or in the background.
+func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
+	if s == nil || depth > MaxDepth {
+		return false
+	}
+	spawned = spawned || s.Background
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return spawned && len(c.Args) > 0 && c.Args[0].Lit() == name
+	case *syntax.BinaryCmd:
+		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+		return selfSpawns(name, c.X, spawned || pipe, depth+1) || selfSpawns(name, c.Y, spawned || pipe, depth+1)
+	case *syntax.Block:
+		for _, st := range c.Stmts {
+			if selfSpawns(name, st, spawned, depth+1) {
+				return true
+			}
+		}
+	case *syntax.Subshell:
+		for _, st := range c.Stmts {
+			if selfSpawns(name, st, spawned, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decl classifies `export`, `declare`, `local`, `readonly`, `typeset`.
+func (w *walker) decl(c *syntax.DeclClause, depth int) {
+	w.add(w.part(c, effects.Read, c.Variant.Value, ""))
+	for _, a := range c.Args {
+		w.assign(a, depth, c)
+	}
+}
+
+// assign classifies one assignment (SPEC §3 rule 8).
+func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
+	if a.Value != nil {
+		w.wordSubst(a.Value, depth+1)
+	}
+	if a.Array != nil {
+		for _, el := range a.Array.Elems {
+			if el.Index != nil {
+				w.arith(el.Index, depth+1)
+			}
+			if el.Value != nil {
+				w.wordSubst(el.Value, depth+1)
+			}
+		}
+	}
+	if a.Index != nil {
+		w.arith(a.Index, depth+1)
+	}
+	if a.Name == nil {
+		if a.Naked && a.Value != nil && isDynamicWord(a.Value, false) {
+			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", w.textOf(a)))
+			p.Refusal = effects.UnidentifiableProgram
+			w.add(p)
+		}
+		return
+	}
+	name := a.Name.Value
+	val := ""
+	literal := a.Value == nil
+	if a.Value != nil && !isDynamicWord(a.Value, w.opts.Home != "") {
+		f := w.word(a.Value)
+		val, literal = strings.Join(f.values(), " "), true
+	}
+	if w.vars == nil {
+		w.vars = map[string]string{}
+	}
+	if literal {
+		w.vars[name] = val
+	} else {
+		w.vars[name] = "$(unknown)"
+	}
+	if name == "CDPATH" {
+		w.cdpath = true
+	}
+	if name == "PROMPT_COMMAND" && literal {
+		// Code that runs later is classified now (rule 11).
+		w.nested(val, a.Value, depth)
+	}
+	if why, ok := runsPrograms[name]; ok {
+		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", w.textOf(a), name, why)))
+	}
+}
+
+// runsPrograms are variables whose value changes what runs (SPEC §3 rule 8).
+var runsPrograms = map[string]string{
+	"PATH":              "changes which programs run",
+	"LD_PRELOAD":        "loads code into every program",
+	"LD_LIBRARY_PATH":   "changes which libraries programs load",
+	"DYLD_INSERT_LIBRARIES": "loads code into every program",
+	"DYLD_LIBRARY_PATH": "changes which libraries programs load",
+	"BASH_ENV":          "names a script every bash runs",
+	"ENV":               "names a script every sh runs",
+	"PROMPT_COMMAND":    "runs a command at every prompt",
+	"GIT_SSH_COMMAND":   "runs a program for git's ssh",
+	"GIT_SSH":           "runs a program for git's ssh",
+	"GIT_EXTERNAL_DIFF": "runs a program for git diff",
+	"GIT_EDITOR":        "runs a program as git's editor",
+	"GIT_PAGER":         "runs a program as git's pager",
+	"GIT_ASKPASS":       "runs a program for git's passwords",
+	"GIT_CONFIG_GLOBAL": "changes git's configuration",
+	"GIT_CONFIG_PARAMETERS": "changes git's configuration",
+	"GIT_CONFIG_COUNT":  "changes git's configuration",
+	"PAGER":             "runs a program as the pager",
+	"EDITOR":            "runs a program as the editor",
+	"VISUAL":            "runs a program as the editor",
+	"NODE_OPTIONS":      "can load code into node",
+	"PYTHONSTARTUP":     "names a script python runs",
+	"PYTHONPATH":        "changes which modules python imports",
+	"PERL5OPT":          "passes options to every perl",
+	"RUBYOPT":           "passes options to every ruby",
+	"SHELLOPTS":         "changes how shells run",
+	"BASHOPTS":          "changes how bash runs",
+	"IFS":               "changes how the shell splits words",
+	"SSH_ASKPASS":       "runs a program for ssh's passwords",
+	"LESSOPEN":          "runs a program when less opens a file",
+	"MANPAGER":          "runs a program as man's pager",
+}
+
+// test walks a `[[ ]]` expression for command substitutions.
+func (w *walker) test(x syntax.TestExpr, depth int) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	switch t := x.(type) {
+	case nil:
+	case *syntax.Word:
+		w.wordSubst(t, depth)
+	case *syntax.BinaryTest:
+		w.test(t.X, depth+1)
+		w.test(t.Y, depth+1)
+	case *syntax.UnaryTest:
+		w.test(t.X, depth+1)
+	case *syntax.ParenTest:
+		w.test(t.X, depth+1)
+	default:
+		w.unsupported(x, fmt.Sprintf("%T", x))
+	}
+}
+
+// arith walks an arithmetic expression. Bash evaluates variable values in
+// arithmetic as expressions, and `a[$(cmd)]` inside such a value runs cmd:
+// a variable assigned such a value in this line makes the line opaque-high.
+func (w *walker) arith(x syntax.ArithmExpr, depth int) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	switch a := x.(type) {
+	case nil:
+	case *syntax.Word:
+		w.wordSubst(a, depth)
+		if name := a.Lit(); name != "" {
+			if v, ok := w.vars[name]; ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
+				p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("arithmetic evaluates `%s`, whose value runs a command", name))
+				p.Refusal = effects.UnidentifiableProgram
+				w.add(p)
+			}
+		}
+	case *syntax.BinaryArithm:
+		w.arith(a.X, depth+1)
+		w.arith(a.Y, depth+1)
+	case *syntax.UnaryArithm:
+		w.arith(a.X, depth+1)
+	case *syntax.ParenArithm:
+		w.arith(a.X, depth+1)
+	case *syntax.FlagsArithm:
+		w.arith(a.X, depth+1)
+	default:
+		w.unsupported(x, fmt.Sprintf("%T", x))
+	}
+}
+
+// wordSubst walks the parts of a word that run commands: command and process
+// substitutions, arithmetic, and the words inside parameter expansions.
+func (w *walker) wordSubst(word *syntax.Word, depth int) {
+	if word == nil {
+		return
+	}
+	for _, p := range word.Parts {
+		w.wordPart(p, depth)
+	}
+}
+
+func (w *walker) wordPart(p syntax.WordPart, depth int) {
+	if depth > MaxDepth {
+		w.tooDeep(0)
+		return
+	}
+	switch x := p.(type) {
+	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			w.wordPart(q, depth+1)
+		}
+	case *syntax.CmdSubst:
+		saved := w.saveCwd()
+		w.stmts(x.Stmts, depth+1)
+		w.restoreCwd(saved)
+	case *syntax.ProcSubst:
+		saved := w.saveCwd()
+		w.stmts(x.Stmts, depth+1)
+		w.restoreCwd(saved)
+	case *syntax.ArithmExp:
+		w.arith(x.X, depth+1)
+	case *syntax.ParamExp:
+		w.paramExp(x, depth+1)
+	case *syntax.BraceExp:
+		for _, e := range x.Elems {
+			w.wordSubst(e, depth+1)
+		}
+	default:
+		w.unsupported(p, fmt.Sprintf("%T", p))
+	}
+}
+
+// secretVars are environment variables that hold credentials (SPEC §5.5).
+func isSecretVar(name string) bool {
+	switch name {
+	case "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN",
+		"NPM_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS",
+		"AZURE_CLIENT_SECRET", "DOCKER_PASSWORD", "HF_TOKEN", "SLACK_TOKEN":
+		return true
+	}
+	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL"} {
+		if strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) paramExp(x *syntax.ParamExp, depth int) {
+	if x.Param != nil && isSecretVar(x.Param.Value) {
+		w.noteCredential(x, "$"+x.Param.Value)
+	}
+	if x.Excl && x.Param != nil {
+		// ${!prefix*} names only; ${!x} is indirection: it can read any
+		// variable, secrets included.
+		if x.Names == 0 {
+			w.noteCredential(x, "${!"+x.Param.Value+"}")
+		}
+	}
+	if x.Index != nil {
+		w.arith(x.Index, depth+1)
+	}
+	if x.Slice != nil {
+		w.arith(x.Slice.Offset, depth+1)
+		w.arith(x.Slice.Length, depth+1)
+	}
+	if x.Repl != nil {
+		w.wordSubst(x.Repl.Orig, depth+1)
+		w.wordSubst(x.Repl.With, depth+1)
+	}
+	if x.Exp != nil {
+		w.wordSubst(x.Exp.Word, depth+1)
+		if x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && x.Exp.Word.Lit() == "P" {
+			// ${x@P} expands the value like a prompt, which runs $(...).
+			p := w.part(x, effects.OpaqueHigh, "", "`"+w.textOf(x)+"` expands a value as a prompt, which can run commands")
+			p.Refusal = effects.UnidentifiableProgram
+			w.add(p)
+		}
+	}
+	if x.NestedParam != nil {
+		w.wordPart(x.NestedParam, depth+1)
+	}
+}
+
+func (w *walker) noteCredential(n syntax.Node, what string) {
+	if w.credential != nil {
+		return
+	}
+	p := w.part(n, effects.Read, "", "`"+what+"` reads stored credentials")
+	w.credential = &p
+}
+
+// finish applies the line-wide rules after the walk.
+func (w *walker) finish() {
+	if w.credential != nil && w.network {
+		c := *w.credential
+		c.Refusal = effects.CredentialExfiltration
+		c.Reason = c.Reason + " and another part of the line reaches the network"
+		w.add(c)
+	}
+}
+
+// nested classifies literal shell code given as a string (`sh -c`, `eval`,
+// `watch`, alias values). Spans of its parts point into the original command
+// when the code is a plain '...' word, and at the whole word otherwise.
+func (w *walker) nested(code string, at syntax.Node, depth int) {
+	saved := w.saveCwd()
+	savedFrame := w.frame
+	if sq, ok := singleQuotedOnly(at); ok && w.frame.exact {
+		s, e, _ := w.spanOf(int(sq.Pos().Offset())+1, int(sq.End().Offset())-1)
+		w.classifySource(code, s, e, true, depth+1)
+	} else {
+		s, e, _ := w.span(at)
+		w.classifySource(code, s, e, false, depth+1)
+	}
+	w.frame = savedFrame
+	w.restoreCwd(saved)
+}
+
+// singleQuotedOnly returns the word's single part when it is '...' (not $'...').
+func singleQuotedOnly(n syntax.Node) (*syntax.SglQuoted, bool) {
+	word, ok := n.(*syntax.Word)
+	if !ok || len(word.Parts) != 1 {
+		return nil, false
+	}
+	sq, ok := word.Parts[0].(*syntax.SglQuoted)
+	if !ok || sq.Dollar {
+		return nil, false
+	}
+	return sq, true
+}

@@ -1,0 +1,180 @@
+package classifier
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// field is one argument after bash's literal expansions (quotes, $'..',
+// backslashes, braces, tilde). A field whose value depends on run time is
+// dynamic and its value is not to be trusted.
+type field struct {
+	value   string
+	dynamic bool        // the word holds $X, $(..), $((..)) or <(..)
+	glob    bool        // the word holds unquoted *, ? or [
+	word    *syntax.Word // where it came from; nil for synthesised fields
+}
+
+// wordFields is what one word expands to.
+type wordFields struct {
+	fields  []field
+	dynamic bool
+}
+
+func (f wordFields) values() []string {
+	vs := make([]string, len(f.fields))
+	for i, x := range f.fields {
+		vs[i] = x.value
+	}
+	return vs
+}
+
+// word expands one word the way bash would where it is literal.
+func (w *walker) word(word *syntax.Word) wordFields {
+	if word == nil {
+		return wordFields{}
+	}
+	if isDynamicWord(word, w.opts.Home != "") {
+		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+	}
+	cfg := &expand.Config{Env: expand.ListEnviron("HOME=" + w.opts.Home)}
+	vals, err := expand.Fields(cfg, word)
+	if err != nil {
+		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+	}
+	glob := hasGlob(word)
+	braces := hasUnquotedBrace(word)
+	out := wordFields{fields: make([]field, 0, len(vals))}
+	for _, v := range vals {
+		// Bash expands a tilde after brace expansion: {a,~} is `a $HOME`.
+		if braces && w.opts.Home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
+			v = w.opts.Home + v[1:]
+		}
+		out.fields = append(out.fields, field{value: v, glob: glob, word: word})
+	}
+	return out
+}
+
+// fields expands a list of words into fields.
+func (w *walker) fields(words []*syntax.Word) []field {
+	var out []field
+	for _, word := range words {
+		out = append(out, w.word(word).fields...)
+	}
+	return out
+}
+
+// isDynamicWord reports whether word's value is only known at run time.
+// $HOME is literal when the home directory is known.
+func isDynamicWord(word *syntax.Word, homeKnown bool) bool {
+	for _, p := range word.Parts {
+		if dynamicPart(p, homeKnown) {
+			return true
+		}
+	}
+	return false
+}
+
+func dynamicPart(p syntax.WordPart, homeKnown bool) bool {
+	switch x := p.(type) {
+	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+		return false
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			if dynamicPart(q, homeKnown) {
+				return true
+			}
+		}
+		return false
+	case *syntax.ParamExp:
+		return !(homeKnown && x.Param != nil && x.Param.Value == "HOME" && isSimpleParam(x))
+	case *syntax.BraceExp:
+		for _, e := range x.Elems {
+			if isDynamicWord(e, homeKnown) {
+				return true
+			}
+		}
+		return false
+	default: // CmdSubst, ArithmExp, ProcSubst and anything new
+		return true
+	}
+}
+
+func isSimpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil && !p.Excl && !p.Length && !p.Width && !p.IsSet &&
+		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil &&
+		p.Repl == nil && p.Names == 0 && p.Exp == nil
+}
+
+// partialLiteral is the literal text of a word up to its first dynamic part,
+// for reasons only.
+func partialLiteral(word *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// hasGlob reports whether an unquoted part of word is a glob pattern.
+func hasGlob(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(unescaped(x.Value), "*?[") {
+				return true
+			}
+		case *syntax.ExtGlob:
+			return true
+		}
+	}
+	return false
+}
+
+// unescaped drops backslash-escaped characters, which are not glob syntax.
+func unescaped(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func hasUnquotedBrace(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(unescaped(l.Value), "{") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasProcSubst(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, p := range word.Parts {
+		if _, ok := p.(*syntax.ProcSubst); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func hasGlobChars(s string) bool { return strings.ContainsAny(s, "*?[") }
