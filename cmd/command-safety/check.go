@@ -1,7 +1,393 @@
 package main
 
-import "io"
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/settings"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// boolFlag is a bool flag that remembers whether it was given.
+type boolFlag struct {
+	set, value bool
+}
+
+func (b *boolFlag) String() string   { return fmt.Sprint(b.value) }
+func (b *boolFlag) IsBoolFlag() bool { return true }
+func (b *boolFlag) Set(v string) error {
+	switch v {
+	case "true", "1", "on":
+		b.value = true
+	case "false", "0", "off":
+		b.value = false
+	default:
+		return fmt.Errorf("want true or false, got %q", v)
+	}
+	b.set = true
+	return nil
+}
+
+// checkRequest is one line of `check --jsonl` input.
+type checkRequest struct {
+	ID         json.RawMessage `json:"id"`
+	Command    *string         `json:"command"`
+	Cwd        string          `json:"cwd"`
+	Workspace  string          `json:"workspace"`
+	Workspaces []string        `json:"workspaces"`
+	Agent      string          `json:"agent"`
+	Mode       string          `json:"mode"`
+}
+
+// checkEnv is what every verdict of one check run shares.
+type checkEnv struct {
+	policy     gate.Policy
+	home       string
+	cwd        string
+	workspaces []string
+	agent      string
+	mode       string
+	ruleStore  []string
+	logger     *verdictLogger
+	stderr     io.Writer
+}
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return exitUsage
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the verdict as JSON")
+	jsonl := fs.Bool("jsonl", false, "read JSON lines on stdin, write one verdict JSON per line")
+	cwd := fs.String("cwd", "", "directory the command runs in (default: the current directory)")
+	var workspaces stringList
+	fs.Var(&workspaces, "workspace", "a workspace root (repeatable; default: the cwd)")
+	agent := fs.String("agent", "", "agent name whose budget applies (default: default)")
+	mode := fs.String("mode", "", "mode: plan, autopilot or a budget name")
+	var safety boolFlag
+	fs.Var(&safety, "safety", "override ml-ai.commandSafety (true|false)")
+	noLog := fs.Bool("no-log", false, "do not write verdicts to the decision log")
+	logPath := fs.String("log", "", "decision log path (default: ml-ai.decisionLog or the platform default)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: command-safety check [flags] -- COMMAND")
+		fmt.Fprintln(stderr, "       command-safety check [flags] < commands.txt")
+		fmt.Fprintln(stderr, "       command-safety check --jsonl [flags] < requests.jsonl")
+		fmt.Fprintln(stderr, "exit status: 0 allow, 1 prompt, 2 refuse, 3 usage error")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	env := checkEnv{home: os.Getenv("HOME"), agent: *agent, mode: *mode, stderr: stderr}
+	if *cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "command-safety check: %v\n", err)
+			return exitUsage
+		}
+		*cwd = wd
+	}
+	var err error
+	if env.cwd, err = filepath.Abs(*cwd); err != nil {
+		fmt.Fprintf(stderr, "command-safety check: --cwd: %v\n", err)
+		return exitUsage
+	}
+	for _, w := range workspaces {
+		abs, err := filepath.Abs(w)
+		if err != nil {
+			fmt.Fprintf(stderr, "command-safety check: --workspace: %v\n", err)
+			return exitUsage
+		}
+		env.workspaces = append(env.workspaces, abs)
+	}
+	if len(env.workspaces) == 0 {
+		env.workspaces = []string{env.cwd}
+	}
+
+	snap := settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), env.workspaces)
+	for _, p := range snap.Problems {
+		fmt.Fprintf(stderr, "command-safety: settings: %s\n", p)
+	}
+	env.policy = gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
+	if safety.set {
+		env.policy.Enabled = safety.value
+	}
+	if _, err := env.policy.Budgets.Effective(env.agent, env.mode); err != nil && env.mode != "" {
+		fmt.Fprintf(stderr, "command-safety check: --mode: %v\n", err)
+		return exitUsage
+	}
+	env.ruleStore = ruleStorePaths()
+	if !*noLog {
+		env.logger = openVerdictLogger(*logPath, snap.DecisionLog, stderr)
+		defer env.logger.Close()
+		if p := env.logger.Path(); p != "" {
+			env.ruleStore = append(env.ruleStore, p)
+		}
+	}
+
+	if *jsonl {
+		return env.jsonLines(stdin, stdout)
+	}
+	if fs.NArg() > 0 {
+		v := env.decide(gate.Request{Command: strings.Join(fs.Args(), " ")})
+		env.print(stdout, v, *asJSON)
+		return exitCode(v.Decision)
+	}
+	// Commands on stdin, one per line.
+	worst := effects.Allow
+	n := 0
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		n++
+		v := env.decide(gate.Request{Command: line})
+		env.print(stdout, v, *asJSON)
+		worst = effects.Strictest(worst, v.Decision)
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(stderr, "command-safety check: reading stdin: %v\n", err)
+		return exitCode(effects.Refuse)
+	}
+	if n == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	return exitCode(worst)
+}
+
+// ruleStorePaths are the paths of this installation that belong to the
+// permission-rule store (SPEC §5.6): the binary's own directory.
+func ruleStorePaths() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return []string{exe}
+}
+
+func exitCode(d effects.Decision) int {
+	switch d {
+	case effects.Allow:
+		return 0
+	case effects.Prompt:
+		return 1
+	}
+	return 2
+}
+
+func (env *checkEnv) decide(req gate.Request) gate.Verdict {
+	if req.Cwd == "" {
+		req.Cwd = env.cwd
+	}
+	if req.Workspaces == nil {
+		req.Workspaces = env.workspaces
+	}
+	if req.Agent == "" {
+		req.Agent = env.agent
+	}
+	if req.Mode == "" {
+		req.Mode = env.mode
+	}
+	req.Home = env.home
+	req.RuleStore = env.ruleStore
+	v := gate.Decide(req, env.policy, nil)
+	return env.logger.Record(v)
+}
+
+// jsonLines serves `check --jsonl`: one request per line, one verdict per
+// line in input order. A malformed line gets a refusal; the stream goes on.
+func (env *checkEnv) jsonLines(stdin io.Reader, stdout io.Writer) int {
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	rd := bufio.NewReaderSize(stdin, 64<<10)
+	worst := effects.Allow
+	for lineNo := 1; ; lineNo++ {
+		line, err := readLine(rd, 1<<20)
+		if len(strings.TrimSpace(string(line))) > 0 || err == errLineTooLong {
+			v := env.jsonLine(line, lineNo, err)
+			worst = effects.Strictest(worst, v.Decision)
+			if err := enc.Encode(v); err != nil {
+				fmt.Fprintf(env.stderr, "command-safety check: writing: %v\n", err)
+				return exitCode(effects.Refuse)
+			}
+			out.Flush()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil && err != errLineTooLong {
+			fmt.Fprintf(env.stderr, "command-safety check: reading stdin: %v\n", err)
+			return exitCode(effects.Refuse)
+		}
+	}
+	return exitCode(worst)
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line of at most max bytes; a longer line is consumed
+// and reported as errLineTooLong.
+func readLine(rd *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := rd.ReadSlice('\n')
+		if len(buf)+len(chunk) <= max {
+			buf = append(buf, chunk...)
+		} else {
+			buf = buf[:0]
+			for err == bufio.ErrBufferFull {
+				_, err = rd.ReadSlice('\n')
+			}
+			if err == nil || err == io.EOF {
+				return nil, errLineTooLong
+			}
+			return nil, err
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return buf, err
+	}
+}
+
+func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) gate.Verdict {
+	var req checkRequest
+	bad := func(why string) gate.Verdict {
+		v := gate.Decide(gate.Request{}, env.policy, nil)
+		v.ID = rawID(req.ID)
+		v.Decision = effects.Refuse
+		v.Rule = "bad-request"
+		v.Reason = fmt.Sprintf("line %d: %s", lineNo, why)
+		v.Cwd, v.Agent, v.Mode = env.cwd, orDefault(env.agent), env.mode
+		return env.logger.Record(v)
+	}
+	if readErr == errLineTooLong {
+		return bad("the line is longer than 1 MiB")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(line)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return bad("not a valid request object: " + err.Error())
+	}
+	if req.Command == nil {
+		return bad(`the request has no "command"`)
+	}
+	ws := req.Workspaces
+	if req.Workspace != "" {
+		ws = append([]string{req.Workspace}, ws...)
+	}
+	for _, w := range ws {
+		if !filepath.IsAbs(w) {
+			return bad(fmt.Sprintf("workspace %q is not an absolute path", w))
+		}
+	}
+	if req.Cwd != "" && !filepath.IsAbs(req.Cwd) {
+		return bad(fmt.Sprintf("cwd %q is not an absolute path", req.Cwd))
+	}
+	if req.Cwd == "" && len(ws) > 0 {
+		req.Cwd = ws[0]
+	}
+	if len(ws) == 0 && req.Cwd != "" {
+		ws = []string{req.Cwd}
+	}
+	if req.Mode != "" {
+		if _, err := env.policy.Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
+			return bad(err.Error())
+		}
+	}
+	v := env.decide(gate.Request{Command: *req.Command, Cwd: req.Cwd, Workspaces: ws, Agent: req.Agent, Mode: req.Mode})
+	v.ID = rawID(req.ID)
+	return v
+}
+
+func orDefault(agent string) string {
+	if agent == "" {
+		return "default"
+	}
+	return agent
+}
+
+// rawID renders a JSON id (string or number) as the verdict's string id.
+func rawID(id json.RawMessage) string {
+	if len(id) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return s
+	}
+	return string(id)
+}
+
+// print writes a verdict: JSON, or a short human text.
+func (env *checkEnv) print(w io.Writer, v gate.Verdict, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(v)
+		return
+	}
+	fmt.Fprint(w, humanVerdict(v))
+}
+
+// humanVerdict renders a verdict for a terminal:
+//
+//	refuse  `rm -rf ~`  (delete-outside-workspace)
+//	  `rm -rf ~` deletes the home directory
+//	  effects: read `git status`; irreversible-deletion `rm -rf ~`
+func humanVerdict(v gate.Verdict) string {
+	var b strings.Builder
+	decided := v.Command
+	if v.DecidedBy != nil {
+		decided = v.DecidedBy.Text
+	}
+	fmt.Fprintf(&b, "%-6s  `%s`  (%s)\n", v.Decision, oneLine(decided), v.Rule)
+	fmt.Fprintf(&b, "  %s\n", v.Reason)
+	if len(v.Effects) > 0 {
+		seen := map[string]bool{}
+		var parts []string
+		for _, e := range v.Effects {
+			s := fmt.Sprintf("%s `%s`", e.Effect, oneLine(e.Text))
+			if !seen[s] {
+				seen[s] = true
+				parts = append(parts, s)
+			}
+		}
+		fmt.Fprintf(&b, "  effects: %s\n", strings.Join(parts, "; "))
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
