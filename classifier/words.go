@@ -12,8 +12,8 @@ import (
 // dynamic and its value is not to be trusted.
 type field struct {
 	value   string
-	dynamic bool        // the word holds $X, $(..), $((..)) or <(..)
-	glob    bool        // the word holds unquoted *, ? or [
+	dynamic bool         // the word holds $X, $(..), $((..)) or <(..)
+	glob    bool         // the word holds unquoted *, ? or [
 	word    *syntax.Word // where it came from; nil for synthesised fields
 }
 

@@ -22,10 +22,10 @@ import (
 //     replaced by what the operands' resolved paths give.
 //   - [Program.Special] names logic the data cannot say (find, sed, awk, ...).
 type Program struct {
-	Name    string  // "git", or a subcommand name "push"
+	Name    string   // "git", or a subcommand name "push"
 	Aliases []string // other names of the same entry: "python3" for "python"
-	Effects []Class // effects of a plain invocation: `git push` network
-	Why     string  // why a non-read entry is what it is; shown in reasons
+	Effects []Class  // effects of a plain invocation: `git push` network
+	Why     string   // why a non-read entry is what it is; shown in reasons
 	// Operands says what the non-flag arguments are.
 	Operands Operands
 	// Skip is the number of leading operands that are not paths or commands:
@@ -128,35 +128,35 @@ type Special int
 
 const (
 	// None: the data says everything.
-	None Special = iota
-	SpecialFind        // find: -delete, -exec/-execdir/-ok CMD ;, -fprint F, start paths
-	SpecialSed         // sed: -i, and `w FILE`/`e` commands in the script
-	SpecialAwk         // awk: system(), print > file, | getline in the program text
-	SpecialShell       // sh/bash/zsh/dash: -c 'literal' parsed recursively, script files, stdin
-	SpecialInterpreter // python/node/perl/ruby...: -c/-e inline code, -m module, script, stdin
-	SpecialEnv         // env: assignments, -u, -i, -S 'cmd', then a command
-	SpecialXargs       // xargs/parallel: options then a command run with stdin's words
-	SpecialGitConfig   // git config: values that name programs, --global writes home
-	SpecialGit         // git: -C, -c, --git-dir, --work-tree before the subcommand
-	SpecialSSH         // ssh: host then a remote command (network + inner effects)
-	SpecialDD          // dd: if=, of= operands
-	SpecialChmod       // chmod/chown: setuid bits, targets
-	SpecialTar         // tar: -x/-c modes, -f archive, -C dir
-	SpecialRedirectCD  // cd/pushd/popd: change the tracked cwd
-	SpecialDocker      // docker/podman run: --privileged, -v /:/host
-	SpecialKubectlExec // kubectl exec ... -- CMD: remote command
-	SpecialEval        // eval/source/.: the program cannot be identified unless literal
-	SpecialTee         // tee: operands written
-	SpecialTruncate    // truncate: -s 0 deletes content
-	SpecialInstall     // pip/npm/cargo/go install: home or global writes
-	SpecialTimeout     // timeout: options, a duration, then a command
-	SpecialWatch       // watch: options then a command string (like sh -c)
-	SpecialFlock       // flock: options, a lock file, then a command or -c 'cmd'
-	SpecialScript      // script -c 'cmd'
-	SpecialSubmodule   // git submodule foreach 'cmd'
-	SpecialCode        // code/cursor/codium: --uninstall-extension, --disable-extension
-	SpecialKill        // kill/pkill/killall
-	SpecialDefaults    // macOS defaults: read vs write
+	None               Special = iota
+	SpecialFind                // find: -delete, -exec/-execdir/-ok CMD ;, -fprint F, start paths
+	SpecialSed                 // sed: -i, and `w FILE`/`e` commands in the script
+	SpecialAwk                 // awk: system(), print > file, | getline in the program text
+	SpecialShell               // sh/bash/zsh/dash: -c 'literal' parsed recursively, script files, stdin
+	SpecialInterpreter         // python/node/perl/ruby...: -c/-e inline code, -m module, script, stdin
+	SpecialEnv                 // env: assignments, -u, -i, -S 'cmd', then a command
+	SpecialXargs               // xargs/parallel: options then a command run with stdin's words
+	SpecialGitConfig           // git config: values that name programs, --global writes home
+	SpecialGit                 // git: -C, -c, --git-dir, --work-tree before the subcommand
+	SpecialSSH                 // ssh: host then a remote command (network + inner effects)
+	SpecialDD                  // dd: if=, of= operands
+	SpecialChmod               // chmod/chown: setuid bits, targets
+	SpecialTar                 // tar: -x/-c modes, -f archive, -C dir
+	SpecialRedirectCD          // cd/pushd/popd: change the tracked cwd
+	SpecialDocker              // docker/podman run: --privileged, -v /:/host
+	SpecialKubectlExec         // kubectl exec ... -- CMD: remote command
+	SpecialEval                // eval/source/.: the program cannot be identified unless literal
+	SpecialTee                 // tee: operands written
+	SpecialTruncate            // truncate: -s 0 deletes content
+	SpecialInstall             // pip/npm/cargo/go install: home or global writes
+	SpecialTimeout             // timeout: options, a duration, then a command
+	SpecialWatch               // watch: options then a command string (like sh -c)
+	SpecialFlock               // flock: options, a lock file, then a command or -c 'cmd'
+	SpecialScript              // script -c 'cmd'
+	SpecialSubmodule           // git submodule foreach 'cmd'
+	SpecialCode                // code/cursor/codium: --uninstall-extension, --disable-extension
+	SpecialKill                // kill/pkill/killall
+	SpecialDefaults            // macOS defaults: read vs write
 )
 
 // Table returns the table of known programs, sorted by name.
