@@ -3,6 +3,7 @@ package settings
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -44,13 +45,20 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return v, nil, nil // an empty settings.json is {}
 	}
+	// hujson wants a line comment to end with a newline; VS Code does not.
+	// An extra newline at the end moves no line or column.
+	orig := data
+	data = append(data[:len(data):len(data)], '\n')
 	ast, err := hujson.Parse(data)
 	if err != nil {
 		pe := &ParseError{File: name, Err: err}
 		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
 			pe.Line, _ = strconv.Atoi(m[1])
 			pe.Col, _ = strconv.Atoi(m[2])
-			pe.Err = fmt.Errorf("%s", strings.TrimPrefix(err.Error(), m[0]))
+			pe.Err = errors.New(strings.TrimPrefix(err.Error(), m[0]))
+			if pe.Line > 1+bytes.Count(orig, []byte("\n")) { // at the added newline
+				pe.Line, pe.Col = lineCol(orig, len(orig))
+			}
 		}
 		return v, nil, pe
 	}
