@@ -38,3 +38,8 @@ tool (
 	golang.org/x/tools/cmd/stringer
 	honnef.co/go/tools/cmd/staticcheck
 )
+
+ignore (
+	./bench/jsonrpc/node_modules
+	./extension/node_modules
+)

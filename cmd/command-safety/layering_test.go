@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ml-ai/command-safety"
+
+// layering is a statement of policy (STYLE §2): for each package of the
+// module, the module packages and third-party import path prefixes it may
+// import directly. The standard library is always allowed. Any edge not
+// listed fails the test, as in golang/go's go/build deps_test.go.
+var layering = map[string][]string{
+	"effects":    {},
+	"classifier": {"effects", "mvdan.cc/sh/v3/"},
+	"budgets":    {"effects"},
+	"settings":   {"budgets", "effects", "github.com/fsnotify/fsnotify", "github.com/tailscale/hujson"},
+	"gate":       {"classifier", "budgets", "effects"},
+	"audit":      {"gate", "effects", "modernc.org/sqlite"},
+	"jsonrpc": {"gate", "audit", "settings", "budgets", "effects", "go.lsp.dev/jsonrpc2", "go.lsp.dev/protocol",
+		"go.lsp.dev/uri", "go.uber.org/zap", "github.com/fsnotify/fsnotify"},
+	"hooks":              {"gate", "audit", "settings", "budgets", "effects"},
+	"review":             {"gate", "audit", "settings", "budgets", "effects"},
+	"cmd/command-safety": {"*"},
+}
+
+func TestLayering(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		top := pkg
+		if i := strings.Index(pkg, "/internal"); i >= 0 {
+			top = pkg[:i]
+		}
+		allowed, ok := layering[top]
+		if !ok {
+			t.Errorf("package %q is not in the layering policy: add it to layering_test.go on purpose", pkg)
+			continue
+		}
+		seen[top] = true
+		for _, imp := range fields[1:] {
+			if !strings.Contains(strings.Split(imp, "/")[0], ".") {
+				continue // standard library
+			}
+			if !allows(allowed, top, imp) {
+				t.Errorf("%s imports %s, which the layering policy does not allow", pkg, imp)
+			}
+		}
+	}
+	var missing []string
+	for p := range layering {
+		if !seen[p] && p != "review" && p != "hooks" {
+			missing = append(missing, p)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("policy names packages that do not exist: %v", missing)
+	}
+}
+
+func allows(allowed []string, self, imp string) bool {
+	if strings.HasPrefix(imp, module+"/") {
+		target := strings.TrimPrefix(imp, module+"/")
+		if strings.HasPrefix(target, self+"/internal") {
+			return true
+		}
+		for _, a := range allowed {
+			if a == "*" || a == target {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range allowed {
+		if a == "*" || imp == a || strings.HasPrefix(imp, strings.TrimSuffix(a, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
