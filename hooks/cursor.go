@@ -1,0 +1,67 @@
+package hooks
+
+import (
+	"errors"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// cursor is the Cursor beforeShellExecution adapter.
+//
+// Format followed: https://cursor.com/docs/agent/hooks (beforeShellExecution).
+//   - stdin: {hook_event_name: "beforeShellExecution", conversation_id,
+//     generation_id, workspace_roots: [...], command, cwd, ...}.
+//   - stdout at exit 0: {"permission": "allow"|"deny"|"ask",
+//     "user_message": "...", "agent_message": "..."}. The page first spelled
+//     the messages userMessage/agentMessage (Cursor 1.7); current versions
+//     read user_message/agent_message. Both spellings are written so either
+//     build shows the reason.
+//   - exit 2 blocks the action (used here only for an unknown agent name).
+//   - $CURSOR_PROJECT_DIR, when the agent sets it, is a workspace root too.
+type cursor struct{}
+
+type cursorInput struct {
+	HookEventName  string   `json:"hook_event_name"`
+	ConversationID string   `json:"conversation_id"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+	Command        *string  `json:"command"`
+	Cwd            string   `json:"cwd"`
+}
+
+func (cursor) parse(payload []byte, getenv func(string) string) (call, error) {
+	var in cursorInput
+	if err := decodeObject(payload, &in); err != nil {
+		return call{}, err
+	}
+	c := call{session: in.ConversationID, cwd: cleanAbs(in.Cwd)}
+	if in.HookEventName != "" && in.HookEventName != "beforeShellExecution" {
+		return c, nil
+	}
+	if in.Command == nil || *in.Command == "" {
+		return c, errors.New("command is missing")
+	}
+	c.shell, c.command = true, *in.Command
+	c.workspaces = cleanRoots(append(in.WorkspaceRoots, getenv("CURSOR_PROJECT_DIR"))...)
+	return c, nil
+}
+
+type cursorOutput struct {
+	Permission      string `json:"permission"`
+	UserMessage     string `json:"user_message,omitempty"`
+	AgentMessage    string `json:"agent_message,omitempty"`
+	UserMessageOld  string `json:"userMessage,omitempty"`
+	AgentMessageOld string `json:"agentMessage,omitempty"`
+}
+
+func (cursor) answer(d effects.Decision, reason string) Output {
+	out := cursorOutput{Permission: agentDecision(d)}
+	if d != effects.Allow {
+		out.UserMessage, out.AgentMessage = reason, reason
+		out.UserMessageOld, out.AgentMessageOld = reason, reason
+	}
+	return jsonOutput(out)
+}
+
+// noOpinion answers an event other than beforeShellExecution: an empty
+// object sets no permission.
+func (cursor) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }

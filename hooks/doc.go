@@ -1,0 +1,12 @@
+// Package hooks owns the agent adapters: it turns the pre-command hook payload
+// of a terminal agent (Claude Code, Cursor, Gemini CLI) into a [gate.Request],
+// decides it with [gate.Decide], records the verdict and answers in that
+// agent's own hook format (SPEC §8). It also edits each agent's settings file
+// to install or remove the hook ([Install], [Uninstall]).
+//
+// Every path fails closed: empty, oversized or malformed input, a missing
+// command or an unknown agent is denied with a reason and recorded; nothing
+// here panics, prints or exits.
+//
+// It imports gate, budgets, effects (and later audit and settings) only.
+package hooks

@@ -1,0 +1,343 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+)
+
+// MaxInput is the largest hook payload read from stdin; a larger one is denied.
+const MaxInput = 1 << 20
+
+// RuleInvalidInput is the rule of the verdicts made here rather than by the
+// classifier: the hook payload was empty, oversized or not JSON, had no
+// command, or named an agent that has no adapter.
+const RuleInvalidInput = "invalid-hook-input"
+
+// Output is what the hook process prints and how it exits.
+type Output struct {
+	Stdout []byte // the agent's JSON answer, or nothing
+	Stderr string // human-readable notes; for exit code 2 the reason the agent shows
+	Code   int    // the process exit code
+}
+
+// Config is what [Run] needs from its caller. The zero value denies nothing
+// wrongly: every field has a safe default.
+type Config struct {
+	// Policy returns the policy for the given workspace roots (settings are
+	// per workspace). nil means [gate.DefaultPolicy].
+	Policy func(workspaces []string) gate.Policy
+	// Record writes a verdict to the decision log with the agent's session id
+	// and returns it as it stands (audit.Record: with its log id, or on error
+	// downgraded from allow to prompt). nil means no log: every allow becomes
+	// a prompt, since nothing runs unattended without a record.
+	Record func(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error)
+	// Getenv reads the environment the agent gave the hook; nil is os.Getenv.
+	Getenv func(string) string
+	// Home is the user's home directory, passed to the classifier.
+	Home string
+	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
+	RuleStore []string
+	// GitRoot returns the nearest enclosing git work tree of dir, or "".
+	// nil looks for a .git entry on the real filesystem.
+	GitRoot func(dir string) string
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+	// BadArgs, when not empty, is a reason to deny whatever the input says
+	// (unsupported flags on the hook command line).
+	BadArgs string
+}
+
+// call is what an adapter read from a hook payload.
+type call struct {
+	shell      bool // false: not a shell command; the adapter has no opinion
+	command    string
+	cwd        string
+	workspaces []string // roots named by the payload or the agent's environment
+	session    string
+	mode       string // gate mode: "" or "plan"
+}
+
+// adapter speaks one agent's hook protocol.
+type adapter interface {
+	// parse reads the payload. An error means the payload is malformed.
+	parse(payload []byte, getenv func(string) string) (call, error)
+	// answer renders a decision with its reason in the agent's format.
+	answer(d effects.Decision, reason string) Output
+	// noOpinion is the answer for a tool or event the gate does not judge.
+	noOpinion() Output
+}
+
+var adapters = map[string]adapter{
+	"claude-code": claudeCode{},
+	"cursor":      cursor{},
+	"gemini-cli":  geminiCLI{},
+}
+
+// Agents lists the agent names that have an adapter, sorted.
+func Agents() []string {
+	names := make([]string, 0, len(adapters))
+	for n := range adapters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Run answers one hook invocation for agent: it reads at most [MaxInput]
+// bytes of stdin, decides the command, records the verdict and returns what
+// to print. It never fails: every problem is a deny with a reason.
+func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ad, ok := adapters[agent]
+	if !ok {
+		reason := fmt.Sprintf("command-safety has no hook adapter for agent %q (known: %s); the command is denied",
+			printable(agent, 64), strings.Join(Agents(), ", "))
+		v := rejected(agent, "", reason, now)
+		out := unknownAgent(reason)
+		if _, err := record(ctx, cfg, v, ""); err != nil {
+			out.Stderr += "; " + logFailure(err)
+		}
+		return out
+	}
+
+	payload, readErr := readBounded(stdin)
+	var c call
+	var err error
+	switch {
+	case readErr != nil:
+		err = readErr
+	case cfg.BadArgs != "":
+		err = errors.New(cfg.BadArgs)
+	default:
+		c, err = ad.parse(payload, getenv)
+	}
+	if err != nil {
+		reason := "command-safety denied this command because the hook input is invalid: " + err.Error()
+		v := rejected(agent, c.cwd, reason, now)
+		out := ad.answer(effects.Refuse, reason)
+		if _, lerr := record(ctx, cfg, v, c.session); lerr != nil {
+			out.Stderr = joinNote(out.Stderr, logFailure(lerr))
+		}
+		return out
+	}
+	if !c.shell {
+		return ad.noOpinion()
+	}
+
+	workspaces := c.workspaces
+	if len(workspaces) == 0 {
+		workspaces = derivedWorkspace(c.cwd, cfg.Home, cfg.GitRoot)
+	}
+	policy := gate.DefaultPolicy()
+	if cfg.Policy != nil {
+		policy = cfg.Policy(workspaces)
+	}
+	v := gate.Decide(gate.Request{
+		Command:    c.command,
+		Cwd:        c.cwd,
+		Workspaces: workspaces,
+		Home:       cfg.Home,
+		Agent:      agent,
+		Mode:       c.mode,
+		RuleStore:  cfg.RuleStore,
+	}, policy, now)
+	var note string
+	v, err = record(ctx, cfg, v, c.session)
+	if err != nil {
+		note = logFailure(err)
+	}
+	out := ad.answer(v.Decision, v.Reason)
+	out.Stderr = joinNote(out.Stderr, note)
+	return out
+}
+
+// record logs v through cfg.Record. Whatever Record returns, an allow that
+// was not logged is a prompt.
+func record(ctx context.Context, cfg Config, v gate.Verdict, session string) (gate.Verdict, error) {
+	var err error
+	if cfg.Record == nil {
+		err = errors.New("no decision log is configured")
+	} else {
+		v, err = cfg.Record(ctx, v, session)
+	}
+	if err != nil && v.Decision == effects.Allow {
+		v.Decision = effects.Prompt
+		v.Reason += "; the decision log is unavailable (" + err.Error() + "), so nothing runs unattended"
+	}
+	return v, err
+}
+
+func logFailure(err error) string {
+	return "command-safety: decision log: " + err.Error()
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+// rejected is the verdict for input that never reached the classifier.
+func rejected(agent, cwd, reason string, now func() time.Time) gate.Verdict {
+	return gate.Verdict{
+		Time:       now().UTC(),
+		Command:    "",
+		Cwd:        cwd,
+		Workspaces: []string{},
+		Agent:      printable(agent, 64),
+		Decision:   effects.Refuse,
+		Effects:    []gate.Effect{},
+		Rule:       RuleInvalidInput,
+		Reason:     reason,
+		// The classification never ran; the toggle did not matter.
+		ClassificationEnabled: true,
+	}
+}
+
+// unknownAgent is the answer when no adapter knows the agent: a generic deny
+// that every supported agent also reads as a block through exit code 2.
+func unknownAgent(reason string) Output {
+	b, _ := json.Marshal(map[string]string{"decision": "deny", "permission": "deny", "reason": reason})
+	return Output{Stdout: append(b, '\n'), Stderr: reason, Code: 2}
+}
+
+func readBounded(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("stdin is empty")
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	if len(data) > MaxInput {
+		return nil, fmt.Errorf("stdin is larger than %d bytes", MaxInput)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("stdin is empty")
+	}
+	return data, nil
+}
+
+// decodeObject decodes one JSON object from payload into v; trailing data and
+// non-object values are errors. Unknown fields are allowed: agents add them.
+func decodeObject(payload []byte, v any) error {
+	trimmed := bytes.TrimSpace(payload)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errors.New("stdin is not a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("stdin is not valid JSON: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("stdin has data after the JSON object")
+	}
+	return nil
+}
+
+// cleanAbs returns p cleaned when it is absolute, else "" (unknown).
+func cleanAbs(p string) string {
+	if p == "" || !filepath.IsAbs(p) {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// cleanRoots keeps the absolute roots, cleaned, in order, without duplicates.
+func cleanRoots(roots ...string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if c := cleanAbs(r); c != "" && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// derivedWorkspace is the workspace root when the agent named none: the
+// nearest enclosing git work tree of cwd, else cwd. The home directory and
+// the filesystem root are never derived as a workspace: that would make every
+// home write "inside".
+func derivedWorkspace(cwd, home string, gitRoot func(string) string) []string {
+	if cwd == "" {
+		return nil
+	}
+	if gitRoot == nil {
+		gitRoot = findGitRoot
+	}
+	root := cleanAbs(gitRoot(cwd))
+	if root == "" {
+		root = cwd
+	}
+	if root == filepath.Dir(root) || (home != "" && root == filepath.Clean(home)) {
+		return nil
+	}
+	return []string{root}
+}
+
+// findGitRoot walks up from dir to the first directory holding a .git entry.
+func findGitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
+// printable shortens s to max runes and replaces control characters, for
+// names that come from untrusted input and end up in messages.
+func printable(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// modeFromPermission maps Claude Code's permission_mode to a gate mode: only
+// plan selects a budget; the others use the agent's own budget (a mode can
+// only tighten, and bypassPermissions never loosens the absolute refusals).
+func modeFromPermission(pm string) string {
+	if pm == "plan" {
+		return "plan"
+	}
+	return ""
+}

@@ -1,0 +1,547 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+	"golang.org/x/tools/txtar"
+)
+
+// logRow is one verdict a fake decision log received.
+type logRow struct {
+	v       gate.Verdict
+	session string
+}
+
+// fakeLog records verdicts in memory; fail makes every append fail.
+type fakeLog struct {
+	rows []logRow
+	fail error
+}
+
+func (l *fakeLog) record(_ context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+	if l.fail != nil {
+		return v, l.fail
+	}
+	l.rows = append(l.rows, logRow{v, session})
+	v.LogID = int64(len(l.rows))
+	return v, nil
+}
+
+var fixedNow = func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }
+
+// goldenCase is one NAME.json / NAME.env / NAME.want group of a txtar file.
+type goldenCase struct {
+	name        string
+	stdin, want string
+	env         map[string]string
+}
+
+func readGolden(t *testing.T, file string) []goldenCase {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*goldenCase{}
+	var order []string
+	for _, f := range ar.Files {
+		ext := filepath.Ext(f.Name)
+		name := strings.TrimSuffix(f.Name, ext)
+		c := byName[name]
+		if c == nil {
+			c = &goldenCase{name: name, env: map[string]string{}}
+			byName[name] = c
+			order = append(order, name)
+		}
+		switch ext {
+		case ".json":
+			c.stdin = string(f.Data)
+		case ".want":
+			c.want = string(f.Data)
+		case ".env":
+			for _, line := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				k, v, ok := strings.Cut(line, "=")
+				if !ok {
+					t.Fatalf("%s: bad env line %q", f.Name, line)
+				}
+				c.env[k] = v
+			}
+		default:
+			t.Fatalf("%s: unknown file kind %q", file, f.Name)
+		}
+	}
+	var cases []goldenCase
+	for _, n := range order {
+		if byName[n].want == "" {
+			t.Fatalf("%s: case %s has no .want", file, n)
+		}
+		cases = append(cases, *byName[n])
+	}
+	return cases
+}
+
+// TestGolden runs every agent's golden cases through Run with the real gate.
+func TestGolden(t *testing.T) {
+	for _, agent := range Agents() {
+		t.Run(agent, func(t *testing.T) {
+			for _, c := range readGolden(t, filepath.Join("testdata", agent+".txtar")) {
+				t.Run(c.name, func(t *testing.T) {
+					work := t.TempDir()
+					home := t.TempDir()
+					if err := os.Mkdir(filepath.Join(work, ".git"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					subst := strings.NewReplacer("$WORK", work, "$HOME", home)
+					env := map[string]string{}
+					for k, v := range c.env {
+						env[k] = subst.Replace(v)
+					}
+					log := &fakeLog{}
+					out := Run(context.Background(), agent, strings.NewReader(subst.Replace(c.stdin)), Config{
+						Record: log.record,
+						Getenv: func(k string) string { return env[k] },
+						Home:   home,
+						Now:    fixedNow,
+					})
+					checkWant(t, agent, out, log, subst.Replace(c.want))
+				})
+			}
+		})
+	}
+}
+
+func checkWant(t *testing.T, agent string, out Output, log *fakeLog, want string) {
+	t.Helper()
+	lines := strings.SplitN(want, "\n", 3)
+	if len(lines) < 2 {
+		t.Fatalf("bad .want %q", want)
+	}
+	wantCode, err := strconv.Atoi(strings.TrimPrefix(lines[0], "exit "))
+	if err != nil {
+		t.Fatalf("bad exit line %q", lines[0])
+	}
+	if out.Code != wantCode {
+		t.Errorf("exit code %d, want %d (stderr %q)", out.Code, wantCode, out.Stderr)
+	}
+	switch logLine := lines[1]; {
+	case logLine == "not logged":
+		if len(log.rows) != 0 {
+			t.Errorf("logged %d rows, want none: %+v", len(log.rows), log.rows)
+		}
+	case strings.HasPrefix(logLine, "logged "):
+		f := strings.Fields(logLine)
+		if len(f) != 3 {
+			t.Fatalf("bad log line %q", logLine)
+		}
+		if len(log.rows) != 1 {
+			t.Fatalf("logged %d rows, want 1", len(log.rows))
+		}
+		r := log.rows[0]
+		session := r.session
+		if session == "" {
+			session = "-"
+		}
+		if got := r.v.Decision.String(); got != f[1] || session != f[2] || r.v.Agent != agent {
+			t.Errorf("logged %s session %s agent %s, want %s session %s agent %s (reason %q)",
+				got, session, r.v.Agent, f[1], f[2], agent, r.v.Reason)
+		}
+		if r.v.Reason == "" {
+			t.Errorf("logged verdict has no reason")
+		}
+	default:
+		t.Fatalf("bad log line %q", logLine)
+	}
+	wantOut := ""
+	if len(lines) == 3 {
+		wantOut = strings.TrimSpace(lines[2])
+	}
+	gotOut := strings.TrimSpace(string(out.Stdout))
+	if wantOut == "" {
+		if gotOut != "" {
+			t.Errorf("stdout %q, want nothing", gotOut)
+		}
+		return
+	}
+	if !strings.HasSuffix(string(out.Stdout), "\n") || strings.Count(string(out.Stdout), "\n") != 1 {
+		t.Errorf("stdout %q is not one JSON line", out.Stdout)
+	}
+	var got, exp any
+	if err := json.Unmarshal([]byte(gotOut), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, gotOut)
+	}
+	if err := json.Unmarshal([]byte(wantOut), &exp); err != nil {
+		t.Fatalf("want is not JSON: %v\n%s", err, wantOut)
+	}
+	if msg := match(exp, got, "$"); msg != "" {
+		t.Errorf("stdout %s\n%s", gotOut, msg)
+	}
+}
+
+// match compares got against the pattern want: strings "*" and "~text" are
+// wildcards (see testdata), everything else must be equal.
+func match(want, got any, path string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: got %T, want object", path, got)
+		}
+		var keys []string
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				return fmt.Sprintf("%s: unexpected key %q", path, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Sprintf("%s: missing key %q", path, k)
+			}
+			if m := match(w[k], gv, path+"."+k); m != "" {
+				return m
+			}
+		}
+		return ""
+	case string:
+		g, ok := got.(string)
+		switch {
+		case !ok:
+			return fmt.Sprintf("%s: got %v, want a string", path, got)
+		case w == "*":
+			if g == "" {
+				return fmt.Sprintf("%s: empty string", path)
+			}
+		case strings.HasPrefix(w, "~"):
+			if !strings.Contains(g, w[1:]) {
+				return fmt.Sprintf("%s: %q does not contain %q", path, g, w[1:])
+			}
+		case g != w:
+			return fmt.Sprintf("%s: %q, want %q", path, g, w)
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(want, got) {
+		return fmt.Sprintf("%s: %v, want %v", path, got, want)
+	}
+	return ""
+}
+
+// TestAnswers checks every adapter's rendering of each decision, independent
+// of the classifier.
+func TestAnswers(t *testing.T) {
+	const reason = "`rm -rf ~` deletes the home directory"
+	tests := []struct {
+		agent string
+		d     effects.Decision
+		want  string
+	}{
+		{"claude-code", effects.Allow, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"` + reason + `"}}`},
+		{"claude-code", effects.Prompt, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}`},
+		{"claude-code", effects.Refuse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
+		{"cursor", effects.Allow, `{"permission":"allow"}`},
+		{"cursor", effects.Prompt, `{"permission":"ask","user_message":"` + reason + `","agent_message":"` + reason + `","userMessage":"` + reason + `","agentMessage":"` + reason + `"}`},
+		{"cursor", effects.Refuse, `{"permission":"deny","user_message":"` + reason + `","agent_message":"` + reason + `","userMessage":"` + reason + `","agentMessage":"` + reason + `"}`},
+		{"gemini-cli", effects.Allow, `{"decision":"allow"}`},
+		{"gemini-cli", effects.Prompt, `{"decision":"ask","reason":"` + reason + `","systemMessage":"command-safety: ` + reason + `"}`},
+		{"gemini-cli", effects.Refuse, `{"decision":"deny","reason":"` + reason + `"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+"/"+tt.d.String(), func(t *testing.T) {
+			out := adapters[tt.agent].answer(tt.d, reason)
+			if out.Code != 0 || out.Stderr != "" {
+				t.Errorf("code %d stderr %q, want 0 and nothing", out.Code, out.Stderr)
+			}
+			if got := strings.TrimSuffix(string(out.Stdout), "\n"); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnknownAgent(t *testing.T) {
+	for _, agent := range []string{"", "codex", "claude", "Claude-Code", "cursor\x1b[2J"} {
+		t.Run(strconv.Quote(agent), func(t *testing.T) {
+			log := &fakeLog{}
+			out := Run(context.Background(), agent, strings.NewReader(`{"command":"ls"}`), Config{Record: log.record, Now: fixedNow})
+			if out.Code != 2 {
+				t.Errorf("exit %d, want 2", out.Code)
+			}
+			var got map[string]string
+			if err := json.Unmarshal(out.Stdout, &got); err != nil {
+				t.Fatalf("stdout %q: %v", out.Stdout, err)
+			}
+			if got["decision"] != "deny" || got["permission"] != "deny" || !strings.Contains(got["reason"], "no hook adapter") {
+				t.Errorf("stdout %v", got)
+			}
+			if !strings.Contains(out.Stderr, "no hook adapter") || strings.ContainsRune(out.Stderr, 0x1b) {
+				t.Errorf("stderr %q", out.Stderr)
+			}
+			if len(log.rows) != 1 || log.rows[0].v.Decision != effects.Refuse || log.rows[0].v.Rule != RuleInvalidInput {
+				t.Errorf("log rows %+v, want one refusal", log.rows)
+			}
+		})
+	}
+}
+
+func TestOversizedInput(t *testing.T) {
+	big := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("a", MaxInput) + `"}}`
+	for _, agent := range Agents() {
+		log := &fakeLog{}
+		out := Run(context.Background(), agent, strings.NewReader(big), Config{Record: log.record, Now: fixedNow})
+		if d := decisionOf(t, agent, out); d != "deny" {
+			t.Errorf("%s: decision %q, want deny", agent, d)
+		}
+		if !strings.Contains(string(out.Stdout), "larger than") {
+			t.Errorf("%s: stdout %q does not say why", agent, out.Stdout)
+		}
+		if len(log.rows) != 1 || log.rows[0].v.Decision != effects.Refuse {
+			t.Errorf("%s: log rows %+v", agent, log.rows)
+		}
+	}
+}
+
+// errReader fails after its data.
+type errReader struct{ data []byte }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, errors.New("broken pipe")
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func TestReadErrorAndBadArgs(t *testing.T) {
+	good := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	for _, tt := range []struct {
+		name string
+		in   io.Reader
+		cfg  Config
+		want string
+	}{
+		{"read error", &errReader{[]byte(good)}, Config{}, "broken pipe"},
+		{"nil stdin", nil, Config{}, "stdin is empty"},
+		{"bad args", strings.NewReader(good), Config{BadArgs: "unsupported argument \"--hold\""}, "--hold"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			log := &fakeLog{}
+			tt.cfg.Record, tt.cfg.Now = log.record, fixedNow
+			out := Run(context.Background(), "claude-code", tt.in, tt.cfg)
+			if d := decisionOf(t, "claude-code", out); d != "deny" {
+				t.Errorf("decision %q, want deny", d)
+			}
+			if !strings.Contains(string(out.Stdout), tt.want) {
+				t.Errorf("stdout %q does not contain %q", out.Stdout, tt.want)
+			}
+			if len(log.rows) != 1 {
+				t.Errorf("log rows %d, want 1", len(log.rows))
+			}
+		})
+	}
+}
+
+// TestLogFailure: a verdict that cannot be logged never allows.
+func TestLogFailure(t *testing.T) {
+	in := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	allowAll := func(context.Context, gate.Verdict, string) (gate.Verdict, error) {
+		// A broken recorder that hands back an allow with its error.
+		return gate.Verdict{Decision: effects.Allow, Reason: "r"}, errors.New("disk full")
+	}
+	for name, cfg := range map[string]Config{
+		"nil recorder":     {},
+		"failing recorder": {Record: (&fakeLog{fail: errors.New("disk full")}).record},
+		"recorder allows":  {Record: allowAll},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg.Now = fixedNow
+			out := Run(context.Background(), "claude-code", strings.NewReader(in), cfg)
+			if d := decisionOf(t, "claude-code", out); d == "allow" {
+				t.Errorf("decision allow without a log row")
+			}
+			if !strings.Contains(out.Stderr, "decision log") {
+				t.Errorf("stderr %q does not mention the decision log", out.Stderr)
+			}
+		})
+	}
+}
+
+// TestRequest checks what reaches the gate: cwd, workspaces, mode, session.
+func TestParse(t *testing.T) {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	tests := []struct {
+		name    string
+		agent   string
+		env     map[string]string
+		payload string
+		want    call
+	}{
+		{"claude plan", "claude-code", map[string]string{"CLAUDE_PROJECT_DIR": "/p/"},
+			`{"session_id":"s","cwd":"/p/sub/../x","permission_mode":"plan","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p/x", workspaces: []string{"/p"}, session: "s", mode: "plan"}},
+		{"claude bypass is no mode", "claude-code", nil,
+			`{"cwd":"/p","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p"}},
+		{"claude relative cwd is unknown", "claude-code", nil,
+			`{"cwd":"p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls"}},
+		{"cursor roots", "cursor", map[string]string{"CURSOR_PROJECT_DIR": "/a"},
+			`{"conversation_id":"c","workspace_roots":["/a","/b","rel",""],"command":"ls","cwd":"/b"}`,
+			call{shell: true, command: "ls", cwd: "/b", workspaces: []string{"/a", "/b"}, session: "c"}},
+		{"gemini dir_path", "gemini-cli", map[string]string{"GEMINI_PROJECT_DIR": "/g"},
+			`{"session_id":"s","cwd":"/g","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}`,
+			call{shell: true, command: "ls", cwd: "/g/sub", workspaces: []string{"/g"}, session: "s"}},
+		{"gemini directory absolute", "gemini-cli", nil,
+			`{"cwd":"/g","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"/g/x/"}}`,
+			call{shell: true, command: "ls", cwd: "/g/x"}},
+		{"gemini both dirs unknown", "gemini-cli", nil,
+			`{"cwd":"/g","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"a","dir_path":"b"}}`,
+			call{shell: true, command: "ls"}},
+		{"gemini cwd from env", "gemini-cli", map[string]string{"GEMINI_CWD": "/e"},
+			`{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/e"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env = tt.env
+			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDerivedWorkspace(t *testing.T) {
+	git := func(root string) func(string) string { return func(string) string { return root } }
+	tests := []struct {
+		name, cwd, home, gitRoot string
+		want                     []string
+	}{
+		{"git root", "/r/a/b", "/h", "/r", []string{"/r"}},
+		{"no git: cwd", "/r/a", "/h", "", []string{"/r/a"}},
+		{"unknown cwd", "", "/h", "/r", nil},
+		{"home is never derived", "/h", "/h", "", nil},
+		{"home git repo is never derived", "/h/x", "/h", "/h", nil},
+		{"root is never derived", "/", "/h", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := derivedWorkspace(tt.cwd, tt.home, git(tt.gitRoot)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := findGitRoot(sub); got != dir {
+		t.Errorf("findGitRoot(%s) = %q, want %q", sub, got, dir)
+	}
+}
+
+// TestPolicyGetsWorkspaces: settings are loaded for the resolved roots.
+func TestPolicyGetsWorkspaces(t *testing.T) {
+	var seen []string
+	log := &fakeLog{}
+	in := `{"workspace_roots":["/ws"],"command":"ls","cwd":"/ws"}`
+	Run(context.Background(), "cursor", strings.NewReader(in), Config{
+		Record: log.record, Now: fixedNow,
+		Policy: func(ws []string) gate.Policy { seen = ws; return gate.DefaultPolicy() },
+	})
+	if !reflect.DeepEqual(seen, []string{"/ws"}) {
+		t.Errorf("policy got workspaces %v", seen)
+	}
+	if len(log.rows) != 1 || !reflect.DeepEqual(log.rows[0].v.Workspaces, []string{"/ws"}) || log.rows[0].v.Cwd != "/ws" {
+		t.Errorf("logged %+v", log.rows)
+	}
+}
+
+// FuzzRun: whatever the input, the answer is well-formed and never allows
+// input that is not a well-formed shell call.
+func FuzzRun(f *testing.F) {
+	for _, agent := range Agents() {
+		ar, err := txtar.ParseFile(filepath.Join("testdata", agent+".txtar"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if strings.HasSuffix(file.Name, ".json") {
+				f.Add(agent, file.Data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, agent string, payload []byte) {
+		log := &fakeLog{}
+		out := Run(context.Background(), agent, bytes.NewReader(payload), Config{Record: log.record, Now: fixedNow})
+		if _, ok := adapters[agent]; !ok {
+			if out.Code != 2 {
+				t.Fatalf("unknown agent %q: exit %d", agent, out.Code)
+			}
+			return
+		}
+		if out.Code != 0 {
+			t.Fatalf("exit %d", out.Code)
+		}
+		if len(out.Stdout) > 0 && !json.Valid(out.Stdout) {
+			t.Fatalf("stdout is not JSON: %q", out.Stdout)
+		}
+		if len(log.rows) > 1 {
+			t.Fatalf("%d rows logged", len(log.rows))
+		}
+		if len(log.rows) == 0 && len(out.Stdout) > 0 && decisionOf(t, agent, out) != "" {
+			t.Fatalf("a decision without a log row: %s", out.Stdout)
+		}
+	})
+}
+
+// decisionOf extracts the decision from an adapter's stdout ("" for none).
+func decisionOf(t *testing.T, agent string, out Output) string {
+	t.Helper()
+	if len(out.Stdout) == 0 {
+		return ""
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Stdout, &m); err != nil {
+		t.Fatalf("stdout %q: %v", out.Stdout, err)
+	}
+	switch agent {
+	case "claude-code":
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		s, _ := h["permissionDecision"].(string)
+		return s
+	case "cursor":
+		s, _ := m["permission"].(string)
+		return s
+	}
+	s, _ := m["decision"].(string)
+	return s
+}

@@ -1,0 +1,299 @@
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Scope says which of an agent's settings files a hook goes into.
+type Scope int
+
+const (
+	// Project is the settings file inside a project directory.
+	Project Scope = iota
+	// User is the settings file in the user's home directory.
+	User
+)
+
+// String returns "project" or "user".
+func (s Scope) String() string {
+	if s == User {
+		return "user"
+	}
+	return "project"
+}
+
+// SettingsPath is the file that holds agent's hooks for scope: under
+// projectDir for [Project], under home for [User].
+//
+//	claude-code  .claude/settings.json   ~/.claude/settings.json   (https://code.claude.com/docs/en/hooks)
+//	cursor       .cursor/hooks.json      ~/.cursor/hooks.json      (https://cursor.com/docs/agent/hooks)
+//	gemini-cli   .gemini/settings.json   ~/.gemini/settings.json   (https://geminicli.com/docs/hooks)
+func SettingsPath(agent string, scope Scope, projectDir, home string) (string, error) {
+	rel, ok := map[string]string{
+		"claude-code": filepath.Join(".claude", "settings.json"),
+		"cursor":      filepath.Join(".cursor", "hooks.json"),
+		"gemini-cli":  filepath.Join(".gemini", "settings.json"),
+	}[agent]
+	if !ok {
+		return "", fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
+	}
+	base := projectDir
+	if scope == User {
+		base = home
+	}
+	if base == "" || !filepath.IsAbs(base) {
+		return "", fmt.Errorf("the %s directory %q is not an absolute path", scope, base)
+	}
+	return filepath.Join(filepath.Clean(base), rel), nil
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
+
+// HookCommand is the command line an agent runs for the hook: binary (quoted
+// for a POSIX shell when it needs it) followed by "hook <agent>".
+func HookCommand(binary, agent string) string {
+	if !plainWord.MatchString(binary) {
+		binary = "'" + strings.ReplaceAll(binary, "'", `'\''`) + "'"
+	}
+	return binary + " hook " + agent
+}
+
+// IsOurs reports whether a hook command was written by [Install] for agent:
+// it mentions command-safety and ends in, or contains, the word sequence
+// "hook <agent>".
+func IsOurs(agent, command string) bool {
+	if !strings.Contains(command, "command-safety") {
+		return false
+	}
+	needle := " hook " + agent
+	for i := 0; ; {
+		j := strings.Index(command[i:], needle)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(needle)
+		if end == len(command) || command[end] == ' ' || command[end] == '\t' {
+			return true
+		}
+		i = end
+	}
+}
+
+// Edit is the result of [Install] or [Uninstall] on a settings file.
+type Edit struct {
+	// Data is the new file content: the input re-encoded as JSON with
+	// two-space indentation, keys in their original order.
+	Data []byte
+	// Changes describes each change, one a line, prefixed "+" (added),
+	// "-" (removed) or "~" (changed). Empty when nothing changed.
+	Changes []string
+}
+
+// Changed reports whether the edit changes anything.
+func (e Edit) Changed() bool { return len(e.Changes) > 0 }
+
+// layout says where an agent keeps its command hooks.
+type layout struct {
+	event   string // key under "hooks"
+	matcher string // "" when entries sit directly in the event's array
+	entry   func(command string) *object
+}
+
+var layouts = map[string]layout{
+	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ...}]}]}}
+	"claude-code": {event: "PreToolUse", matcher: "Bash", entry: func(cmd string) *object {
+		return obj("type", "command", "command", cmd)
+	}},
+	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ...}]}}
+	"cursor": {event: "beforeShellExecution", entry: func(cmd string) *object {
+		return obj("command", cmd)
+	}},
+	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description"}]}]}}
+	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", entry: func(cmd string) *object {
+		return obj("name", "command-safety", "type", "command", "command", cmd,
+			"description", "ML.ai Command Safety: decides every shell command by its effect")
+	}},
+}
+
+// Install adds the hook running command for agent to the settings file
+// content data (empty data is a new file). It is idempotent: an entry that
+// [IsOurs] already is kept, or its command updated when the binary moved.
+// Everything else in the file is preserved. A file that is not plain JSON
+// (for example JSONC with comments) is an error, never overwritten.
+func Install(agent string, data []byte, command string) (Edit, error) {
+	lay, root, hooksObj, err := open(agent, data)
+	if err != nil {
+		return Edit{}, err
+	}
+	var changes []string
+	if agent == "cursor" {
+		if _, ok := root.get("version"); !ok {
+			root.members = append([]member{{"version", json.Number("1")}}, root.members...)
+			changes = append(changes, "+ version: 1")
+		}
+	}
+	if hooksObj == nil {
+		hooksObj = &object{}
+		root.set("hooks", hooksObj)
+	}
+	evVal, _ := hooksObj.get(lay.event)
+	if evVal == nil {
+		evVal = []any{}
+	}
+	groups, ok := evVal.([]any)
+	if !ok {
+		return Edit{}, fmt.Errorf("hooks.%s is not an array; fix it by hand", lay.event)
+	}
+
+	found := false
+	visit(agent, lay, groups, func(path string, entry *object) {
+		if found {
+			return // a duplicate of ours is left alone; uninstall removes all
+		}
+		found = true
+		if old := entry.str("command"); old != command {
+			entry.set("command", command)
+			changes = append(changes, fmt.Sprintf("~ hooks.%s%s.command: %q -> %q", lay.event, path, old, command))
+		}
+	})
+	if !found {
+		var add any = lay.entry(command)
+		if lay.matcher != "" {
+			add = obj("matcher", lay.matcher, "hooks", []any{add})
+		}
+		groups = append(groups, add)
+		what := fmt.Sprintf("command %q", command)
+		if lay.matcher != "" {
+			what = fmt.Sprintf("matcher %q, %s", lay.matcher, what)
+		}
+		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", lay.event, len(groups)-1, what))
+	}
+	hooksObj.set(lay.event, groups)
+	return Edit{Data: encodeJSON(root), Changes: changes}, nil
+}
+
+// Uninstall removes from data every hook entry of agent that [IsOurs], and
+// the groups, arrays and objects that became empty because of it; nothing
+// else. Data without such an entry comes back unchanged.
+func Uninstall(agent string, data []byte) (Edit, error) {
+	lay, root, hooksObj, err := open(agent, data)
+	if err != nil {
+		return Edit{}, err
+	}
+	if hooksObj == nil {
+		return Edit{Data: encodeJSON(root)}, nil
+	}
+	evVal, _ := hooksObj.get(lay.event)
+	groups, ok := evVal.([]any)
+	if !ok {
+		return Edit{Data: encodeJSON(root)}, nil
+	}
+	var changes []string
+	var keptGroups []any
+	for gi, g := range groups {
+		if lay.matcher == "" {
+			if e, ok := g.(*object); ok && IsOurs(agent, e.str("command")) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.str("command")))
+				continue
+			}
+			keptGroups = append(keptGroups, g)
+			continue
+		}
+		gobj, ok := g.(*object)
+		inner, _ := gobj.getIfObject("hooks")
+		list, isList := inner.([]any)
+		if !ok || !isList {
+			keptGroups = append(keptGroups, g)
+			continue
+		}
+		var kept []any
+		for ei, e := range list {
+			if eo, ok := e.(*object); ok && IsOurs(agent, eo.str("command")) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.str("command")))
+				continue
+			}
+			kept = append(kept, e)
+		}
+		if len(kept) == 0 && len(list) > 0 {
+			continue // the group held only our entries
+		}
+		if len(kept) != len(list) {
+			gobj.set("hooks", kept)
+		}
+		keptGroups = append(keptGroups, g)
+	}
+	if len(changes) == 0 {
+		return Edit{Data: encodeJSON(root)}, nil
+	}
+	switch {
+	case len(keptGroups) > 0:
+		hooksObj.set(lay.event, keptGroups)
+	default:
+		hooksObj.del(lay.event)
+		if len(hooksObj.members) == 0 {
+			root.del("hooks")
+		}
+	}
+	return Edit{Data: encodeJSON(root), Changes: changes}, nil
+}
+
+// getIfObject is get on a possibly nil object.
+func (o *object) getIfObject(key string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.get(key)
+}
+
+// visit calls f on every hook entry of groups that [IsOurs], with its path.
+func visit(agent string, lay layout, groups []any, f func(path string, entry *object)) {
+	for gi, g := range groups {
+		gobj, ok := g.(*object)
+		if !ok {
+			continue
+		}
+		if lay.matcher == "" {
+			if IsOurs(agent, gobj.str("command")) {
+				f(fmt.Sprintf("[%d]", gi), gobj)
+			}
+			continue
+		}
+		list, _ := gobj.getIfObject("hooks")
+		entries, _ := list.([]any)
+		for ei, e := range entries {
+			if eo, ok := e.(*object); ok && IsOurs(agent, eo.str("command")) {
+				f(fmt.Sprintf("[%d].hooks[%d]", gi, ei), eo)
+			}
+		}
+	}
+}
+
+// open parses data and finds its "hooks" object (nil when absent).
+func open(agent string, data []byte) (layout, *object, *object, error) {
+	lay, ok := layouts[agent]
+	if !ok {
+		return layout{}, nil, nil, fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
+	}
+	v, err := parseJSON(data)
+	if err != nil {
+		return layout{}, nil, nil, fmt.Errorf("the settings file is not plain JSON (comments or trailing commas are not rewritten; add the hook by hand): %w", err)
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return layout{}, nil, nil, errors.New("the settings file does not hold a JSON object")
+	}
+	hv, present := root.get("hooks")
+	if !present || hv == nil {
+		return lay, root, nil, nil
+	}
+	h, ok := hv.(*object)
+	if !ok {
+		return layout{}, nil, nil, errors.New(`"hooks" in the settings file is not an object; fix it by hand`)
+	}
+	return lay, root, h, nil
+}
