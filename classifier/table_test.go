@@ -1,0 +1,65 @@
+package classifier
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// TestTableExamples classifies every example of the effects table: each
+// entry's Examples classify to exactly its Effects (read aside when other
+// classes are present) and its NotExamples do not; each flag's Examples
+// include the flag's Effects (Codex-style match / not_match).
+func TestTableExamples(t *testing.T) {
+	n := 0
+	var walk func(prefix string, p *effects.Program)
+	walk = func(prefix string, p *effects.Program) {
+		name := strings.TrimSpace(prefix + " " + p.Name)
+		want := renderSet(p.Effects)
+		for _, ex := range p.Examples {
+			n++
+			r := Classify(ex, tableOpts)
+			if got := classSet(r); got != want {
+				t.Errorf("%s: example %q classifies as [%s], the entry says [%s]", name, ex, got, want)
+			}
+			if rs := refusals(r); len(rs) > 0 && !hasClass(p.Effects, effects.Privilege) && !hasClass(p.Effects, effects.OpaqueHigh) {
+				t.Errorf("%s: example %q is refused (%v)", name, ex, rs)
+			}
+		}
+		for _, ex := range p.NotExamples {
+			n++
+			if got := classSet(Classify(ex, tableOpts)); got == want {
+				t.Errorf("%s: not-example %q classifies as the entry's own [%s]", name, ex, want)
+			}
+		}
+		for _, f := range p.Flags {
+			for _, ex := range f.Examples {
+				n++
+				got := classesOf(Classify(ex, tableOpts))
+				for _, c := range f.Effects {
+					if !hasClass(got, c) {
+						t.Errorf("%s %v: example %q lacks %s (got [%s])", name, f.Names, ex, c, renderSet(got))
+					}
+				}
+			}
+		}
+		for i := range p.Subcommands {
+			walk(name, &p.Subcommands[i])
+		}
+	}
+	tbl := effects.Table()
+	for i := range tbl {
+		walk("", &tbl[i])
+	}
+	t.Logf("%d table examples classified", n)
+}
+
+func hasClass(cs []effects.Class, c effects.Class) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,65 @@
+package gate_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ml-ai/command-safety/classifier"
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+)
+
+// FuzzClassify checks the classifier's contract on any input: no panic
+// (PanicOnBugs turns an internal-error refusal back into a crash), the same
+// verdict twice, a reason on every non-allow verdict, and allow only when
+// every program position resolved to a known program.
+func FuzzClassify(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/commands/*.txtar")
+	for _, file := range files {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range a.Files {
+			if strings.HasSuffix(fl.Name, ".sh") {
+				f.Add(strings.TrimSuffix(string(fl.Data), "\n"))
+			}
+		}
+	}
+	classifier.PanicOnBugs = true
+	opts := classifier.Options{Cwd: "/home/u/ws", Workspaces: []string{"/home/u/ws"}, Home: "/home/u", FS: fuzzFS{}}
+	req := gate.Request{Cwd: opts.Cwd, Workspaces: opts.Workspaces, Home: opts.Home, FS: opts.FS}
+	policy := gate.DefaultPolicy()
+	f.Fuzz(func(t *testing.T, cmd string) {
+		r1 := classifier.Classify(cmd, opts)
+		r2 := classifier.Classify(cmd, opts)
+		if !reflect.DeepEqual(r1, r2) {
+			t.Fatalf("two classifications of %q differ", cmd)
+		}
+		req.Command = cmd
+		v := gate.Decide(req, policy, nil)
+		if v.Decision != effects.Allow && v.Reason == "" {
+			t.Fatalf("%q: %s without a reason", cmd, v.Decision)
+		}
+		if v.Decision == effects.Allow && !r1.AllKnown {
+			t.Fatalf("%q is allowed but not every program is known: %+v", cmd, r1.Parts)
+		}
+		for _, p := range r1.Parts {
+			if p.Start < 0 || p.End > len(cmd) || p.Start > p.End {
+				t.Fatalf("%q: part %q has span [%d,%d] outside the command", cmd, p.Text, p.Start, p.End)
+			}
+			if p.Class != effects.Read && p.Class != effects.Verify && p.Reason == "" {
+				t.Fatalf("%q: part %q (%s) has no reason", cmd, p.Text, p.Class)
+			}
+		}
+	})
+}
+
+type fuzzFS struct{}
+
+func (fuzzFS) EvalSymlinks(p string) (string, error) { return p, nil }
+func (fuzzFS) IsFile(string) bool                    { return false }
