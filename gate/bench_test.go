@@ -52,16 +52,16 @@ func BenchmarkClassifyEach(b *testing.B) {
 
 func hostile() map[string]string {
 	return map[string]string{
-		"64KiB-words":     "echo " + strings.Repeat("abcdefg ", (64<<10-5)/8),
-		"64KiB-pipeline":  strings.Repeat("ls | ", (64<<10)/5-1) + "ls",
-		"64KiB-and-list":  strings.Repeat("rm a && ", (64<<10)/8-1) + "ls",
-		"64-deep-subst":   strings.Repeat("echo $(", 64) + "ls" + strings.Repeat(")", 64),
-		"65-deep-subst":   strings.Repeat("echo $(", 65) + "ls" + strings.Repeat(")", 65),
-		"64-deep-sh-c":    nestedShC(20),
-		"over-limit":      strings.Repeat("a", 64<<10+1),
-		"64KiB-quotes":    "echo '" + strings.Repeat("x", 64<<10-8) + "'",
-		"deep-subshells":  strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200),
-		"many-redirects":  "ls" + strings.Repeat(" > /tmp/x", (64<<10)/10-1),
+		"64KiB-words":    "echo " + strings.Repeat("abcdefg ", (64<<10-5)/8),
+		"64KiB-pipeline": strings.Repeat("ls | ", (64<<10)/5-1) + "ls",
+		"64KiB-and-list": strings.Repeat("rm a && ", (64<<10)/8-1) + "ls",
+		"64-deep-subst":  strings.Repeat("echo $(", 64) + "ls" + strings.Repeat(")", 64),
+		"65-deep-subst":  strings.Repeat("echo $(", 65) + "ls" + strings.Repeat(")", 65),
+		"64-deep-sh-c":   nestedShC(20),
+		"over-limit":     strings.Repeat("a", 64<<10+1),
+		"64KiB-quotes":   "echo '" + strings.Repeat("x", 64<<10-8) + "'",
+		"deep-subshells": strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200),
+		"many-redirects": "ls" + strings.Repeat(" > /tmp/x", (64<<10)/10-1),
 	}
 }
 
