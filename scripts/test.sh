@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every check of the project (STYLE §7) on a fresh machine: installs what
+# it needs (Go modules, npm packages, Debian packages for the VS Code
+# end-to-end test), then Go formatting, vet, staticcheck, generated files,
+# tests with -race, each fuzz target briefly, every benchmark once, and the
+# extension's unit and end-to-end tests.
+#
+#   FUZZTIME=20s   how long each fuzz target runs (0 skips fuzzing)
+#   SKIP_E2E=1     skip the VS Code end-to-end test (it needs apt and ~2 min)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZTIME=${FUZZTIME:-20s}
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "go modules"
+go mod download
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path '*/node_modules/*'))
+if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted"; exit 1; fi
+
+step "go vet"
+go vet ./...
+
+step "staticcheck"
+go tool staticcheck ./...
+
+step "go generate is clean"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  go generate ./...
+  git diff --exit-code -- '*.go'
+fi
+
+step "go test -race"
+go test -race -count=1 ./...
+
+if [ "$FUZZTIME" != "0" ]; then
+  for target in $(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v node_modules | xargs -n1 dirname | sort -u); do
+    for fn in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$target"/*_test.go | sed 's/^func //'); do
+      step "fuzz $target $fn ($FUZZTIME)"
+      go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$FUZZTIME" "$target"
+    done
+  done
+fi
+
+step "benchmarks run (once each, figures are in README.md)"
+go test -run '^$' -bench . -benchtime 1x ./... >/dev/null
+
+if [ -f extension/package.json ]; then
+  step "extension: npm ci and unit tests"
+  (cd extension && npm ci --no-audit --no-fund && npm test)
+  if [ "${SKIP_E2E:-0}" != "1" ] && [ -x extension/scripts/e2e.sh ]; then
+    step "extension: end-to-end in code-server"
+    extension/scripts/e2e.sh
+  fi
+fi
+
+step "all checks passed"
