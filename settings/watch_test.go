@@ -126,9 +126,9 @@ func TestWatcherWatchesNearestExistingDirs(t *testing.T) {
 	}
 	defer w.Close()
 	want := []string{
-		home,                      // ~/.local/share/code-server/User: nearest is ~
-		sb.ws[0],                  // .vscode does not exist yet
-		home + "/.config",         // the other editors' User dirs
+		home,              // ~/.local/share/code-server/User: nearest is ~
+		sb.ws[0],          // .vscode does not exist yet
+		home + "/.config", // the other editors' User dirs
 		home + "/.config/Code/User",
 	}
 	sort.Strings(want)
