@@ -1,0 +1,173 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// SchemaVersion is the schema version this package writes (`PRAGMA
+// user_version`). [Open] migrates older files forward and refuses newer ones.
+const SchemaVersion = 1
+
+// busyTimeout is how long one statement waits for another process's lock
+// before SQLite reports SQLITE_BUSY; [Log.Append] then retries on top of it.
+const busyTimeout = 5 * time.Second
+
+// Log is an open decision log. It is safe for concurrent use; several
+// processes may have the same file open at once.
+type Log struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the decision log at path, creating it and its directory (0700;
+// the file 0600: commands can carry secrets) when missing, switching it to WAL
+// mode and migrating its schema forward.
+func Open(path string) (*Log, error) {
+	if path == "" {
+		return nil, errors.New("open decision log: empty path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open decision log: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("open decision log: %w", err)
+	}
+	// Create the file ourselves so that it gets 0600; SQLite gives the -wal
+	// and -shm files the same mode.
+	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return nil, fmt.Errorf("open decision log: %w", err)
+	} else {
+		f.Close()
+	}
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
+	}
+	l := &Log{db: db, path: abs}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*busyTimeout)
+	defer cancel()
+	if err := l.setup(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
+	}
+	return l, nil
+}
+
+// dsn returns the connection string: every pooled connection waits for busy
+// locks, writes durably (see [Log.Append] for why FULL) and starts its
+// transactions IMMEDIATE, so that a writer takes the write lock up front
+// instead of failing to upgrade a read lock (which no busy timeout can fix).
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Path returns the absolute path of the database file.
+func (l *Log) Path() string { return l.path }
+
+// Close closes the log. Appending afterwards fails.
+func (l *Log) Close() error { return l.db.Close() }
+
+func (l *Log) setup(ctx context.Context) error {
+	var mode string
+	if err := retry(ctx, func() error {
+		return l.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+	}); err != nil {
+		return fmt.Errorf("set WAL mode: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("set WAL mode: journal mode is %q", mode)
+	}
+	return retry(ctx, func() error { return l.migrate(ctx) })
+}
+
+// migrations[i] takes the schema from version i to i+1.
+var migrations = []string{schemaV1}
+
+func (l *Log) migrate(ctx context.Context) error {
+	var v int
+	if err := l.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v == len(migrations) {
+		return nil
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this binary knows (%d): use a newer command-safety", v, len(migrations))
+	}
+	tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE: one process migrates at a time
+	if err != nil {
+		return fmt.Errorf("migrate schema: %w", err)
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while this one waited for the lock.
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this binary knows (%d): use a newer command-safety", v, len(migrations))
+	}
+	for ; v < len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate schema: %w", err)
+	}
+	return nil
+}
+
+// isBusy reports whether err is SQLite's "try again later" (SQLITE_BUSY or
+// SQLITE_LOCKED, extended codes included).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
+}
+
+// maxAttempts bounds [retry]; with the busy timeout each attempt already waits
+// up to [busyTimeout].
+const maxAttempts = 8
+
+// retry runs f until it succeeds, fails with something other than a busy
+// lock, the attempts run out or ctx ends.
+func retry(ctx context.Context, f func() error) error {
+	backoff := 2 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := f()
+		if err == nil || !isBusy(err) || attempt == maxAttempts {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (after %d attempts: %w)", ctx.Err(), attempt, err)
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 250*time.Millisecond)
+	}
+}

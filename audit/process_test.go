@@ -1,0 +1,212 @@
+package audit
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// The test binary re-executes itself as a writer process when
+// AUDIT_TEST_WRITER is set: it appends AUDIT_TEST_N verdicts to AUDIT_TEST_DB
+// and prints each id once Append has returned.
+func TestMain(m *testing.M) {
+	if os.Getenv("AUDIT_TEST_WRITER") != "" {
+		os.Exit(writer())
+	}
+	os.Exit(m.Run())
+}
+
+func writer() int {
+	n, err := strconv.Atoi(os.Getenv("AUDIT_TEST_N"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	l, err := Open(os.Getenv("AUDIT_TEST_DB"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer l.Close()
+	name := os.Getenv("AUDIT_TEST_WRITER")
+	fmt.Println("ready")
+	for i := range n {
+		v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
+		id, err := l.Append(context.Background(), v, name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(id) // one write(2): in the pipe before the next Append starts
+	}
+	return 0
+}
+
+// startWriter starts a writer process and returns it and its stdout.
+func startWriter(t *testing.T, db, name string, n int) (*exec.Cmd, *bufio.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "AUDIT_TEST_WRITER="+name, "AUDIT_TEST_DB="+db, "AUDIT_TEST_N="+strconv.Itoa(n),
+		"HOME="+t.TempDir())
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	r := bufio.NewReader(out)
+	if line, err := r.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("writer %s: %q, %v", name, line, err)
+	}
+	return cmd, r
+}
+
+// readIDs reads complete lines (ids) until EOF; a last line without its
+// newline was not fully reported and is not counted.
+func readIDs(t *testing.T, r *bufio.Reader, stop func(n int) bool) []int64 {
+	var ids []int64
+	for {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			return ids
+		}
+		if err != nil {
+			t.Error(err)
+			return ids
+		}
+		id, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+		if err != nil {
+			t.Errorf("bad id line %q", line)
+			continue
+		}
+		ids = append(ids, id)
+		if stop != nil && stop(len(ids)) {
+			stop = nil
+		}
+	}
+}
+
+func countRows(t *testing.T, l *Log, where string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := l.db.QueryRow("SELECT count(*) FROM verdicts "+where, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestConcurrentProcesses: two processes and this one append at once; no
+// row is lost and every reported id holds that process's row.
+func TestConcurrentProcesses(t *testing.T) {
+	l := openTemp(t)
+	const n = 150
+	type result struct {
+		name string
+		ids  []int64
+	}
+	results := make(chan result, 3)
+	var wg sync.WaitGroup
+	for _, name := range []string{"w1", "w2"} {
+		cmd, r := startWriter(t, l.Path(), name, n)
+		wg.Go(func() {
+			ids := readIDs(t, r, nil)
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("writer %s: %v", name, err)
+			}
+			results <- result{name, ids}
+		})
+	}
+	wg.Go(func() {
+		var ids []int64
+		for i := range n {
+			id, err := l.Append(context.Background(), verdict(fmt.Sprintf("echo self %d", i), "self",
+				part(effects.Read, "echo", "echo", effects.Allow)), "self")
+			if err != nil {
+				t.Error(err)
+				break
+			}
+			ids = append(ids, id)
+		}
+		results <- result{"self", ids}
+	})
+	wg.Wait()
+	close(results)
+	seen := map[int64]bool{}
+	for r := range results {
+		if len(r.ids) != n {
+			t.Errorf("%s reported %d ids, want %d", r.name, len(r.ids), n)
+		}
+		for _, id := range r.ids {
+			if seen[id] {
+				t.Errorf("id %d reported twice", id)
+			}
+			seen[id] = true
+			e, err := l.Get(context.Background(), id)
+			if err != nil || e.Session != r.name {
+				t.Errorf("id %d reported by %s: %v, session %q", id, r.name, err, e.Session)
+			}
+		}
+		if got := countRows(t, l, "WHERE session = ?", r.name); got != n {
+			t.Errorf("%s: %d rows, want %d", r.name, got, n)
+		}
+	}
+	if got := countRows(t, l, ""); got != 3*n {
+		t.Errorf("%d rows, want %d", got, 3*n)
+	}
+}
+
+// TestSIGKILLDurability: a writer killed with SIGKILL in the middle of a
+// burst loses none of the verdicts it had reported as logged.
+func TestSIGKILLDurability(t *testing.T) {
+	l := openTemp(t)
+	for round := range 3 {
+		cmd, r := startWriter(t, l.Path(), "burst"+strconv.Itoa(round), 1_000_000)
+		killAt := 20 + 40*round
+		ids := readIDs(t, r, func(n int) bool {
+			if n == killAt {
+				if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+					t.Error(err)
+				}
+				return true
+			}
+			return false
+		})
+		err := cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			t.Fatalf("round %d: writer ended with %v, want killed by SIGKILL", round, err)
+		}
+		if len(ids) < killAt {
+			t.Fatalf("round %d: %d ids reported, want at least %d", round, len(ids), killAt)
+		}
+		for _, id := range ids {
+			if _, err := l.Get(context.Background(), id); err != nil {
+				t.Errorf("round %d: reported id %d is missing: %v", round, id, err)
+			}
+		}
+		t.Logf("round %d: killed after %d reported ids; %d rows", round, len(ids), countRows(t, l, ""))
+	}
+	var check string
+	if err := l.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check = %q, %v", check, err)
+	}
+	// The log stays writable after the kills.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), ""); err != nil {
+		t.Errorf("append after kills: %v", err)
+	}
+}

@@ -1,0 +1,211 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+)
+
+// Entry is one row of the decision log: the verdict as logged, and where its
+// review stands. Its JSON is the verdict's (SPEC §7) plus the fields below.
+type Entry struct {
+	gate.Verdict
+	Session           string    `json:"session,omitempty"`
+	ClassifierVersion string    `json:"classifierVersion"`
+	Status            Status    `json:"status"`
+	Reviewer          string    `json:"reviewer,omitempty"`
+	ReviewedAt        time.Time `json:"reviewedAt,omitzero"`
+	Note              string    `json:"note,omitempty"`
+}
+
+// Filter selects rows of the log. Zero fields select everything; set fields
+// must all match.
+type Filter struct {
+	Since    time.Time         // time >= Since
+	Decision *effects.Decision // nil: any
+	Agent    string            // exact agent name
+	Status   Status            // exact status
+	Effect   *effects.Class    // some part of the command has this effect
+	Grep     string            // the command contains this text (case-insensitive for ASCII)
+	Limit    int               // at most this many rows; 0 is no limit
+}
+
+// ErrNotFound is returned for an id that is not in the log.
+var ErrNotFound = errors.New("no such decision log entry")
+
+const columns = `id, time, request_id, command, cwd, workspaces, agent, mode, session, decision,
+	effects, decided_by, rule, reason, classification_enabled, micros, classifier_version,
+	status, reviewer, reviewed_at, note`
+
+// where builds the WHERE clause of f (starting with " WHERE" when non-empty).
+func (f Filter) where() (string, []any) {
+	var conds []string
+	var args []any
+	if !f.Since.IsZero() {
+		conds = append(conds, "time >= ?")
+		args = append(args, formatTime(f.Since))
+	}
+	if f.Decision != nil {
+		conds = append(conds, "decision = ?")
+		args = append(args, f.Decision.String())
+	}
+	if f.Agent != "" {
+		conds = append(conds, "agent = ?")
+		args = append(args, f.Agent)
+	}
+	if f.Status != "" {
+		conds = append(conds, "status = ?")
+		args = append(args, string(f.Status))
+	}
+	if f.Effect != nil {
+		conds = append(conds, "EXISTS (SELECT 1 FROM verdict_effects e WHERE e.effect = ? AND e.verdict_id = verdicts.id)")
+		args = append(args, f.Effect.String())
+	}
+	if f.Grep != "" {
+		conds = append(conds, `command LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(f.Grep)+"%")
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Query returns the rows that match f, newest first.
+func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
+	where, args := f.where()
+	q := "SELECT " + columns + " FROM verdicts" + where + " ORDER BY id DESC"
+	if f.Limit > 0 {
+		q += " LIMIT " + strconv.Itoa(f.Limit)
+	}
+	es, err := l.query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query decision log: %w", err)
+	}
+	return es, nil
+}
+
+// After returns up to limit rows (0: no limit) whose id is greater than id,
+// oldest first: a watcher tails the log, whoever wrote it, by passing the last
+// id it has seen.
+func (l *Log) After(ctx context.Context, id int64, limit int) ([]Entry, error) {
+	q := "SELECT " + columns + " FROM verdicts WHERE id > ? ORDER BY id"
+	if limit > 0 {
+		q += " LIMIT " + strconv.Itoa(limit)
+	}
+	es, err := l.query(ctx, q, id)
+	if err != nil {
+		return nil, fmt.Errorf("read decision log after %d: %w", id, err)
+	}
+	return es, nil
+}
+
+// Get returns the row with id, or an error wrapping [ErrNotFound].
+func (l *Log) Get(ctx context.Context, id int64) (Entry, error) {
+	es, err := l.query(ctx, "SELECT "+columns+" FROM verdicts WHERE id = ?", id)
+	if err != nil {
+		return Entry{}, fmt.Errorf("read decision log entry %d: %w", id, err)
+	}
+	if len(es) == 0 {
+		return Entry{}, fmt.Errorf("entry %d: %w", id, ErrNotFound)
+	}
+	return es[0], nil
+}
+
+func (l *Log) query(ctx context.Context, q string, args ...any) ([]Entry, error) {
+	var out []Entry
+	err := retry(ctx, func() error {
+		out = nil
+		rows, err := l.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			e, err := scanEntry(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func scanEntry(rows *sql.Rows) (Entry, error) {
+	var (
+		e                                         Entry
+		tm, ws, decision, effs, decidedBy, status string
+		enabled                                   int
+		reviewer, reviewedAt, note                sql.NullString
+	)
+	v := &e.Verdict
+	if err := rows.Scan(&v.LogID, &tm, &v.ID, &v.Command, &v.Cwd, &ws, &v.Agent, &v.Mode, &e.Session,
+		&decision, &effs, &decidedBy, &v.Rule, &v.Reason, &enabled, &v.Micros, &e.ClassifierVersion,
+		&status, &reviewer, &reviewedAt, &note); err != nil {
+		return Entry{}, err
+	}
+	var err error
+	if v.Time, err = time.Parse(timeFormat, tm); err != nil {
+		return Entry{}, fmt.Errorf("entry %d: bad time %q", v.LogID, tm)
+	}
+	if v.ID == "" {
+		v.ID = strconv.FormatInt(v.LogID, 10)
+	}
+	if err := json.Unmarshal([]byte(ws), &v.Workspaces); err != nil {
+		return Entry{}, fmt.Errorf("entry %d: bad workspaces: %w", v.LogID, err)
+	}
+	if err := json.Unmarshal([]byte(effs), &v.Effects); err != nil {
+		return Entry{}, fmt.Errorf("entry %d: bad effects: %w", v.LogID, err)
+	}
+	if v.Decision, err = effects.ParseDecision(decision); err != nil {
+		return Entry{}, fmt.Errorf("entry %d: %w", v.LogID, err)
+	}
+	v.ClassificationEnabled = enabled != 0
+	v.DecidedBy = decider(v.Effects, decidedBy, v.Decision)
+	e.Status = Status(status)
+	e.Reviewer = reviewer.String
+	e.Note = note.String
+	if reviewedAt.Valid && reviewedAt.String != "" {
+		if e.ReviewedAt, err = time.Parse(timeFormat, reviewedAt.String); err != nil {
+			return Entry{}, fmt.Errorf("entry %d: bad reviewed_at %q", v.LogID, reviewedAt.String)
+		}
+	}
+	return e, nil
+}
+
+// decider finds the part that decided among effs: the first with the logged
+// text and the verdict's decision, else the first with the text.
+func decider(effs []gate.Effect, text string, d effects.Decision) *gate.Effect {
+	if text == "" {
+		return nil
+	}
+	var found *gate.Effect
+	for i := range effs {
+		if effs[i].Text != text {
+			continue
+		}
+		if effs[i].Outcome == d {
+			e := effs[i]
+			return &e
+		}
+		if found == nil {
+			e := effs[i]
+			found = &e
+		}
+	}
+	return found
+}

@@ -1,0 +1,133 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+)
+
+func TestRecord(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	allow := verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow))
+	got, err := Record(ctx, l, allow, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LogID == 0 || got.ID != itoa(got.LogID) || got.Decision != effects.Allow || got.Reason != allow.Reason {
+		t.Errorf("Record = id %q logId %d %s %q; want the log id and the verdict unchanged", got.ID, got.LogID, got.Decision, got.Reason)
+	}
+	withID := allow
+	withID.ID = "req-1"
+	if got, err := Record(ctx, l, withID, "s"); err != nil || got.ID != "req-1" || got.LogID == 0 {
+		t.Errorf("Record with a caller id = %q %d, %v", got.ID, got.LogID, err)
+	}
+}
+
+// unwritable returns logs that cannot be written, each with a name.
+func unwritable(t *testing.T) map[string]func() (*Log, error) {
+	m := map[string]func() (*Log, error){
+		"not open": func() (*Log, error) { return nil, nil },
+		"open fails: parent is a file": func() (*Log, error) {
+			f := filepath.Join(t.TempDir(), "file")
+			if err := os.WriteFile(f, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Open(filepath.Join(f, "ml-ai", "decisions.db"))
+			if err == nil {
+				t.Fatal("Open under a file succeeded")
+			}
+			return l, err
+		},
+		"open fails: /proc, not writable even by root": func() (*Log, error) {
+			l, err := Open("/proc/ml-ai-test/decisions.db")
+			if err == nil {
+				t.Fatal("Open under /proc succeeded")
+			}
+			return l, err
+		},
+		"closed": func() (*Log, error) {
+			l := openTemp(t)
+			l.Close()
+			return l, nil
+		},
+		"locked by another writer": func() (*Log, error) {
+			l := openTemp(t)
+			db := rawConn(t, l.Path())
+			conn, err := db.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.ExecContext(context.Background(), "ROLLBACK"); conn.Close() })
+			return l, nil
+		},
+	}
+	if os.Geteuid() != 0 { // root writes into read-only directories
+		m["open fails: read-only directory"] = func() (*Log, error) {
+			d := filepath.Join(t.TempDir(), "ro")
+			if err := os.Mkdir(d, 0o500); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Open(filepath.Join(d, "ml-ai", "decisions.db"))
+			if err == nil {
+				t.Fatal("Open in a read-only directory succeeded")
+			}
+			return l, err
+		}
+	}
+	return m
+}
+
+func TestRecordUnavailable(t *testing.T) {
+	base := []gate.Verdict{
+		verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow)),
+		verdict("git push", "copilot", part(effects.Network, "git push", "git", effects.Prompt)),
+		verdict("sudo ls", "copilot", part(effects.Privilege, "sudo ls", "sudo", effects.Refuse)),
+	}
+	for name, mk := range unwritable(t) {
+		t.Run(name, func(t *testing.T) {
+			l, openErr := mk()
+			for _, v := range base {
+				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+				got, err := Record(ctx, l, v, "s")
+				cancel()
+				if !errors.Is(err, ErrUnavailable) {
+					t.Fatalf("%s: Record error %v, want ErrUnavailable", v.Command, err)
+				}
+				if got.LogID != 0 {
+					t.Errorf("%s: LogID %d, want 0", v.Command, got.LogID)
+				}
+				want := v.Decision
+				if want == effects.Allow {
+					want = effects.Prompt
+				}
+				if got.Decision != want {
+					t.Errorf("%s: decision %s, want %s", v.Command, got.Decision, want)
+				}
+				if v.Decision == effects.Allow {
+					if !strings.HasPrefix(got.Reason, v.Reason+"; the decision log is unavailable") {
+						t.Errorf("%s: reason %q does not say the log is unavailable", v.Command, got.Reason)
+					}
+				} else if got.Reason != v.Reason {
+					t.Errorf("%s: reason changed to %q", v.Command, got.Reason)
+				}
+			}
+			if openErr != nil {
+				d := Downgrade(base[0], openErr)
+				if d.Decision != effects.Prompt || !strings.Contains(d.Reason, "the decision log is unavailable: open decision log") {
+					t.Errorf("Downgrade(open error) = %s %q", d.Decision, d.Reason)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package audit
+
+// schemaV1 creates the decision log. Column meanings are in README.md; the
+// short version is beside each column.
+//
+// Immutability holds for every connection, the sqlite3 shell included:
+//   - verdicts_no_replace is a BEFORE INSERT trigger that aborts when the id
+//     exists. It fires before conflict resolution, so `INSERT OR REPLACE`
+//     cannot delete and re-insert a row (a DELETE trigger would not fire for
+//     the implicit delete, and `PRAGMA recursive_triggers` is per connection).
+//   - verdicts_no_delete aborts every DELETE.
+//   - verdicts_immutable aborts an UPDATE that changes a verdict column.
+//   - verdicts_status lets status, reviewer and reviewed_at change only
+//     together, once, from pending to approved or rejected.
+//
+// verdict_effects indexes each verdict's effect classes for the `--effect`
+// filter. Its rows can only be added with their verdict (the newest row) and
+// never changed or deleted.
+const schemaV1 = `
+CREATE TABLE verdicts (
+	id                     INTEGER PRIMARY KEY AUTOINCREMENT, -- the log id (ids are never reused)
+	time                   TEXT    NOT NULL,  -- UTC, 2026-11-30T08:03:14.123456Z (sorts as text)
+	request_id             TEXT    NOT NULL DEFAULT '', -- the caller's id, when it gave one
+	command                TEXT    NOT NULL,  -- the exact command text
+	cwd                    TEXT    NOT NULL,  -- "" when unknown
+	workspaces             TEXT    NOT NULL,  -- JSON array of workspace roots
+	agent                  TEXT    NOT NULL,  -- copilot, claude-code, default, ...
+	mode                   TEXT    NOT NULL,  -- "", plan, autopilot, ...
+	session                TEXT    NOT NULL DEFAULT '', -- which process or conversation wrote it
+	decision               TEXT    NOT NULL CHECK (decision IN ('allow', 'prompt', 'refuse')),
+	effects                TEXT    NOT NULL,  -- JSON: [{effect,text,span,program,reason,rule,decision}]
+	decided_by             TEXT    NOT NULL,  -- text of the part that decided; "" when none
+	rule                   TEXT    NOT NULL,  -- budget effect or SPEC §5 rule id
+	reason                 TEXT    NOT NULL,  -- one human sentence
+	classification_enabled INTEGER NOT NULL CHECK (classification_enabled IN (0, 1)),
+	micros                 INTEGER NOT NULL,  -- time spent classifying
+	classifier_version     TEXT    NOT NULL,
+	status                 TEXT    NOT NULL CHECK (status IN ('auto', 'pending', 'approved', 'rejected')),
+	reviewer               TEXT,              -- who resolved a prompt
+	reviewed_at            TEXT,              -- when, same format as time
+	note                   TEXT,              -- free text, may be set later
+	CHECK ((decision = 'prompt') = (status <> 'auto'))
+);
+
+CREATE INDEX verdicts_time     ON verdicts (time);
+CREATE INDEX verdicts_decision ON verdicts (decision);
+CREATE INDEX verdicts_agent    ON verdicts (agent);
+CREATE INDEX verdicts_status   ON verdicts (status);
+
+CREATE TABLE verdict_effects (
+	effect     TEXT    NOT NULL, -- wire spelling: read, network, ...
+	verdict_id INTEGER NOT NULL REFERENCES verdicts (id),
+	PRIMARY KEY (effect, verdict_id)
+) WITHOUT ROWID;
+
+CREATE TRIGGER verdicts_no_replace BEFORE INSERT ON verdicts
+WHEN EXISTS (SELECT 1 FROM verdicts WHERE id = NEW.id)
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: cannot replace an existing row');
+END;
+
+CREATE TRIGGER verdicts_new_state BEFORE INSERT ON verdicts
+WHEN NEW.status NOT IN ('auto', 'pending') OR NEW.reviewer IS NOT NULL OR NEW.reviewed_at IS NOT NULL
+BEGIN
+	SELECT RAISE(ABORT, 'a new decision log row is auto or pending, without reviewer');
+END;
+
+CREATE TRIGGER verdicts_no_delete BEFORE DELETE ON verdicts
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: cannot delete');
+END;
+
+CREATE TRIGGER verdicts_immutable BEFORE UPDATE ON verdicts
+WHEN NEW.id IS NOT OLD.id OR NEW.time IS NOT OLD.time OR NEW.request_id IS NOT OLD.request_id
+	OR NEW.command IS NOT OLD.command OR NEW.cwd IS NOT OLD.cwd
+	OR NEW.workspaces IS NOT OLD.workspaces OR NEW.agent IS NOT OLD.agent
+	OR NEW.mode IS NOT OLD.mode OR NEW.session IS NOT OLD.session
+	OR NEW.decision IS NOT OLD.decision OR NEW.effects IS NOT OLD.effects
+	OR NEW.decided_by IS NOT OLD.decided_by OR NEW.rule IS NOT OLD.rule
+	OR NEW.reason IS NOT OLD.reason
+	OR NEW.classification_enabled IS NOT OLD.classification_enabled
+	OR NEW.micros IS NOT OLD.micros OR NEW.classifier_version IS NOT OLD.classifier_version
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: only status, reviewer, reviewed_at and note may change');
+END;
+
+CREATE TRIGGER verdicts_status BEFORE UPDATE ON verdicts
+WHEN (NEW.status IS NOT OLD.status OR NEW.reviewer IS NOT OLD.reviewer OR NEW.reviewed_at IS NOT OLD.reviewed_at)
+	AND NOT (OLD.status = 'pending' AND NEW.status IN ('approved', 'rejected')
+		AND coalesce(NEW.reviewer, '') <> '' AND coalesce(NEW.reviewed_at, '') <> '')
+BEGIN
+	SELECT RAISE(ABORT, 'status moves once from pending to approved or rejected, with reviewer and reviewed_at');
+END;
+
+CREATE TRIGGER verdict_effects_append BEFORE INSERT ON verdict_effects
+WHEN NEW.verdict_id IS NOT (SELECT max(id) FROM verdicts)
+	OR EXISTS (SELECT 1 FROM verdict_effects WHERE effect = NEW.effect AND verdict_id = NEW.verdict_id)
+BEGIN
+	SELECT RAISE(ABORT, 'verdict effects are immutable: they are written with their verdict');
+END;
+
+CREATE TRIGGER verdict_effects_no_update BEFORE UPDATE ON verdict_effects
+BEGIN
+	SELECT RAISE(ABORT, 'verdict effects are immutable');
+END;
+
+CREATE TRIGGER verdict_effects_no_delete BEFORE DELETE ON verdict_effects
+BEGIN
+	SELECT RAISE(ABORT, 'verdict effects are immutable');
+END;
+`
