@@ -27,7 +27,15 @@ var tableOpts = Options{Cwd: "/ws", Workspaces: []string{"/ws"}, Home: "/home/u"
 // classSet renders the distinct classes of r, sorted, without read when
 // other classes are present (read parts never change a decision).
 func classSet(r Result) string {
-	return renderSet(classesOf(r))
+	set := renderSet(classesOf(r))
+	for _, p := range r.Parts {
+		implied := p.Class == effects.Privilege && p.Refusal == effects.PrivilegeEscalation ||
+			p.Class == effects.OpaqueHigh && p.Refusal == effects.UnidentifiableProgram
+		if p.Refusal != "" && !implied {
+			set += " !" + string(p.Refusal)
+		}
+	}
+	return set
 }
 
 func classesOf(r Result) []effects.Class {

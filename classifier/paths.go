@@ -85,6 +85,11 @@ func (w *walker) physical(p string, glob bool) string {
 			cur = path.Dir(w.evalPrefix(cur))
 		default:
 			if glob && hasGlobChars(c) {
+				// `.*` matches `..` in many shells (bash before 5.2):
+				// the path may climb, so it is unknown.
+				if m, _ := path.Match(c, ".."); m {
+					return ""
+				}
 				sawGlob = true
 			}
 			cur = path.Join(cur, c)
@@ -269,7 +274,12 @@ func (w *walker) describe(p string, loc location) string {
 }
 
 // write classifies a write of path p by the part base (whose Class is ignored).
-func (w *walker) write(base Part, p string, unknown bool) {
+func (w *walker) write(base Part, p string, unknown bool) { w.writeTo(base, p, unknown, true) }
+
+// writeTo is [walker.write]; hooks says whether a write into .git/hooks or
+// .git/config also counts as code that runs later (rule 11). `git config`
+// judges its own keys and passes false.
+func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	loc := locUnknown
 	if !unknown {
 		loc = w.locate(p)
@@ -278,7 +288,10 @@ func (w *walker) write(base Part, p string, unknown bool) {
 	switch loc {
 	case locInside, locRoot:
 		part.Class = effects.WriteInside
-		if strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/config") || strings.HasSuffix(p, "/.git/hooks") {
+		if part.Reason == "" {
+			part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
+		}
+		if hooks && strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/config") || strings.HasSuffix(p, "/.git/hooks") {
 			hook := base
 			hook.Class = effects.OpaqueMedium
 			hook.Reason = fmt.Sprintf("`%s` writes %s, which git runs or obeys later", base.Text, p)

@@ -768,7 +768,7 @@ func (inv *invocation) gitConfig(args []field) bool {
 			if d == "" {
 				w.write(base, "", true)
 			} else {
-				w.write(base, d+"/.git/config", false)
+				w.writeTo(base, d+"/.git/config", false, false)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ml-ai/command-safety/effects"
@@ -39,6 +40,7 @@ type walker struct {
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
+	expandCfg *expand.Config
 }
 
 func newWalker(src string, opts Options) *walker {

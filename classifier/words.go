@@ -39,8 +39,10 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if isDynamicWord(word, w.opts.Home != "") {
 		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
 	}
-	cfg := &expand.Config{Env: expand.ListEnviron("HOME=" + w.opts.Home)}
-	vals, err := expand.Fields(cfg, word)
+	if w.expandCfg == nil {
+		w.expandCfg = &expand.Config{Env: expand.ListEnviron("HOME=" + w.opts.Home)}
+	}
+	vals, err := expand.Fields(w.expandCfg, word)
 	if err != nil {
 		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
 	}
@@ -130,7 +132,7 @@ func hasGlob(word *syntax.Word) bool {
 	for _, p := range word.Parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(unescaped(x.Value), "*?[") {
+			if isPattern(unescaped(x.Value)) {
 				return true
 			}
 		case *syntax.ExtGlob:
@@ -178,3 +180,13 @@ func hasProcSubst(word *syntax.Word) bool {
 }
 
 func hasGlobChars(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// isPattern reports whether s holds glob syntax bash would expand: `*`, `?`,
+// or a bracket expression with its closing `]` (a lone `[` is literal).
+func isPattern(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
+}
