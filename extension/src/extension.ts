@@ -1,0 +1,316 @@
+// Glue between VS Code and `command-safety serve` (SPEC §9). All judgement is
+// in the Go binary; the logic the extension has (fail closed, restarts, output
+// caps, messages) lives in modules that do not import `vscode`.
+
+import * as os from "node:os";
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { ConfigSection, InitializationOptions, Methods, Outcome, ResolveParams, Verdict } from "./protocol";
+import { GateCore, errorText } from "./state";
+import { RestartPolicy } from "./restart";
+import { serverPath } from "./platform";
+import { Key, section } from "./config";
+import * as format from "./format";
+import { Prepared } from "./pending";
+import { runCommand, DefaultTimeoutMs } from "./run";
+
+/** ChannelName is the one output channel (SPEC §7). */
+const ChannelName = "ML.ai Command Safety";
+
+/** ToolAgent is the agent name the language-model tool classifies under. */
+const ToolAgent = "copilot";
+
+/** Options of the exported API's classify and gate. */
+export interface ClassifyOptions {
+  cwd?: string;
+  agent?: string;
+  mode?: string;
+}
+
+/** API is what `activate` returns to other extensions. */
+export interface API {
+  /** classify returns the verdict for command; while the gate is down, a prompt. */
+  classify(command: string, opts?: ClassifyOptions): Promise<Verdict>;
+  /** gate returns true to run command, false not to; a prompt asks the human with a modal. */
+  gate(command: string, opts?: ClassifyOptions): Promise<boolean>;
+  /** state is the server's state: starting, running, restarting, down or stopped. */
+  state(): string;
+}
+
+/** ToolInput is the input schema of `ml-ai_runCommand` (package.json). */
+interface ToolInput {
+  command: string;
+  cwd?: string;
+  explanation?: string;
+}
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<API> {
+  const channel = vscode.window.createOutputChannel(ChannelName, { log: true });
+  context.subscriptions.push(channel);
+  const restarts = new RestartPolicy();
+  let deactivating = false;
+  let gaveUp = false;
+
+  const core = new GateCore(async (params) => {
+    if (!client) throw new Error("no client");
+    return client.sendRequest(Methods.classify, params);
+  });
+
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(ConfigSection);
+  const effective = (): Record<string, unknown> =>
+    section((k: Key) => config().inspect(k));
+
+  // Status bar: on, off, starting, restarting, down.
+  const item = vscode.window.createStatusBarItem("ml-ai.commandSafety.status", vscode.StatusBarAlignment.Left, 100);
+  item.name = ChannelName;
+  item.command = "ml-ai.commandSafety.showLog";
+  context.subscriptions.push(item);
+  let enabled = effective().commandSafety === true;
+  const paint = (): void => {
+    const s = format.status(core.state, enabled, core.detail);
+    item.text = s.text;
+    item.tooltip = s.tooltip;
+    item.backgroundColor = s.severity === "normal" ? undefined
+      : new vscode.ThemeColor(s.severity === "error" ? "statusBarItem.errorBackground" : "statusBarItem.warningBackground");
+    item.show();
+  };
+  context.subscriptions.push({ dispose: core.onDidChange(paint) });
+  paint();
+
+  const folders = (): string[] => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+
+  const classify = async (command: string, opts: ClassifyOptions = {}): Promise<Verdict> => {
+    const ws = folders();
+    const params = {
+      command,
+      cwd: opts.cwd ?? ws[0] ?? os.homedir(),
+      workspaceFolders: ws,
+      ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
+      ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+    };
+    const v = await core.classify(params);
+    if (v.failedClosed) channel.warn(format.logLine(v)); // the server logs the others
+    else if (v.classificationEnabled !== enabled) {
+      enabled = v.classificationEnabled;
+      paint();
+    }
+    return v;
+  };
+
+  const resolve = async (v: Verdict, outcome: Outcome): Promise<void> => {
+    if (!v.logId || !client || core.state !== "running") return;
+    const p: ResolveParams = { id: v.logId, outcome, reviewer: reviewer() };
+    try {
+      await client.sendRequest(Methods.resolve, p);
+    } catch (err) {
+      channel.error(`resolving verdict ${v.logId} as ${outcome} failed: ${errorText(err)}`);
+    }
+  };
+
+  const ask = async (v: Verdict): Promise<boolean> => {
+    const run = "Run";
+    const pick = await vscode.window.showWarningMessage(
+      v.failedClosed ? "Run this command? The safety gate is down." : "Run this command?",
+      { modal: true, detail: format.modalDetail(v) },
+      run,
+    );
+    const ok = pick === run;
+    await resolve(v, ok ? "approved" : "rejected");
+    return ok;
+  };
+
+  const gate = async (command: string, opts: ClassifyOptions = {}): Promise<boolean> => {
+    const v = await classify(command, opts);
+    switch (v.decision) {
+      case "allow":
+        return true;
+      case "prompt":
+        return ask(v);
+      default:
+        return false;
+    }
+  };
+
+  // The server.
+  const startClient = async (): Promise<void> => {
+    const exe = serverPath(config().get<string>("serverPath"), context.extensionPath, process.platform);
+    const serverOptions: ServerOptions = { command: exe, args: ["serve"], transport: TransportKind.stdio };
+    const init: InitializationOptions = { agent: ToolAgent, mode: "" };
+    const clientOptions: LanguageClientOptions = {
+      outputChannel: channel,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: init,
+      synchronize: { configurationSection: ConfigSection },
+      middleware: {
+        workspace: {
+          // Answer `ml-ai` with the tighten-only view of the settings (SPEC §6).
+          configuration: (params, token, next) => {
+            if (params.items.every((i) => i.section === ConfigSection)) {
+              return params.items.map(() => effective());
+            }
+            return next(params, token);
+          },
+        },
+      },
+      errorHandler: {
+        error: (_e, _m, count) => (count !== undefined && count <= 3 ? { action: ErrorAction.Continue } : { action: ErrorAction.Shutdown }),
+        closed: () => {
+          if (deactivating) return { action: CloseAction.DoNotRestart, handled: true };
+          if (restarts.crashed()) {
+            core.setState("restarting", `restart ${restarts.recent()} of ${restarts.max} in 3 minutes`);
+            return { action: CloseAction.Restart, handled: true };
+          }
+          gaveUp = true;
+          const msg = `The command-safety server crashed ${restarts.max + 1} times in 3 minutes and will not be restarted: every command prompts until you reload the window.`;
+          core.setState("down", "crashed too often");
+          channel.error(msg);
+          void vscode.window.showErrorMessage(msg);
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    const c = new LanguageClient("ml-ai.commandSafety", ChannelName, serverOptions, clientOptions);
+    client = c;
+    c.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        core.setState("running");
+        const pid = c.serverProcess?.pid;
+        c.serverProcess?.once("exit", (code, sig) => {
+          // Fail closed at once; the client's own close handling restarts it.
+          if (client === c && core.state === "running") core.setState("restarting", `exited (${sig ?? `code ${code}`})`);
+        });
+        channel.info(`command-safety server running: ${exe} serve (pid ${pid})`);
+      } else if (e.newState === State.Starting) {
+        if (core.state !== "restarting") core.setState("starting");
+      } else if (e.newState === State.Stopped) {
+        if (deactivating) core.setState("stopped");
+        else if (gaveUp) core.setState("down", "crashed too often");
+        else if (core.state !== "restarting") core.setState("down", "stopped");
+      }
+    });
+    core.setState("starting");
+    try {
+      await c.start();
+    } catch (err) {
+      const msg = `The command-safety server could not start (${exe}): ${errorText(err)}. Every command prompts.`;
+      channel.error(msg);
+      core.setState("down", "could not start");
+    }
+  };
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration(ConfigSection)) return;
+      enabled = effective().commandSafety === true;
+      paint();
+      if (e.affectsConfiguration(`${ConfigSection}.serverPath`)) {
+        channel.info("ml-ai.serverPath changed: restarting the server");
+        const old = client;
+        client = undefined;
+        core.setState("starting", "serverPath changed");
+        await old?.stop().catch(() => undefined);
+        restarts.reset();
+        gaveUp = false;
+        await startClient();
+      }
+    }),
+  );
+
+  // Commands.
+  context.subscriptions.push(
+    vscode.commands.registerCommand("ml-ai.commandSafety.showLog", () => channel.show(true)),
+    vscode.commands.registerCommand("ml-ai.commandSafety.classify", async () => {
+      const command = await vscode.window.showInputBox({ title: "Classify a Command", prompt: "A shell command (bash); it is classified, not run", ignoreFocusOut: true });
+      if (!command) return;
+      const v = await classify(command);
+      const text = format.summary(v);
+      if (v.decision === "allow") void vscode.window.showInformationMessage(text);
+      else if (v.decision === "prompt") void vscode.window.showWarningMessage(text);
+      else void vscode.window.showErrorMessage(text);
+    }),
+    vscode.commands.registerCommand("ml-ai.commandSafety.toggle", async () => {
+      const cur = config().inspect<boolean>("commandSafety")?.globalValue ?? true;
+      await config().update("commandSafety", !cur, vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(`Command Safety is now ${!cur ? "on" : "off"} in your user settings.`);
+    }),
+  );
+
+  // The language-model tool.
+  const prepared = new Prepared();
+  if (vscode.lm?.registerTool) {
+    const tool: vscode.LanguageModelTool<ToolInput> = {
+      prepareInvocation: async (options) => {
+        const { command, cwd, explanation } = options.input;
+        const v = await classify(command, { agent: ToolAgent, ...(cwd ? { cwd } : {}) });
+        if (v.decision === "refuse") throw new Error(format.refusalMessage(v));
+        prepared.put(Prepared.key(command, cwd), v);
+        if (v.decision === "allow") {
+          return { invocationMessage: `Running \`${command.replace(/`/g, "'")}\`` };
+        }
+        const c = format.confirmation(v, explanation);
+        return {
+          invocationMessage: `Running \`${command.replace(/`/g, "'")}\``,
+          confirmationMessages: { title: c.title, message: new vscode.MarkdownString(c.markdown) },
+        };
+      },
+      invoke: async (options, token) => {
+        const { command, cwd } = options.input;
+        let v = prepared.take(Prepared.key(command, cwd));
+        if (!v) {
+          // Not prepared here (or long ago): classify now and ask ourselves.
+          v = await classify(command, { agent: ToolAgent, ...(cwd ? { cwd } : {}) });
+          if (v.decision === "refuse") throw new Error(format.refusalMessage(v));
+          if (v.decision === "prompt" && !(await ask(v))) throw new Error("The user did not approve this command.");
+        } else if (v.decision === "prompt") {
+          await resolve(v, "approved"); // VS Code calls invoke only after the human approved
+        } else if (v.decision === "refuse") {
+          throw new Error(format.refusalMessage(v));
+        }
+        const dir = cwd || folders()[0] || os.homedir();
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          const r = await runCommand({ command, cwd: dir, signal: abort.signal, timeoutMs: DefaultTimeoutMs });
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(format.toolResultText(r))]);
+        } finally {
+          sub.dispose();
+        }
+      },
+    };
+    context.subscriptions.push(vscode.lm.registerTool<ToolInput>("ml-ai_runCommand", tool));
+  }
+
+  context.subscriptions.push({
+    dispose: () => {
+      deactivating = true;
+    },
+  });
+  // Not awaited: the API is usable at once and fails closed until the server runs.
+  void startClient();
+  return { classify, gate, state: () => core.state };
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  await c?.stop().catch(() => undefined);
+}
+
+function reviewer(): string {
+  try {
+    return `vscode:${os.userInfo().username}`;
+  } catch (_err) {
+    return "vscode";
+  }
+}

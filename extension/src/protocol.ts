@@ -1,0 +1,76 @@
+// The wire vocabulary of `command-safety serve`.
+//
+// This file mirrors jsonrpc/methods.go and the gate.Verdict JSON of SPEC §7;
+// keep the two in step. It must not import `vscode`.
+
+/** Method names of the command-safety JSON-RPC protocol (jsonrpc/methods.go). */
+export const Methods = {
+  /** Request: {@link ClassifyParams} → {@link Verdict}. */
+  classify: "commandSafety/classify",
+  /** Request: {@link ResolveParams} → null: a human approved or rejected a prompt. */
+  resolve: "commandSafety/resolve",
+} as const;
+
+/** The configuration section the server asks for with `workspace/configuration`. */
+export const ConfigSection = "ml-ai";
+
+/** A decision of the gate (SPEC §2), strictest first. */
+export type Decision = "refuse" | "prompt" | "allow";
+
+/** One classified part of a command (SPEC §7). */
+export interface Effect {
+  effect: string;
+  text: string;
+  span: [number, number];
+  program?: string;
+  reason?: string;
+  rule?: string;
+  decision?: Decision;
+}
+
+/** A verdict as the server sends it (gate.Verdict, SPEC §7). */
+export interface Verdict {
+  id?: string;
+  logId?: number;
+  time: string;
+  command: string;
+  cwd: string;
+  workspaces: string[];
+  agent: string;
+  mode: string;
+  decision: Decision;
+  effects: Effect[];
+  decidedBy: Effect | null;
+  rule: string;
+  reason: string;
+  classificationEnabled: boolean;
+  micros: number;
+  /** Set by the extension (never by the server) when the gate is down and it failed closed. */
+  failedClosed?: boolean;
+}
+
+/** Params of `commandSafety/classify`. */
+export interface ClassifyParams {
+  command: string;
+  cwd: string;
+  agent?: string;
+  mode?: string;
+  workspaceFolders?: string[];
+}
+
+/** The outcome of a prompt that a human answered. */
+export type Outcome = "approved" | "rejected";
+
+/** Params of `commandSafety/resolve`. */
+export interface ResolveParams {
+  /** The verdict's logId (the decision log row). */
+  id: number;
+  outcome: Outcome;
+  reviewer: string;
+}
+
+/** initializationOptions of `initialize`: defaults for requests that name none. */
+export interface InitializationOptions {
+  agent: string;
+  mode: string;
+}
