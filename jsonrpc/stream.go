@@ -1,0 +1,150 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// stream is a [jsonrpc2.Stream] over LSP framing that never hands the
+// connection a read error it could recover from: bad frames, bad JSON and
+// invalid requests are answered (or logged) here and reading goes on. Only an
+// error wrapping io.EOF or [ErrStreamLost] reaches the connection, which then
+// stops.
+type stream struct {
+	in  *FrameReader
+	out io.Writer
+	c   io.Closer // closes the input, may be nil
+	log *slog.Logger
+
+	mu  sync.Mutex // serialises writes to out
+	buf bytes.Buffer
+}
+
+func newStream(in io.Reader, out io.Writer, closer io.Closer, log *slog.Logger) *stream {
+	return &stream{in: NewFrameReader(in, MaxFrame), out: out, c: closer, log: log}
+}
+
+// Read implements [jsonrpc2.Stream].
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, err := s.in.ReadFrame()
+		if n := s.in.Skipped(); n > 0 {
+			s.log.Warn("skipped bytes to resynchronise", "bytes", n)
+		}
+		if err != nil {
+			var fe *FrameError
+			if errors.As(err, &fe) {
+				s.log.Warn("bad frame", "err", fe.Err)
+				if fe.Code == codeInvalidRequest {
+					// An oversized request: answer it (by id when it was found).
+					s.writeError(fe.ID, fe.Code, fe.Err.Error())
+				}
+				continue
+			}
+			return nil, 0, err
+		}
+		msg, ok := s.decode(body)
+		if ok {
+			return msg, int64(len(body)), nil
+		}
+	}
+}
+
+// decode turns a body into a message, or answers it with an error and
+// returns false.
+func (s *stream) decode(body []byte) (jsonrpc2.Message, bool) {
+	trimmed := bytes.TrimSpace(body)
+	if !stdjson.Valid(trimmed) {
+		// A Content-Length longer than the message swallows the start of
+		// the next frame: keep the first JSON value and read the rest again.
+		dec := stdjson.NewDecoder(bytes.NewReader(body))
+		var first stdjson.RawMessage
+		if err := dec.Decode(&first); err == nil && len(first) > 0 && first[0] == '{' {
+			off := dec.InputOffset()
+			s.log.Warn("frame body longer than its JSON message; resynchronising", "extra", len(body)-int(off))
+			s.in.Unread(body[off:])
+			trimmed = first
+		} else {
+			id := scanID(body)
+			s.log.Warn("invalid JSON in frame body", "id", string(id), "body", clip(body, 80))
+			s.writeError(id, codeParseError, "parse error: invalid JSON")
+			// A Content-Length shorter than the message leaves the rest of
+			// it in front of the next frame.
+			s.in.Resync()
+			return nil, false
+		}
+	}
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		s.log.Warn("batch request rejected")
+		s.writeError(nil, codeInvalidRequest, "invalid request: batches are not supported")
+		return nil, false
+	}
+	msg, err := jsonrpc2.DecodeMessage(trimmed)
+	if err != nil {
+		id := scanID(trimmed)
+		s.log.Warn("invalid JSON-RPC message", "id", string(id), "err", err)
+		s.writeError(id, codeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		return nil, false
+	}
+	return msg, true
+}
+
+// Write implements [jsonrpc2.Stream].
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	m, ok := msg.(stdjson.Marshaler)
+	if !ok {
+		return 0, fmt.Errorf("message %T cannot be marshaled", msg)
+	}
+	data, err := m.MarshalJSON()
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	return s.writeFrame(data)
+}
+
+func (s *stream) writeFrame(data []byte) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf.Reset()
+	s.buf.WriteString("Content-Length: ")
+	s.buf.WriteString(strconv.Itoa(len(data)))
+	s.buf.WriteString("\r\n\r\n")
+	s.buf.Write(data)
+	n, err := s.out.Write(s.buf.Bytes())
+	if err != nil {
+		return int64(n), fmt.Errorf("writing frame: %w", err)
+	}
+	return int64(n), nil
+}
+
+// writeError writes an error response with a raw JSON id (null when nil).
+func (s *stream) writeError(id []byte, code int, message string) {
+	if id == nil {
+		id = []byte("null")
+	}
+	msg, _ := stdjson.Marshal(message)
+	data := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, msg)
+	if _, err := s.writeFrame(data); err != nil {
+		s.log.Error("writing error response", "err", err)
+	}
+}
+
+// Close implements [jsonrpc2.Stream].
+func (s *stream) Close() error {
+	if s.c != nil {
+		return s.c.Close()
+	}
+	return nil
+}
