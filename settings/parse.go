@@ -50,6 +50,9 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 	orig := data
 	data = append(data[:len(data):len(data)], '\n')
 	ast, err := hujson.Parse(data)
+	if err != nil && commentsOnly(data) {
+		return v, nil, nil // like an empty file
+	}
 	if err != nil {
 		pe := &ParseError{File: name, Err: err}
 		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
@@ -124,4 +127,14 @@ func lineCol(b []byte, n int) (line, col int) {
 	line = 1 + bytes.Count(b[:n], []byte("\n"))
 	col = 1 + n - (bytes.LastIndexByte(b[:n], '\n') + 1)
 	return line, col
+}
+
+// commentsOnly reports whether b holds nothing but comments and whitespace.
+func commentsOnly(b []byte) bool {
+	v, err := hujson.Parse(append(b[:len(b):len(b)], "{}"...))
+	if err != nil {
+		return false
+	}
+	obj, ok := v.Value.(*hujson.Object)
+	return ok && len(obj.Members) == 0
 }

@@ -30,13 +30,14 @@ func EnvFrom(goos string, getenv func(string) string) Env {
 	return e
 }
 
-// Editors lists the VS Code-family editors whose user settings are read, in
+// editors lists the VS Code-family editors whose user settings are read, in
 // the order their files are merged: the directory name each uses under the
 // platform's configuration directory.
-var Editors = []string{"Code", "Code - Insiders", "VSCodium", "Cursor"}
+var editors = []string{"Code", "Code - Insiders", "VSCodium", "Cursor"}
 
 // UserFiles returns the user settings.json paths for env, in merge order:
-// [Editors] then code-server. Paths whose base directory is unknown (no Home,
+// VS Code ("Code"), VS Code Insiders ("Code - Insiders"), VSCodium
+// ("VSCodium"), Cursor ("Cursor"), then code-server. Paths whose base directory is unknown (no Home,
 // no APPDATA) are left out.
 //
 //	linux etc.: ${XDG_CONFIG_HOME:-~/.config}/<Editor>/User/settings.json
@@ -66,7 +67,7 @@ func UserFiles(env Env) []string {
 	}
 	var files []string
 	if base != "" {
-		for _, ed := range Editors {
+		for _, ed := range editors {
 			files = append(files, env.join(base, ed, "User", "settings.json"))
 		}
 	}

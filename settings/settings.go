@@ -58,7 +58,8 @@ type Snapshot struct {
 	Enabled bool
 	// Budgets is budgets.Builtin with the user's `ml-ai.agentBudgets` merged
 	// in (budgets.Set.WithUser), then tightened by the workspaces'
-	// (budgets.Set.WithWorkspace).
+	// (budgets.Set.WithWorkspace). Treat it as read-only: snapshots may
+	// share it.
 	Budgets budgets.Set
 	// DecisionLog is `ml-ai.decisionLog` as written ("" is the default location).
 	DecisionLog string
@@ -188,8 +189,13 @@ func (l *Loader) Load(env Env, workspaces []string) Snapshot {
 			user = append(user, src)
 		}
 	}
+	seen := map[string]bool{}
 	for _, root := range workspaces {
 		path := WorkspaceFile(env, root)
+		if seen[path] {
+			continue // a root given twice is read once
+		}
+		seen[path] = true
 		files = append(files, path)
 		if src, ok := l.readFile(path); ok {
 			ws = append(ws, src)

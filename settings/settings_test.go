@@ -94,6 +94,8 @@ func loadCases(t *testing.T) []loadCase {
 		{name: "no files: defaults",
 			budgets: []entry{{"default", effects.Network, effects.Prompt}, {"plan", effects.WriteInside, effects.Refuse}}},
 		{name: "empty file is {}", user: map[int]string{0: f("empty.jsonc")}},
+		{name: "comments only is {}", user: map[int]string{0: "// nothing yet\n/* still nothing */"}},
+		{name: "line comment at EOF without newline", user: map[int]string{0: `{"ml-ai.commandSafety": false} // off`}, disabled: true},
 		{name: "BOM and comments", user: map[int]string{0: "\ufeff// c\n{ /* x */ \"ml-ai.commandSafety\": false, }"}, disabled: true},
 		{name: "flat form, comments, trailing commas", user: map[int]string{0: f("user_flat.jsonc")},
 			budgets: []entry{
@@ -448,5 +450,17 @@ func TestParseErrorString(t *testing.T) {
 	_, _, err := parseFile("f.json", []byte("{\n  \"a\": 1\n  \"b\": 2\n}"))
 	if got := err.Error(); !strings.HasPrefix(got, "f.json:3:3: invalid character") {
 		t.Errorf("ParseError = %q, want f.json:3:3: ...", got)
+	}
+}
+
+func TestLoadSameRootTwice(t *testing.T) {
+	sb := newSandbox(t, 1)
+	write(t, WorkspaceFile(sb.env, sb.ws[0]), `{"ml-ai.nope": 1}`)
+	s := Load(sb.env, []string{sb.ws[0], sb.ws[0]})
+	if len(s.Problems) != 1 {
+		t.Errorf("Problems = %v, want the file's one problem once", s.Problems)
+	}
+	if n := len(s.Files); n != len(sb.user)+1 {
+		t.Errorf("Files has %d entries, want %d", n, len(sb.user)+1)
 	}
 }

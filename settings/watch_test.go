@@ -358,3 +358,45 @@ func TestWatcherFSNotify(t *testing.T) {
 		t.Errorf("after a bad save: read = %s, New = %v; want prompt kept and one new problem", decides(s, "default", effects.Read), s.New)
 	}
 }
+
+// TestWatcherMaxWait checks that a never-ending stream of events still
+// re-loads (at most every 10 debounce periods).
+func TestWatcherMaxWait(t *testing.T) {
+	sb := newSandbox(t, 0)
+	write(t, sb.user[0], `{"ml-ai.holdTimeout": "1m"}`)
+	src := newFakeSource()
+	got := make(snapshots, 100)
+	const debounce = 100 * time.Millisecond
+	w, err := NewWatcher(sb.env, nil, WatchOptions{Source: src, Debounce: debounce, OnChange: got.onChange})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	write(t, sb.user[0], `{"ml-ai.holdTimeout": "2m"}`)
+	stop := make(chan struct{})
+	sent := make(chan int)
+	go func() {
+		n := 0
+		tick := time.NewTicker(debounce / 10) // always inside the quiet period
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				sent <- n
+				return
+			case <-tick.C:
+				select {
+				case src.events <- Event{Path: sb.user[0]}:
+					n++
+				case <-stop:
+					sent <- n
+					return
+				}
+			}
+		}
+	}()
+	// The stream is still running: only the max wait can produce this.
+	got.waitFor(t, "holdTimeout 2m during the stream", func(s Snapshot) bool { return s.HoldTimeout == 2*time.Minute })
+	close(stop)
+	t.Logf("re-loaded after %d events", <-sent)
+}
