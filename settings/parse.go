@@ -12,22 +12,22 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// ParseError is a settings file that does not parse. It renders
+// parseError is a settings file that does not parse. It renders
 // `file:line:col: text` (line and col are 0 when unknown).
-type ParseError struct {
+type parseError struct {
 	File      string
 	Line, Col int
 	Err       error
 }
 
-func (e *ParseError) Error() string {
+func (e *parseError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Col, e.Err)
 	}
 	return fmt.Sprintf("%s: %v", e.File, e.Err)
 }
 
-func (e *ParseError) Unwrap() error { return e.Err }
+func (e *parseError) Unwrap() error { return e.Err }
 
 // keyError is a problem with one key of a file that parsed.
 type keyError struct {
@@ -37,7 +37,7 @@ type keyError struct {
 
 var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): `)
 
-// parseFile parses a settings.json (JSONC). A fatal error (*ParseError)
+// parseFile parses a settings.json (JSONC). A fatal error (*parseError)
 // means the file gives nothing; otherwise the values and per-key problems.
 func parseFile(name string, data []byte) (values, []keyError, error) {
 	var v values
@@ -54,7 +54,7 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 		return v, nil, nil // like an empty file
 	}
 	if err != nil {
-		pe := &ParseError{File: name, Err: err}
+		pe := &parseError{File: name, Err: err}
 		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
 			pe.Line, _ = strconv.Atoi(m[1])
 			pe.Col, _ = strconv.Atoi(m[2])
@@ -69,7 +69,7 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 	top, ok := ast.Value.(*hujson.Object)
 	if !ok {
 		line, col := lineCol(data, ast.StartOffset)
-		return v, nil, &ParseError{File: name, Line: line, Col: col, Err: errNotObject}
+		return v, nil, &parseError{File: name, Line: line, Col: col, Err: errNotObject}
 	}
 	var problems []keyError
 	addErrs := func(off int, errs []error) {

@@ -149,7 +149,7 @@ func (l *Loader) readFile(path string) (source, bool) {
 	vals, keyErrs, err := parseFile(path, data)
 	if err != nil {
 		p := Problem{File: path, Message: err.Error()}
-		var pe *ParseError
+		var pe *parseError
 		if errors.As(err, &pe) {
 			p.Line, p.Col, p.Message = pe.Line, pe.Col, pe.Err.Error()
 		}

@@ -155,6 +155,8 @@ func loadCases(t *testing.T) []loadCase {
 			}},
 		{name: "bad hold timeouts", user: map[int]string{0: `{"ml-ai.holdTimeout": -1, "ml-ai": {"holdTimeout": "0s"}}`},
 			problems: []string{"user0:1:2: error: ml-ai.holdTimeout: duration -1s is not positive", "user0:1:37: error: ml-ai.holdTimeout: duration 0s is not positive"}},
+		{name: "hold timeout as a string of seconds", user: map[int]string{0: `{"ml-ai.holdTimeout": " 600 "}`}, hold: 10 * time.Minute},
+		{name: "hold timeout in fractional seconds", user: map[int]string{0: `{"ml-ai.holdTimeout": 1.5}`}, hold: 1500 * time.Millisecond},
 		{name: "huge hold timeout", user: map[int]string{0: `{"ml-ai.holdTimeout": 1e300}`},
 			problems: []string{"user0:1:2: error: ml-ai.holdTimeout: 1e+300 seconds is more than 168h0m0s"}},
 		{name: "null is unset", user: map[int]string{0: `{"ml-ai.commandSafety": null, "ml-ai.agentBudgets": null}`}},
@@ -449,7 +451,7 @@ func TestParseErrorString(t *testing.T) {
 	}
 	_, _, err := parseFile("f.json", []byte("{\n  \"a\": 1\n  \"b\": 2\n}"))
 	if got := err.Error(); !strings.HasPrefix(got, "f.json:3:3: invalid character") {
-		t.Errorf("ParseError = %q, want f.json:3:3: ...", got)
+		t.Errorf("parseError = %q, want f.json:3:3: ...", got)
 	}
 }
 
@@ -463,4 +465,19 @@ func TestLoadSameRootTwice(t *testing.T) {
 	if n := len(s.Files); n != len(sb.user)+1 {
 		t.Errorf("Files has %d entries, want %d", n, len(sb.user)+1)
 	}
+}
+
+func TestLoadUnreadable(t *testing.T) {
+	sb := newSandbox(t, 0)
+	// A directory where the file should be: present but unreadable.
+	if err := os.MkdirAll(sb.user[0], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A file over the size limit.
+	write(t, sb.user[1], `{"ml-ai.commandSafety": false, "x": "`+strings.Repeat("x", maxFileSize)+`"}`)
+	s := Load(sb.env, nil)
+	checkSnapshot(t, sb, s, loadCase{problems: []string{
+		"user0: error: cannot read: read user0: is a directory; ignoring this file",
+		"user1: error: cannot read: larger than 8388608 bytes; ignoring this file",
+	}})
 }

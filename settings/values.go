@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,8 +101,12 @@ func parseDuration(val any) (time.Duration, error) {
 	var d time.Duration
 	switch x := val.(type) {
 	case string:
+		x = strings.TrimSpace(x)
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return parseDuration(f) // "600": seconds
+		}
 		var err error
-		d, err = time.ParseDuration(strings.TrimSpace(x))
+		d, err = time.ParseDuration(x)
 		if err != nil {
 			return 0, fmt.Errorf("want a duration such as \"10m\" or a number of seconds: %w", err)
 		}

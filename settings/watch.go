@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,9 @@ type Watcher struct {
 
 // NewWatcher loads the settings of env and workspaces (see [Load]) and
 // watches their files until Close. The initial [Snapshot] is available from
-// [Watcher.Snapshot]; OnChange is called for later changes only.
+// [Watcher.Snapshot]; OnChange is called for later changes only. It fails
+// when the event source cannot be created or a directory cannot be watched
+// (the inotify limit, say); callers then fall back to [Load].
 func NewWatcher(env Env, workspaces []string, opts WatchOptions) (*Watcher, error) {
 	src := opts.Source
 	if src == nil {
@@ -146,8 +149,12 @@ func NewWatcher(env Env, workspaces []string, opts WatchOptions) (*Watcher, erro
 		w.debounce = DefaultDebounce
 	}
 	w.mu.Lock()
-	w.rewatch()
+	err := w.rewatch()
 	w.mu.Unlock()
+	if err != nil {
+		_ = src.Close()
+		return nil, fmt.Errorf("watching the settings directories: %w", err)
+	}
 	w.reload() // after the watches: a change from now on is seen
 	go w.loop()
 	return w, nil
@@ -166,7 +173,7 @@ func (w *Watcher) Snapshot() Snapshot {
 func (w *Watcher) SetWorkspaces(roots []string) {
 	w.mu.Lock()
 	w.workspaces = append([]string(nil), roots...)
-	w.rewatch()
+	_ = w.rewatch() // a failed Add is retried on the next event
 	w.mu.Unlock()
 	select {
 	case w.kick <- struct{}{}:
@@ -236,7 +243,7 @@ func (w *Watcher) loop() {
 			w.mu.Lock()
 			relevant, dirChange := w.classify(ev.Path)
 			if dirChange {
-				w.rewatch()
+				_ = w.rewatch() // a failed Add is retried on the next event
 			}
 			w.mu.Unlock()
 			if relevant {
@@ -249,7 +256,7 @@ func (w *Watcher) loop() {
 			}
 			// Events may have been lost (overflow): re-watch and re-load.
 			w.mu.Lock()
-			w.rewatch()
+			_ = w.rewatch()
 			w.mu.Unlock()
 			arm()
 		case <-w.kick:
@@ -285,8 +292,11 @@ func (w *Watcher) classify(path string) (relevant, dirChange bool) {
 }
 
 // rewatch computes the settings files and watches, for each, its directory
-// or the nearest existing ancestor. Call with w.mu held.
-func (w *Watcher) rewatch() {
+// or the nearest existing ancestor. It returns the first error of the
+// source's Add; a directory it could not add is tried again on the next
+// rewatch. Call with w.mu held.
+func (w *Watcher) rewatch() error {
+	var firstErr error
 	files := UserFiles(w.env)
 	for _, root := range w.workspaces {
 		files = append(files, WorkspaceFile(w.env, root))
@@ -304,9 +314,9 @@ func (w *Watcher) rewatch() {
 		if !w.watched[d] {
 			if err := w.src.Add(d); err == nil {
 				w.watched[d] = true
+			} else if firstErr == nil {
+				firstErr = err
 			}
-			// On error (removed meanwhile, out of watches) the next
-			// event or re-watch tries again; the snapshot still loads.
 		}
 	}
 	for d := range w.watched {
@@ -315,6 +325,7 @@ func (w *Watcher) rewatch() {
 			delete(w.watched, d)
 		}
 	}
+	return firstErr
 }
 
 // nearestDir returns dir if it is an existing directory, else its nearest

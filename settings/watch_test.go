@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,11 +18,12 @@ import (
 // fakeSource is an EventSource whose events the test sends. Events is
 // unbuffered: a send returns once the watcher's loop has taken the event.
 type fakeSource struct {
-	mu     sync.Mutex
-	dirs   map[string]bool
-	events chan Event
-	errs   chan error
-	closed bool
+	mu      sync.Mutex
+	dirs    map[string]bool
+	failAdd error // returned by Add when set
+	events  chan Event
+	errs    chan error
+	closed  bool
 }
 
 func newFakeSource() *fakeSource {
@@ -31,6 +33,9 @@ func newFakeSource() *fakeSource {
 func (f *fakeSource) Add(dir string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.failAdd != nil {
+		return f.failAdd
+	}
 	f.dirs[dir] = true
 	return nil
 }
@@ -399,4 +404,20 @@ func TestWatcherMaxWait(t *testing.T) {
 	got.waitFor(t, "holdTimeout 2m during the stream", func(s Snapshot) bool { return s.HoldTimeout == 2*time.Minute })
 	close(stop)
 	t.Logf("re-loaded after %d events", <-sent)
+}
+
+func TestNewWatcherFailsWhenItCannotWatch(t *testing.T) {
+	sb := newSandbox(t, 0)
+	src := newFakeSource()
+	src.failAdd = errors.New("no space left on device")
+	w, err := NewWatcher(sb.env, nil, WatchOptions{Source: src})
+	if err == nil || !errors.Is(err, src.failAdd) {
+		t.Fatalf("NewWatcher error = %v, want it to wrap %v", err, src.failAdd)
+	}
+	if w != nil {
+		t.Error("NewWatcher returned a watcher with an error")
+	}
+	if !src.closed {
+		t.Error("NewWatcher did not close the source after failing")
+	}
 }
