@@ -21,10 +21,11 @@ import (
 type Severity int
 
 const (
-	// Error: a file that does not parse, a bad key or value; it was not applied.
+	// Error is a file that does not parse or a bad key or value; what it
+	// says was not applied.
 	Error Severity = iota // error
-	// Warning: a value that was valid but ignored (a workspace trying to
-	// loosen, a user-scope-only key in a workspace, a conflicting user file).
+	// Warning is a valid value that was ignored: a workspace trying to
+	// loosen, a user-scope-only key in a workspace, a conflicting user file.
 	Warning // warning
 )
 
