@@ -253,6 +253,9 @@ func (s *Server) cancelRequest(ctx context.Context, reply jsonrpc2.Replier, req 
 // such as 7 or 7.0) or a string.
 func parseID(raw json.RawMessage) (jsonrpc2.ID, bool) {
 	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == 'n' {
+		return jsonrpc2.ID{}, false
+	}
 	var f float64
 	if err := json.Unmarshal(raw, &f); err == nil {
 		if f != float64(int32(f)) {
