@@ -1,0 +1,250 @@
+package effects
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// walkTable calls f for every entry of the table and every subcommand, with
+// its path ("git stash drop").
+func walkTable(f func(path string, p *Program)) {
+	var walk func(prefix string, ps []Program)
+	walk = func(prefix string, ps []Program) {
+		for i := range ps {
+			p := &ps[i]
+			path := strings.TrimSpace(prefix + " " + p.Name)
+			f(path, p)
+			walk(path, p.Subcommands)
+		}
+	}
+	walk("", table)
+}
+
+// TestTableSorted checks that the table and every list of subcommands are
+// sorted by name, and that no name or alias repeats among siblings.
+func TestTableSorted(t *testing.T) {
+	check := func(where string, ps []Program) {
+		seen := map[string]string{}
+		for i, p := range ps {
+			if p.Name == "" {
+				t.Errorf("%s: entry %d has no name", where, i)
+			}
+			if i > 0 && ps[i-1].Name >= p.Name {
+				t.Errorf("%s: %q is listed after %q; keep names sorted and unique", where, p.Name, ps[i-1].Name)
+			}
+			if !slices.IsSorted(p.Aliases) {
+				t.Errorf("%s: aliases of %q are not sorted: %v", where, p.Name, p.Aliases)
+			}
+			for _, n := range append([]string{p.Name}, p.Aliases...) {
+				if other, dup := seen[n]; dup {
+					t.Errorf("%s: name %q of %q is already used by %q", where, n, p.Name, other)
+				}
+				seen[n] = p.Name
+			}
+		}
+	}
+	check("table", table)
+	walkTable(func(path string, p *Program) {
+		if len(p.Subcommands) > 0 {
+			check(path, p.Subcommands)
+		}
+	})
+}
+
+// TestNamesUnique checks that a program name or alias names one entry only,
+// so that [Lookup] is unambiguous.
+func TestNamesUnique(t *testing.T) {
+	ns := Names()
+	for i := 1; i < len(ns); i++ {
+		if ns[i] == ns[i-1] {
+			t.Errorf("program name %q is used twice", ns[i])
+		}
+	}
+	for _, n := range ns {
+		if p := Lookup(n); p == nil {
+			t.Errorf("Lookup(%q) = nil, want its entry", n)
+		}
+	}
+}
+
+// TestTableCount checks the coverage promised by issue 2: at least 300
+// distinct programs (entries, not counting aliases).
+func TestTableCount(t *testing.T) {
+	const want = 300
+	if len(table) < want {
+		t.Errorf("the table has %d programs, want at least %d", len(table), want)
+	}
+	if n := len(Names()); n < len(table) {
+		t.Errorf("Names() has %d names for %d entries", n, len(table))
+	}
+}
+
+// TestEntriesHaveExamples checks that every entry and subcommand has an
+// example, that examples start with the entry's program name, and that a
+// flag with effects has an example of its own.
+func TestEntriesHaveExamples(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		if len(p.Examples) == 0 {
+			t.Errorf("%s: no Examples", path)
+		}
+		prog := strings.Fields(path)[0]
+		top := Lookup(prog)
+		for _, e := range append(slices.Clone(p.Examples), p.NotExamples...) {
+			if strings.TrimSpace(e) == "" {
+				t.Errorf("%s: empty example", path)
+				continue
+			}
+			first := strings.Fields(e)[0]
+			if top != nil && first != top.Name && !slices.Contains(top.Aliases, first) {
+				t.Errorf("%s: example %q does not run %s", path, e, prog)
+			}
+		}
+		for _, f := range p.Flags {
+			if len(f.Effects) > 0 && len(f.Examples) == 0 {
+				t.Errorf("%s: flag %v has effects %v but no Examples", path, f.Names, f.Effects)
+			}
+		}
+	})
+}
+
+// TestWhy checks that every entry, subcommand and flag whose effects are
+// more than read or verify says why.
+func TestWhy(t *testing.T) {
+	mild := func(cs []Class) bool {
+		for _, c := range cs {
+			if c != Read && c != Verify {
+				return false
+			}
+		}
+		return true
+	}
+	walkTable(func(path string, p *Program) {
+		if !mild(p.Effects) && p.Why == "" {
+			t.Errorf("%s: effects %v but no Why", path, p.Effects)
+		}
+		if p.Why != "" && (strings.HasSuffix(p.Why, ".") || p.Why != strings.TrimSpace(p.Why)) {
+			t.Errorf("%s: Why %q: one sentence without a final period", path, p.Why)
+		}
+		for _, f := range p.Flags {
+			if !f.Replace && !mild(f.Effects) && f.Why == "" {
+				t.Errorf("%s: flag %v has effects %v but no Why", path, f.Names, f.Effects)
+			}
+		}
+	})
+}
+
+// TestExamplesUnique checks that no example command is written twice in the
+// table, and that no entry lists a command both as an example and as a
+// not-example. (Flag examples may repeat: a shared set of options such as
+// git's diff options carries one example for every command that takes it.)
+func TestExamplesUnique(t *testing.T) {
+	seen := map[string]string{}
+	walkTable(func(path string, p *Program) {
+		for _, e := range p.Examples {
+			if other, dup := seen[e]; dup {
+				t.Errorf("example %q of %s repeats one of %s", e, path, other)
+			}
+			seen[e] = path
+		}
+		not := map[string]bool{}
+		for _, e := range p.NotExamples {
+			if not[e] {
+				t.Errorf("%s: not-example %q repeated", path, e)
+			}
+			not[e] = true
+			if slices.Contains(p.Examples, e) {
+				t.Errorf("%s: %q is both an example and a not-example", path, e)
+			}
+		}
+	})
+}
+
+// TestFlags checks the shape of every flag: names start with a dash and are
+// not repeated within one flag, effects and Replace go together, and a
+// single-dash program's flags are words.
+func TestFlags(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		for _, f := range p.Flags {
+			if len(f.Names) == 0 {
+				t.Errorf("%s: flag without names", path)
+			}
+			seen := map[string]bool{}
+			for _, n := range f.Names {
+				if !strings.HasPrefix(n, "-") && !strings.HasPrefix(n, "+") || n == "-" || n == "--" || strings.ContainsAny(n, " =") {
+					t.Errorf("%s: flag name %q must be an option as typed (-x, --name)", path, n)
+				}
+				if seen[n] {
+					t.Errorf("%s: flag name %q repeated", path, n)
+				}
+				seen[n] = true
+			}
+			if f.Replace && len(f.Effects) == 0 {
+				t.Errorf("%s: flag %v replaces the effects with nothing", path, f.Names)
+			}
+			if f.Value < NoValue || f.Value > Config {
+				t.Errorf("%s: flag %v has an unknown Value %d", path, f.Names, f.Value)
+			}
+		}
+	})
+}
+
+// TestEntryShape checks fields that only make sense together.
+func TestEntryShape(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		if len(p.Effects) == 0 {
+			t.Errorf("%s: no Effects", path)
+		}
+		for _, c := range p.Effects {
+			if c == Unknown {
+				t.Errorf("%s: Effects lists unknown", path)
+			}
+		}
+		if p.Skip < 0 {
+			t.Errorf("%s: negative Skip", path)
+		}
+		if p.Skip > 0 && p.Operands == NoPaths {
+			t.Errorf("%s: Skip %d with NoPaths operands means nothing", path, p.Skip)
+		}
+		if p.Other != nil && len(p.Subcommands) == 0 {
+			t.Errorf("%s: Other is set but there are no Subcommands to miss", path)
+		}
+		if p.Outside && !slices.Contains(p.Effects, Deletion) && !slices.ContainsFunc(p.Flags, func(f Flag) bool { return slices.Contains(f.Effects, Deletion) }) {
+			t.Errorf("%s: Outside without a deletion", path)
+		}
+	})
+}
+
+// TestVerifyGoals checks the nesting of goal runners: a verify goal keeps
+// verifying, anything after it falls back to the runner's conservative entry.
+func TestVerifyGoals(t *testing.T) {
+	make := Lookup("make")
+	if make == nil {
+		t.Fatal("make is not in the table")
+	}
+	test := make.Sub("test")
+	if test == nil || !slices.Equal(test.Effects, []Class{Verify}) {
+		t.Fatalf("make test = %+v, want a verify entry", test)
+	}
+	if check := test.Sub("check"); check == nil || !slices.Equal(check.Effects, []Class{Verify}) {
+		t.Errorf("make test check: want a verify entry, got %+v", check)
+	}
+	if test.Sub("install") != nil {
+		t.Errorf("make test install: want no entry, so that Other applies")
+	}
+	if !slices.Equal(test.Other, make.Other) {
+		t.Errorf("make test's Other = %v, want make's %v", test.Other, make.Other)
+	}
+}
+
+// TestSortedTable checks the helper that joins the families.
+func TestSortedTable(t *testing.T) {
+	got := sortedTable([]Program{{Name: "b"}, {Name: "a"}}, []Program{{Name: "c"}, {Name: "A"}})
+	var ns []string
+	for _, p := range got {
+		ns = append(ns, p.Name)
+	}
+	if want := []string{"A", "a", "b", "c"}; !slices.Equal(ns, want) {
+		t.Errorf("sortedTable = %v, want %v", ns, want)
+	}
+}
