@@ -271,6 +271,9 @@ func loadCorpus(t *testing.T) []*corpusFile {
 			names[name] = base
 			cmd := string(f.Data)
 			cmd = strings.TrimSuffix(cmd, "\n")
+			if strings.Contains(string(f.Data), "\r\n") {
+				t.Fatalf("%s: %s.sh has a CR before a line end, which git's eol=lf rewrites; put the CR mid-line", p, name)
+			}
 			key := opts.key() + "\x00" + cmd
 			if prev, dup := commands[key]; dup {
 				t.Fatalf("%s: case %q repeats the command of %s under the same options", p, name, prev)
