@@ -37,8 +37,9 @@ type Output struct {
 // wrongly: every field has a safe default.
 type Config struct {
 	// Policy returns the policy for the given workspace roots (settings are
-	// per workspace). nil means [gate.DefaultPolicy].
-	Policy func(workspaces []string) gate.Policy
+	// per workspace) and the rule-store paths those settings add (the
+	// decision log they name). nil means [gate.DefaultPolicy].
+	Policy func(workspaces []string) (policy gate.Policy, ruleStore []string)
 	// Record writes a verdict to the decision log with the agent's session id
 	// and returns it as it stands (audit.Record: with its log id, or on error
 	// downgraded from allow to prompt). nil means no log: every allow becomes
@@ -149,8 +150,11 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 		workspaces = derivedWorkspace(c.cwd, cfg.Home, cfg.GitRoot)
 	}
 	policy := gate.DefaultPolicy()
+	ruleStore := cfg.RuleStore
 	if cfg.Policy != nil {
-		policy = cfg.Policy(workspaces)
+		var extra []string
+		policy, extra = cfg.Policy(workspaces)
+		ruleStore = append(append([]string(nil), ruleStore...), extra...)
 	}
 	v := gate.Decide(gate.Request{
 		Command:    c.command,
@@ -159,7 +163,7 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 		Home:       cfg.Home,
 		Agent:      agent,
 		Mode:       c.mode,
-		RuleStore:  cfg.RuleStore,
+		RuleStore:  ruleStore,
 	}, policy, now)
 	var note string
 	v, err = record(ctx, cfg, v, c.session)

@@ -475,10 +475,33 @@ func TestPolicyGetsWorkspaces(t *testing.T) {
 	in := `{"workspace_roots":["/ws"],"command":"ls","cwd":"/ws"}`
 	Run(context.Background(), "cursor", strings.NewReader(in), Config{
 		Record: log.record, Now: fixedNow,
-		Policy: func(ws []string) gate.Policy { seen = ws; return gate.DefaultPolicy() },
+		Policy: func(ws []string) (gate.Policy, []string) { seen = ws; return gate.DefaultPolicy(), nil },
 	})
 	if !reflect.DeepEqual(seen, []string{"/ws"}) {
 		t.Errorf("policy got workspaces %v", seen)
+	}
+	// The settings' policy and rule store reach the gate: the toggle off
+	// makes `ls` prompt, and the log the settings name is protected.
+	log = &fakeLog{}
+	in = `{"workspace_roots":["/ws"],"command":"rm /ws/decisions.db","cwd":"/ws"}`
+	out := Run(context.Background(), "cursor", strings.NewReader(in), Config{
+		Record: log.record, Now: fixedNow,
+		Policy: func([]string) (gate.Policy, []string) {
+			p := gate.DefaultPolicy()
+			p.Enabled = false
+			return p, []string{"/ws/decisions.db"}
+		},
+	})
+	if d := decisionOf(t, "cursor", out); d != "deny" || len(log.rows) != 1 || log.rows[0].v.Rule != string(effects.RuleStoreModification) {
+		t.Errorf("deleting the decision log named by settings: %s, rows %+v", out.Stdout, log.rows)
+	}
+	log = &fakeLog{}
+	out = Run(context.Background(), "cursor", strings.NewReader(`{"workspace_roots":["/ws"],"command":"ls","cwd":"/ws"}`), Config{
+		Record: log.record, Now: fixedNow,
+		Policy: func([]string) (gate.Policy, []string) { p := gate.DefaultPolicy(); p.Enabled = false; return p, nil },
+	})
+	if d := decisionOf(t, "cursor", out); d != "ask" {
+		t.Errorf("ls with commandSafety off: %s, want ask", out.Stdout)
 	}
 	if len(log.rows) != 1 || !reflect.DeepEqual(log.rows[0].v.Workspaces, []string{"/ws"}) || log.rows[0].v.Cwd != "/ws" {
 		t.Errorf("logged %+v", log.rows)

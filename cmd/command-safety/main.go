@@ -22,6 +22,7 @@ type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 var subcommands = map[string]subcommand{
 	"check": runCheck,
 	"serve": runServe,
+	"hook":  runHook,
 }
 
 // exitUsage is the exit code of a usage error (SPEC: 0 allow, 1 prompt, 2 refuse).

@@ -1,0 +1,142 @@
+//go:build ignore
+
+// Command latency measures `command-safety hook <agent>` end to end as a
+// fresh process per call (start, read settings, classify, append to the
+// decision log, answer), the way an agent runs it: median and p99 over -n runs.
+//
+//	go build -o /tmp/cs/command-safety ./cmd/command-safety
+//	go run bench/hook/latency.go -bin /tmp/cs/command-safety [-n 200] [-agent claude-code]
+//
+// or bench/hook/run.sh, which does both. HOME and XDG_* point into a temporary
+// directory, so the log it writes is a fresh one, and nothing of the user's is
+// touched.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+func main() {
+	bin := flag.String("bin", "", "the command-safety binary (required)")
+	n := flag.Int("n", 200, "runs per command")
+	agent := flag.String("agent", "claude-code", "the adapter to run")
+	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
+	flag.Parse()
+	if *bin == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	abs, err := filepath.Abs(*bin)
+	check(err)
+
+	tmp, err := os.MkdirTemp("", "hook-bench-")
+	check(err)
+	defer os.RemoveAll(tmp)
+	home := filepath.Join(tmp, "home")
+	work := filepath.Join(tmp, "work")
+	check(os.MkdirAll(filepath.Join(work, ".git"), 0o755))
+	check(os.MkdirAll(home, 0o755))
+	env := []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"PATH=" + os.Getenv("PATH"),
+		"CLAUDE_PROJECT_DIR=" + work,
+		"GEMINI_PROJECT_DIR=" + work,
+	}
+
+	fmt.Printf("command-safety hook %s, fresh process per call, %d runs each (after %d warm-up)\n", *agent, *n, *warm)
+	fmt.Println("wall: start to exit as the agent sees it; cpu: user+system time of the process")
+	fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s\n", "command", "median", "p90", "p99", "max", "cpu p50", "cpu p99")
+	measure := func(label string, args []string, payload []byte, wantOut bool) {
+		for i := 0; i < *warm; i++ {
+			once(args, work, env, payload, wantOut)
+		}
+		d := make([]time.Duration, *n)
+		c := make([]time.Duration, *n)
+		for i := range d {
+			d[i], c[i] = once(args, work, env, payload, wantOut)
+		}
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
+		fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s\n", label, ms(pct(d, 50)), ms(pct(d, 90)), ms(pct(d, 99)), ms(d[len(d)-1]),
+			ms(pct(c, 50)), ms(pct(c, 99)))
+	}
+	// Baselines on the same machine at the same moment: a process that does
+	// nothing, and this binary starting and printing its usage.
+	if t, err := exec.LookPath("true"); err == nil {
+		measure("(baseline) "+t, []string{t}, nil, false)
+	}
+	measure("(baseline) command-safety help", []string{abs, "help"}, nil, false)
+	for _, command := range []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"} {
+		measure(command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
+	}
+}
+
+func stdin(agent, work, command string) []byte {
+	var v any
+	switch agent {
+	case "cursor":
+		v = map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "bench",
+			"workspace_roots": []string{work}, "command": command, "cwd": work}
+	case "gemini-cli":
+		v = map[string]any{"session_id": "bench", "cwd": work, "hook_event_name": "BeforeTool",
+			"tool_name": "run_shell_command", "tool_input": map[string]string{"command": command}}
+	default:
+		v = map[string]any{"session_id": "bench", "cwd": work, "permission_mode": "default",
+			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]string{"command": command}}
+	}
+	b, err := json.Marshal(v)
+	check(err)
+	return b
+}
+
+// once runs args and returns its wall time and CPU time; a failed hook run
+// aborts.
+func once(args []string, dir string, env []string, payload []byte, wantOut bool) (wall, cpu time.Duration) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = bytes.NewReader(payload)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	wall = time.Since(start)
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	if !wantOut {
+		return wall, cpu
+	}
+	if err != nil || out.Len() == 0 || bytes.Contains(errb.Bytes(), []byte("decision log")) {
+		fmt.Fprintf(os.Stderr, "hook failed: %v\nstdout: %s\nstderr: %s\n", err, out.Bytes(), errb.Bytes())
+		os.Exit(1)
+	}
+	return wall, cpu
+}
+
+func pct(sorted []time.Duration, p int) time.Duration {
+	i := (len(sorted)*p + 99) / 100
+	if i < 1 {
+		i = 1
+	}
+	return sorted[i-1]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

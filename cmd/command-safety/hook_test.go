@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ml-ai/command-safety/audit"
+	"github.com/ml-ai/command-safety/effects"
+)
+
+var (
+	hookBuildOnce sync.Once
+	hookBuiltBin  string
+	hookBuildErr  error
+	hookBuildOut  []byte
+)
+
+// hookBinary builds command-safety once per test run, into a directory that
+// outlives the test that asked first.
+func hookBinary(t *testing.T) string {
+	t.Helper()
+	hookBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "command-safety-bin-")
+		if err != nil {
+			hookBuildErr = err
+			return
+		}
+		hookBuiltBin = filepath.Join(dir, "command-safety")
+		if runtime.GOOS == "windows" {
+			hookBuiltBin += ".exe"
+		}
+		cmd := exec.Command("go", "build", "-o", hookBuiltBin, ".")
+		hookBuildOut, hookBuildErr = cmd.CombinedOutput()
+	})
+	if hookBuildErr != nil {
+		t.Fatalf("go build: %v\n%s", hookBuildErr, hookBuildOut)
+	}
+	return hookBuiltBin
+}
+
+// hookSandbox is a temporary HOME with XDG directories inside it and a
+// workspace (a git work tree) to run the hook in.
+type hookSandbox struct {
+	home, work string
+	env        []string
+}
+
+func newHookSandbox(t *testing.T) *hookSandbox {
+	t.Helper()
+	root := t.TempDir()
+	s := &hookSandbox{home: filepath.Join(root, "home"), work: filepath.Join(root, "work")}
+	for _, d := range []string{s.home, filepath.Join(s.work, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.env = []string{
+		"HOME=" + s.home,
+		"XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(s.home, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(s.home, ".local", "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(s.home, ".cache"),
+		"PATH=" + os.Getenv("PATH"),
+	}
+	return s
+}
+
+func (s *hookSandbox) logPath() string {
+	return filepath.Join(s.home, ".local", "state", "ml-ai", "decisions.db")
+}
+
+// run runs the binary with args and stdin in the sandbox.
+func (s *hookSandbox) run(t *testing.T, stdin string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(hookBinary(t), args...)
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestHookProcess runs `command-safety hook <agent>` as a process and checks
+// the answer and the decision log rows it wrote.
+func TestHookProcess(t *testing.T) {
+	s := newHookSandbox(t)
+	type hookCase struct {
+		agent, stdin string
+		env          []string
+		decision     string // in the agent's spelling; "" for no output
+		logged       effects.Decision
+		session      string
+		code         int
+	}
+	w := s.work
+	cases := []hookCase{
+		{"claude-code", `{"session_id":"cc-1","cwd":"` + w + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			[]string{"CLAUDE_PROJECT_DIR=" + w}, "allow", effects.Allow, "cc-1", 0},
+		{"claude-code", `{"session_id":"cc-2","cwd":"` + w + `","permission_mode":"bypassPermissions","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`,
+			nil, "deny", effects.Refuse, "cc-2", 0},
+		{"claude-code", `{"session_id":"cc-3","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`,
+			nil, "", 0, "", 0},
+		{"claude-code", `not json`, nil, "deny", effects.Refuse, "", 0},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"cu-1","workspace_roots":["` + w + `"],"command":"npm install x","cwd":"` + w + `"}`,
+			nil, "ask", effects.Prompt, "cu-1", 0},
+		{"gemini-cli", `{"session_id":"ge-1","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~"}}`,
+			[]string{"GEMINI_PROJECT_DIR=" + w}, "deny", effects.Refuse, "ge-1", 0},
+		{"gemini-cli", ``, nil, "deny", effects.Refuse, "", 0},
+		{"codex", `{"command":"ls"}`, nil, "deny", effects.Refuse, "", 2},
+	}
+	want := 0
+	for _, c := range cases {
+		stdout, stderr, code := s.run(t, c.stdin, c.env, "hook", c.agent)
+		if code != c.code {
+			t.Errorf("%s %q: exit %d, want %d\nstderr: %s", c.agent, c.stdin, code, c.code, stderr)
+		}
+		if got := hookDecision(t, c.agent, stdout); got != c.decision {
+			t.Errorf("%s %q: decision %q, want %q\nstdout: %s\nstderr: %s", c.agent, c.stdin, got, c.decision, stdout, stderr)
+		}
+		if strings.Contains(stderr, "decision log") {
+			t.Errorf("%s: the decision log failed: %s", c.agent, stderr)
+		}
+		if c.decision != "" {
+			want++
+		}
+	}
+
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != want {
+		t.Fatalf("%d rows in the decision log, want %d", len(rows), want)
+	}
+	// Rows come newest first; match them to the cases that answered.
+	i := len(rows) - 1
+	for _, c := range cases {
+		if c.decision == "" {
+			continue
+		}
+		r := rows[i]
+		i--
+		if r.Agent != c.agent || r.Decision != c.logged || r.Session != c.session || r.Reason == "" {
+			t.Errorf("row %d: agent %q decision %s session %q reason %q; want %q %s %q",
+				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, c.agent, c.logged, c.session)
+		}
+	}
+}
+
+// TestHookProcessLogUnavailable: when the log cannot be written, nothing is
+// allowed and stderr says why.
+func TestHookProcessLogUnavailable(t *testing.T) {
+	s := newHookSandbox(t)
+	// A file where the log's directory should be.
+	if err := os.MkdirAll(filepath.Join(s.home, ".local", "state"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.home, ".local", "state", "ml-ai"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"session_id":"s","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	stdout, stderr, code := s.run(t, in, nil, "hook", "claude-code")
+	if code != 0 || hookDecision(t, "claude-code", stdout) != "ask" || !strings.Contains(stderr, "decision log") {
+		t.Errorf("exit %d, stdout %s, stderr %s; want ask and a note", code, stdout, stderr)
+	}
+}
+
+// TestHookInstallProcess installs into a sandboxed home and project,
+// repeats, and uninstalls, checking the files and the summary.
+func TestHookInstallProcess(t *testing.T) {
+	s := newHookSandbox(t)
+	bin := hookBinary(t)
+	resolved, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claudeUser := filepath.Join(s.home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(claudeUser), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	orig := `{"model": "opus", "permissions": {"allow": ["Bash(go test:*)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`
+	if err := os.WriteFile(claudeUser, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	out, stderr, code := s.run(t, "", nil, "hook", "install", "claude-code", "--user")
+	if code != 0 || !strings.Contains(out, "+++ "+claudeUser) || !strings.Contains(out, `+ hooks.PreToolUse[0]`) {
+		t.Fatalf("install: exit %d\n%s%s", code, out, stderr)
+	}
+	data, err := os.ReadFile(claudeUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Model string
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []struct{ Type, Command string }
+		}
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	wantCmd := resolved + " hook claude-code"
+	if got.Model != "opus" || len(got.Hooks["Stop"]) != 1 || len(got.Hooks["PreToolUse"]) != 1 ||
+		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
+		t.Errorf("settings after install:\n%s", data)
+	}
+	if st, err := os.Stat(claudeUser); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("mode after install: %v %v", st.Mode(), err)
+	}
+
+	out, _, code = s.run(t, "", nil, "hook", "install", "claude-code", "--user")
+	if code != 0 || !strings.Contains(out, "already installed") {
+		t.Errorf("second install: exit %d\n%s", code, out)
+	}
+	if again, _ := os.ReadFile(claudeUser); string(again) != string(data) {
+		t.Errorf("second install changed the file")
+	}
+
+	// Project scope for the other agents, into the sandbox's work tree.
+	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json"} {
+		out, stderr, code := s.run(t, "", nil, "hook", "install", agent, "--project", "--dir", s.work)
+		path := filepath.Join(s.work, filepath.FromSlash(rel))
+		if code != 0 || !strings.Contains(out, "--- /dev/null\n+++ "+path) {
+			t.Errorf("install %s: exit %d\n%s%s", agent, code, out, stderr)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), resolved+" hook "+agent) {
+			t.Errorf("%s: %v\n%s", path, err, b)
+		}
+		out, _, code = s.run(t, "", nil, "hook", "uninstall", agent, "--dir", s.work)
+		if code != 0 || !strings.Contains(out, "- hooks.") {
+			t.Errorf("uninstall %s: exit %d\n%s", agent, code, out)
+		}
+	}
+
+	out, _, code = s.run(t, "", nil, "hook", "uninstall", "claude-code", "--user")
+	if code != 0 || !strings.Contains(out, "- hooks.PreToolUse[0].hooks[0]") {
+		t.Errorf("uninstall: exit %d\n%s", code, out)
+	}
+	var after, before any
+	b, _ := os.ReadFile(claudeUser)
+	if err := json.Unmarshal(b, &after); err != nil {
+		t.Fatal(err)
+	}
+	_ = json.Unmarshal([]byte(orig), &before)
+	if !jsonEqual(after, before) {
+		t.Errorf("after uninstall:\n%s\nwant the original\n%s", b, orig)
+	}
+	out, _, code = s.run(t, "", nil, "hook", "uninstall", "claude-code", "--user")
+	if code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("second uninstall: exit %d\n%s", code, out)
+	}
+
+	for _, args := range [][]string{
+		{"hook", "install"},
+		{"hook", "install", "codex"},
+		{"hook", "install", "cursor", "--user", "--project"},
+		{"hook", "install", "cursor", "extra"},
+	} {
+		if _, _, code := s.run(t, "", nil, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	// A settings file with comments is left alone.
+	jsonc := "{\n  // mine\n  \"model\": \"opus\"\n}\n"
+	if err := os.WriteFile(claudeUser, []byte(jsonc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := s.run(t, "", nil, "hook", "install", "claude-code", "--user"); code != 1 || !strings.Contains(stderr, "not plain JSON") {
+		t.Errorf("install into JSONC: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(claudeUser); string(b) != jsonc {
+		t.Errorf("JSONC file was changed:\n%s", b)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// hookDecision reads the decision from an agent's stdout ("" for none).
+func hookDecision(t *testing.T, agent, stdout string) string {
+	t.Helper()
+	if strings.TrimSpace(stdout) == "" {
+		return ""
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	switch agent {
+	case "claude-code":
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		s, _ := h["permissionDecision"].(string)
+		return s
+	case "cursor":
+		s, _ := m["permission"].(string)
+		return s
+	}
+	s, _ := m["decision"].(string)
+	return s
+}
