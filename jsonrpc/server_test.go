@@ -254,3 +254,55 @@ func TestURIToPath(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInProcessClassify measures sequential classify round trips over
+// in-memory pipes, with and without the decision log, to split the server's
+// own cost from the log's (the spawned-binary figures are in
+// cmd/command-safety's BenchmarkServeClassify and bench/jsonrpc).
+func BenchmarkInProcessClassify(b *testing.B) {
+	for _, withLog := range []bool{false, true} {
+		name := "nolog"
+		if withLog {
+			name = "log"
+		}
+		b.Run(name, func(b *testing.B) {
+			t := &testing.T{}
+			_ = t
+			dir := b.TempDir()
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			opts := Options{NoLog: !withLog, Home: dir, LogPath: dir + "/d.db"}
+			done := make(chan struct{})
+			go func() {
+				_, _ = Serve(context.Background(), inR, outW, inR, opts)
+				close(done)
+			}()
+			out := NewFrameReader(outR, 0)
+			roundTrip := func(req string, id string) {
+				if _, err := io.WriteString(inW, fr(req)); err != nil {
+					b.Fatal(err)
+				}
+				for {
+					body, err := out.ReadFrame()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if strings.Contains(string(body), `"id":`+id+`}`) || strings.HasSuffix(string(body), `"id":`+id+`}`) {
+						return
+					}
+				}
+			}
+			roundTrip(initReq, "0")
+			req := classifyReq("1", "git status")
+			roundTrip(req, "1")
+			b.ResetTimer()
+			for b.Loop() {
+				roundTrip(req, "1")
+			}
+			b.StopTimer()
+			inW.Close()
+			outR.Close()
+			<-done
+		})
+	}
+}

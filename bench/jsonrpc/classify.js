@@ -1,0 +1,139 @@
+// Round-trip latency of `commandSafety/classify` from a Node client
+// (vscode-jsonrpc, as the VS Code extension uses) to `command-safety serve`
+// over stdio: N sequential requests, each sent after the previous reply.
+//
+//   go build -o /tmp/command-safety ./cmd/command-safety
+//   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR]
+//
+// The server runs with HOME and XDG_* in a temporary directory, so its
+// decision log (written and fsynced for every verdict before the reply, as in
+// real use) and settings lookups stay there. --log DIR puts the decision log
+// in DIR instead (e.g. /dev/shm, to take the disk's fsync out of the figure). Prints median, p90, p99 and max in microseconds, then
+// one JSON line with the same figures.
+'use strict';
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const rpc = require('vscode-jsonrpc/node');
+
+function parseArgs(argv) {
+  const opts = { bin: process.env.COMMAND_SAFETY_BIN || '', n: 10000, warmup: 200, command: 'git status', log: '' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--bin') opts.bin = next();
+    else if (a === '--n') opts.n = Number(next());
+    else if (a === '--warmup') opts.warmup = Number(next());
+    else if (a === '--command') opts.command = next();
+    else if (a === '--log') opts.log = next();
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!opts.bin) throw new Error('pass --bin PATH (or COMMAND_SAFETY_BIN) to a built command-safety');
+  if (!Number.isInteger(opts.n) || opts.n < 1) throw new Error('--n must be a positive integer');
+  return opts;
+}
+
+function percentile(sorted, p) {
+  const i = Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100));
+  return sorted[i];
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bench-'));
+  const home = path.join(tmp, 'home');
+  const ws = path.join(tmp, 'ws');
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(ws, { recursive: true });
+
+  const args = ['serve'];
+  if (opts.log) args.push('--log', path.join(opts.log, `cs-bench-${process.pid}.db`));
+  const child = spawn(path.resolve(opts.bin), args, {
+    cwd: ws,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+    },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+
+  const conn = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin),
+  );
+  let logMessages = 0;
+  conn.onNotification('window/logMessage', () => { logMessages++; });
+  conn.listen();
+
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: 'file://' + ws,
+    capabilities: {},
+    initializationOptions: { agent: 'bench' },
+  });
+  await conn.sendNotification('initialized', {});
+
+  const params = { command: opts.command, cwd: ws };
+  let decision = '';
+  for (let i = 0; i < opts.warmup; i++) {
+    decision = (await conn.sendRequest('commandSafety/classify', params)).decision;
+  }
+  const lat = new Float64Array(opts.n);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < opts.n; i++) {
+    const start = process.hrtime.bigint();
+    await conn.sendRequest('commandSafety/classify', params);
+    lat[i] = Number(process.hrtime.bigint() - start) / 1000;
+  }
+  const totalMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  const code = await exited;
+  conn.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  if (opts.log) {
+    for (const ext of ['', '-wal', '-shm']) fs.rmSync(path.join(opts.log, `cs-bench-${process.pid}.db${ext}`), { force: true });
+  }
+
+  const sorted = Array.from(lat).sort((a, b) => a - b);
+  const res = {
+    n: opts.n,
+    command: opts.command,
+    decision,
+    medianMicros: Math.round(percentile(sorted, 50)),
+    p90Micros: Math.round(percentile(sorted, 90)),
+    p99Micros: Math.round(percentile(sorted, 99)),
+    maxMicros: Math.round(sorted[sorted.length - 1]),
+    totalMs: Math.round(totalMs),
+    logMessages,
+    exitCode: code,
+  };
+  console.log(`${res.n} sequential classify round trips (${JSON.stringify(res.command)} -> ${decision}), vscode-jsonrpc over stdio:`);
+  console.log(`  median ${res.medianMicros} µs, p90 ${res.p90Micros} µs, p99 ${res.p99Micros} µs, max ${res.maxMicros} µs, total ${res.totalMs} ms`);
+  console.log(JSON.stringify(res));
+  if (code !== 0) {
+    console.error(`server exited with ${code}:\n${stderr}`);
+    process.exitCode = 1;
+  }
+  if (logMessages < opts.n + opts.warmup) {
+    console.error(`expected one logMessage per verdict, got ${logMessages}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
