@@ -266,8 +266,6 @@ func BenchmarkInProcessClassify(b *testing.B) {
 			name = "log"
 		}
 		b.Run(name, func(b *testing.B) {
-			t := &testing.T{}
-			_ = t
 			dir := b.TempDir()
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()

@@ -62,20 +62,40 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	}
 }
 
+// wireRequest is a message as read; requests are built from it directly
+// (cheaper than jsonrpc2.DecodeMessage, which allocates a large decoder per
+// message).
+type wireRequest struct {
+	JSONRPC *string            `json:"jsonrpc"`
+	ID      stdjson.RawMessage `json:"id"`
+	Method  *string            `json:"method"`
+	Params  stdjson.RawMessage `json:"params"`
+}
+
 // decode turns a body into a message, or answers it with an error and
 // returns false.
 func (s *stream) decode(body []byte) (jsonrpc2.Message, bool) {
 	trimmed := bytes.TrimSpace(body)
-	if !stdjson.Valid(trimmed) {
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		s.log.Warn("batch request rejected")
+		s.writeError(nil, codeInvalidRequest, "invalid request: batches are not supported")
+		return nil, false
+	}
+	var w wireRequest
+	err := stdjson.Unmarshal(trimmed, &w)
+	var syntax *stdjson.SyntaxError
+	if errors.As(err, &syntax) || (err != nil && len(trimmed) == 0) {
 		// A Content-Length longer than the message swallows the start of
 		// the next frame: keep the first JSON value and read the rest again.
 		dec := stdjson.NewDecoder(bytes.NewReader(body))
 		var first stdjson.RawMessage
-		if err := dec.Decode(&first); err == nil && len(first) > 0 && first[0] == '{' {
+		if derr := dec.Decode(&first); derr == nil && len(first) > 0 && first[0] == '{' {
 			off := dec.InputOffset()
 			s.log.Warn("frame body longer than its JSON message; resynchronising", "extra", len(body)-int(off))
 			s.in.Unread(body[off:])
 			trimmed = first
+			w = wireRequest{}
+			err = stdjson.Unmarshal(trimmed, &w)
 		} else {
 			id := scanID(body)
 			s.log.Warn("invalid JSON in frame body", "id", string(id), "body", clip(body, 80))
@@ -86,19 +106,50 @@ func (s *stream) decode(body []byte) (jsonrpc2.Message, bool) {
 			return nil, false
 		}
 	}
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		s.log.Warn("batch request rejected")
-		s.writeError(nil, codeInvalidRequest, "invalid request: batches are not supported")
-		return nil, false
-	}
-	msg, err := jsonrpc2.DecodeMessage(trimmed)
-	if err != nil {
+	invalid := func(format string, args ...any) (jsonrpc2.Message, bool) {
 		id := scanID(trimmed)
-		s.log.Warn("invalid JSON-RPC message", "id", string(id), "err", err)
-		s.writeError(id, codeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		msg := fmt.Sprintf(format, args...)
+		s.log.Warn("invalid JSON-RPC message", "id", string(id), "err", msg)
+		s.writeError(id, codeInvalidRequest, "invalid request: "+msg)
 		return nil, false
 	}
-	return msg, true
+	if err != nil {
+		return invalid("%v", err)
+	}
+	if w.JSONRPC != nil && *w.JSONRPC != jsonrpc2.Version {
+		return invalid("jsonrpc must be %q, not %q", jsonrpc2.Version, *w.JSONRPC)
+	}
+	if w.Method == nil || *w.Method == "" {
+		// A response (to workspace/configuration) or nonsense.
+		msg, err := jsonrpc2.DecodeMessage(trimmed)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		return msg, true
+	}
+	if len(w.ID) == 0 || string(w.ID) == "null" {
+		n, err := jsonrpc2.NewNotification(*w.Method, w.Params)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		return n, true
+	}
+	var id jsonrpc2.ID
+	var num int32
+	var str string
+	switch {
+	case stdjson.Unmarshal(w.ID, &num) == nil:
+		id = jsonrpc2.NewNumberID(num)
+	case stdjson.Unmarshal(w.ID, &str) == nil:
+		id = jsonrpc2.NewStringID(str)
+	default:
+		return invalid("id must be a string or a 32-bit integer, not %s", clip(w.ID, 40))
+	}
+	call, err := jsonrpc2.NewCall(id, *w.Method, w.Params)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	return call, true
 }
 
 // Write implements [jsonrpc2.Stream].
