@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,11 +110,15 @@ func agentDecision(d effects.Decision) string {
 	return "deny"
 }
 
+// jsonOutput encodes v as one line; <, > and & stay as they are, so the
+// reason reads like the command.
 func jsonOutput(v any) Output {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		// Unreachable with the plain structs used here; still never allow.
 		return unknownAgent("command-safety could not encode its answer")
 	}
-	return Output{Stdout: append(b, '\n')}
+	return Output{Stdout: b.Bytes()}
 }

@@ -8,5 +8,6 @@
 // command or an unknown agent is denied with a reason and recorded; nothing
 // here panics, prints or exits.
 //
-// It imports gate, budgets, effects (and later audit and settings) only.
+// It imports gate and effects only: the caller (cmd/command-safety) loads the
+// settings and opens the decision log, and hands them in through [Config].
 package hooks

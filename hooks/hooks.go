@@ -150,11 +150,11 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 		workspaces = derivedWorkspace(c.cwd, cfg.Home, cfg.GitRoot)
 	}
 	policy := gate.DefaultPolicy()
-	ruleStore := cfg.RuleStore
+	ruleStore := append(append([]string(nil), cfg.RuleStore...), HookFiles(cfg.Home)...)
 	if cfg.Policy != nil {
 		var extra []string
 		policy, extra = cfg.Policy(workspaces)
-		ruleStore = append(append([]string(nil), ruleStore...), extra...)
+		ruleStore = append(ruleStore, extra...)
 	}
 	v := gate.Decide(gate.Request{
 		Command:    c.command,

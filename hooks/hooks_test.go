@@ -277,6 +277,16 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
+// TestAnswerKeepsCommandText: the reason is not HTML-escaped.
+func TestAnswerKeepsCommandText(t *testing.T) {
+	for _, agent := range Agents() {
+		out := adapters[agent].answer(effects.Refuse, "`a > b && c < d` writes b")
+		if !strings.Contains(string(out.Stdout), "`a > b && c < d` writes b") {
+			t.Errorf("%s: %s", agent, out.Stdout)
+		}
+	}
+}
+
 func TestUnknownAgent(t *testing.T) {
 	for _, agent := range []string{"", "codex", "claude", "Claude-Code", "cursor\x1b[2J"} {
 		t.Run(strconv.Quote(agent), func(t *testing.T) {

@@ -52,6 +52,31 @@ func SettingsPath(agent string, scope Scope, projectDir, home string) (string, e
 	return filepath.Join(filepath.Clean(base), rel), nil
 }
 
+// HookFiles lists the agents' user-level files that can hold or disable
+// this gate's hooks, under home. They belong to the permission-rule store
+// (SPEC §5.6): an agent that rewrites them could switch the gate off, so the
+// gate refuses shell commands that write them even when the agent runs with
+// the home directory as its workspace. (Project-level files are left out: a
+// command that changes the whole workspace, like `npm install`, would then
+// touch the rule store; writing them is a workspace write and prompts.)
+// Claude Code also reads hooks from settings.local.json.
+func HookFiles(home string) []string {
+	home = cleanAbs(home)
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, r := range []string{
+		filepath.Join(".claude", "settings.json"),
+		filepath.Join(".claude", "settings.local.json"),
+		filepath.Join(".cursor", "hooks.json"),
+		filepath.Join(".gemini", "settings.json"),
+	} {
+		out = append(out, filepath.Join(home, r))
+	}
+	return out
+}
+
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
 
 // HookCommand is the command line an agent runs for the hook: binary (quoted
