@@ -47,6 +47,7 @@ var table = sortedTable(
 	packagePrograms,
 	servicePrograms,
 	editorPrograms,
+	miscPrograms,
 )
 
 // sortedTable joins the families and sorts them by name.

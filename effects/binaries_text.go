@@ -52,7 +52,7 @@ var textTools = []Program{
 			"--border", "--margin", "--padding", "--info", "--scheme", "--walker", "--walker-root", "--walker-skip"),
 			prog("--preview", "--bind")),
 		Examples: ex("fzf -f main"), NotExamples: ex("fzf --preview 'cat {}'")},
-	{Name: "grep", Aliases: names("egrep", "fgrep", "zgrep"), Effects: fx(Read), Operands: ReadPaths,
+	{Name: "grep", Aliases: names("egrep", "fgrep", "ggrep", "zgrep"), Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-e", "--regexp", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count",
 			"--include", "--exclude", "--exclude-dir", "-d", "--directories", "-D", "--devices", "--label", "--binary-files",
 			"--group-separator"), optArg("--color", "--colour"), rpath("-f", "--file", "--exclude-from")),
