@@ -104,8 +104,24 @@ func (w *walker) physical(p string, glob bool) string {
 	return w.evalPrefix(cur)
 }
 
-// evalPrefix follows symlinks on the longest existing prefix of p.
+// evalPrefix follows symlinks on the longest existing prefix of p. Results
+// are remembered for the rest of the call: a command names the same
+// directories again and again.
 func (w *walker) evalPrefix(p string) string {
+	if r, ok := w.evalCache[p]; ok {
+		return r
+	}
+	r := w.evalPrefixUncached(p)
+	if w.evalCache == nil {
+		w.evalCache = map[string]string{}
+	}
+	if len(w.evalCache) < 1024 {
+		w.evalCache[p] = r
+	}
+	return r
+}
+
+func (w *walker) evalPrefixUncached(p string) string {
 	fs := w.fs()
 	rest := ""
 	for cur := p; ; {
@@ -125,6 +141,12 @@ func (w *walker) evalPrefix(p string) string {
 		}
 		cur = path.Dir(cur)
 	}
+}
+
+// exists reports whether directory or file p exists.
+func (w *walker) exists(p string) bool {
+	_, err := w.fs().EvalSymlinks(p)
+	return err == nil
 }
 
 // roots returns the physical workspace roots.
@@ -155,11 +177,12 @@ const (
 	locOutside                   // anywhere else (/tmp)
 )
 
+// under reports whether p is dir or inside it.
 func under(p, dir string) bool {
 	if dir == "/" {
 		return true
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 var systemRoots = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
@@ -217,7 +240,7 @@ func (w *walker) locate(p string) location {
 			return locInside
 		}
 	}
-	if p == "/" {
+	if p == "/" || path.Dir(p) == "/" && !strings.HasPrefix(p, "/tmp") {
 		return locSystem
 	}
 	for _, e := range systemExceptions {
@@ -234,7 +257,7 @@ func (w *walker) locate(p string) location {
 		// Without a home we cannot prove a path is not in it.
 		return locUnknown
 	}
-	if under(p, w.evalPrefix(w.opts.Home)) || under(p, w.opts.Home) {
+	if under(p, w.opts.Home) || under(p, w.evalPrefix(w.opts.Home)) {
 		return locHome
 	}
 	// A path above a workspace root contains it.
@@ -291,10 +314,23 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		if part.Reason == "" {
 			part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
 		}
-		if hooks && strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/config") || strings.HasSuffix(p, "/.git/hooks") {
+		switch {
+		case !hooks:
+		case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks"):
+			// A hook runs later: classify what is written as if it ran now
+			// (rule 11), and refuse what cannot be inspected.
+			if w.hookContent != nil {
+				w.nested(*w.hookContent, w.hookAt, w.hookDepth)
+			} else {
+				hook := base
+				hook.Class = effects.OpaqueHigh
+				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", base.Text, p)
+				w.add(hook)
+			}
+		case strings.HasSuffix(p, "/.git/config"):
 			hook := base
 			hook.Class = effects.OpaqueMedium
-			hook.Reason = fmt.Sprintf("`%s` writes %s, which git runs or obeys later", base.Text, p)
+			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", base.Text, p)
 			w.add(hook)
 		}
 	case locRuleStore:
@@ -307,7 +343,8 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
 	case locUnknown:
 		part.Class = effects.WriteOutside
-		part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
+		part.Refusal = effects.WriteProtectedPath
+		part.Reason = fmt.Sprintf("`%s` writes %s, so it cannot be proven to stay out of the home directory and system paths", base.Text, w.describe(p, loc))
 	default:
 		part.Class = effects.WriteOutside
 		part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
@@ -347,6 +384,10 @@ func (w *walker) credentialPath(v string) bool {
 		base == ".netrc", base == "_netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
 		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"), strings.HasPrefix(base, "id_dsa"):
 		return base != ".env.example" && base != ".env.sample" && base != ".env.template"
+	}
+	switch base {
+	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store":
+		return true
 	}
 	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config"} {
 		if strings.Contains(v, s) {

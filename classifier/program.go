@@ -27,14 +27,7 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	for _, a := range c.Args {
 		w.wordSubst(a, depth+1)
 	}
-	args := w.fields(c.Args)
-	for _, f := range args {
-		if !f.dynamic && w.credentialPath(f.value) {
-			w.noteCredential(c, f.value)
-			break
-		}
-	}
-	w.argv(args, c, depth, red)
+	w.argv(w.fields(c.Args), c, depth, red)
 }
 
 // argv classifies one program invocation given as fields; at is the node
@@ -78,6 +71,13 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 			why = fmt.Sprintf("`%s` contains invisible or lookalike characters, so it is not a known program", strings.ToValidUTF8(prog, "?"))
 		}
 		w.add(w.part(at, effects.OpaqueMedium, prog, why))
+		// What an unknown program reads is unknown: any argument naming
+		// stored credentials counts as read (SPEC §5.5).
+		for _, f := range args[1:] {
+			if !f.dynamic && !strings.ContainsAny(f.value, " \t\n") {
+				w.noteRead(at, strings.TrimPrefix(f.value, "@"), nil)
+			}
+		}
 		return
 	}
 	inv := &invocation{w: w, at: at, text: text, prog: prog, depth: depth, red: red, dirs: w.cwd}
@@ -124,6 +124,7 @@ type invocation struct {
 	operands []field
 	flags    []flagHit
 	entry    *effects.Program
+	args     []field // the arguments after the program or subcommand name
 }
 
 type flagHit struct {
@@ -148,6 +149,7 @@ func (inv *invocation) has(names ...string) *flagHit {
 func (inv *invocation) run(e *effects.Program, args []field) {
 	w := inv.w
 	inv.entry = e
+	inv.args = args
 	inv.classes = append(inv.classes[:0], e.Effects...)
 	inv.why = e.Why
 	inv.outside = inv.outside || e.Outside
@@ -197,9 +199,34 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		}
 	}
 	inv.finishSpecial(e)
+	inv.homeWrites(e)
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
+}
+
+// homeWrites classifies the implicit home writes of the entry and its flags
+// (`npm config set` writes ~/.npmrc): home writes are protected (SPEC §5.2).
+func (inv *invocation) homeWrites(e *effects.Program) {
+	w := inv.w
+	hw := []string{e.HomeWrite}
+	for _, h := range inv.flags {
+		hw = append(hw, h.flag.HomeWrite)
+	}
+	for _, f := range hw {
+		if f == "" {
+			continue
+		}
+		base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+		if w.opts.Home == "" {
+			w.write(base, "", true)
+			continue
+		}
+		p := w.opts.Home + strings.TrimPrefix(f, "~")
+		loc := w.locate(p)
+		base.Reason = fmt.Sprintf("`%s` writes %s", inv.text, w.describe(p, loc))
+		w.write(base, p, false)
+	}
 }
 
 func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
@@ -317,10 +344,14 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
+		w.codeValue(strings.TrimPrefix(val.value, "exec="), val.dynamic, inv.at, inv.depth)
 	case effects.Config:
-		if key, _, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
+		if key, value, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
+			if configIsCode(key, value) {
+				w.codeValue(value, val.dynamic, inv.at, inv.depth)
+			}
 		}
 	}
 }
@@ -346,6 +377,20 @@ func configRunsProgram(key, kv string) bool {
 		}
 	}
 	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+}
+
+// configIsCode reports whether a git config value that runs a program is a
+// command line (rather than a path or a boolean).
+func configIsCode(key, value string) bool {
+	k := strings.ToLower(key)
+	switch k {
+	case "core.hookspath", "core.worktree", "include.path", "safe.directory", "protocol.allow":
+		return false
+	}
+	if strings.HasPrefix(k, "alias.") {
+		return strings.HasPrefix(strings.TrimSpace(value), "!")
+	}
+	return !strings.HasPrefix(k, "includeif.")
 }
 
 // emit adds the invocation's own classes as parts.
@@ -378,6 +423,13 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
 	case c == effects.OpaqueHigh:
 		p.Refusal = effects.UnidentifiableProgram
+	case c == effects.OpaqueLow:
+		for _, d := range inv.dirs {
+			if l := w.locate(d); l != locInside && l != locRoot {
+				p.Class = effects.OpaqueMedium
+				p.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+			}
+		}
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
@@ -472,7 +524,17 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		if len(ops) >= 2 || inv.has("-t", "--target-directory") == nil && len(ops) == 1 {
 			inv.writeOperand(base, ops[len(ops)-1])
 		}
+		for _, o := range ops[:max(len(ops)-1, 1)] {
+			if !o.dynamic {
+				w.noteRead(inv.at, o.value, nil)
+			}
+		}
 	case effects.MovePaths:
+		for _, o := range ops {
+			if !o.dynamic {
+				w.noteRead(inv.at, o.value, nil)
+			}
+		}
 		for i, o := range ops {
 			inv.writeOperand(base, o)
 			if i == len(ops)-1 && len(ops) >= 2 && !o.dynamic {

@@ -81,12 +81,27 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, inv.xargs(e, args)
 	case effects.SpecialWatch:
 		return nil, inv.watch(args)
-	case effects.SpecialFlock, effects.SpecialScript:
+	case effects.SpecialFlock:
 		if c := flagValue(args, "-c", "--command"); c != nil {
 			inv.emit()
 			inv.nestedField(*c)
 			return nil, true
 		}
+	case effects.SpecialScript:
+		inv.emit()
+		for i, a := range args {
+			v := a.value
+			if strings.HasPrefix(v, "--command=") {
+				inv.nestedField(field{value: strings.TrimPrefix(v, "--command="), dynamic: a.dynamic, word: a.word})
+				return nil, true
+			}
+			if (v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c')) && i+1 < len(args) {
+				inv.nestedField(args[i+1])
+				return nil, true
+			}
+		}
+		inv.opaqueMedium("an interactive shell")
+		return nil, true
 	case effects.SpecialSSH:
 		return nil, inv.ssh(args)
 	case effects.SpecialKubectlExec:
@@ -128,6 +143,30 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 
 // finishSpecial runs the logic an entry needs after option parsing.
 func (inv *invocation) finishSpecial(e *effects.Program) {
+	switch inv.prog {
+	case "rsync", "scp":
+		inv.copyTool()
+	case "wget":
+		if inv.has("-O", "--output-document") != nil {
+			inv.classes = without(inv.classes, effects.WriteInside)
+		}
+	case "git push":
+		for _, o := range inv.operands[min(1, len(inv.operands)):] {
+			if strings.HasPrefix(o.value, "+") || strings.HasPrefix(o.value, ":") {
+				inv.classes = append(inv.classes, effects.HistoryRewrite)
+				inv.why = fmt.Sprintf("the refspec %s force-pushes or deletes a remote branch", o.value)
+				break
+			}
+		}
+	case "flock":
+		// flock creates its lock file when it is missing.
+		if len(inv.operands) > 0 && !isDigits(inv.operands[0].value) {
+			lock := inv.operands[0]
+			if lock.dynamic || !inv.w.exists(inv.w.resolveIn(lock.value, false, inv.dirs)[0]) {
+				inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "flock", ""), lock)
+			}
+		}
+	}
 	switch e.Special {
 	case effects.SpecialChmod:
 		inv.chmod()
@@ -269,7 +308,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 		if v == "-m" && i+1 < len(args) && strings.HasPrefix(inv.prog, "py") {
 			// python -m pytest ...: classify the module as the program.
 			mod := args[i+1]
-			if !mod.dynamic && effects.Lookup(mod.value) != nil && !strings.HasPrefix(mod.value, "py") {
+			if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
 				inv.w.argv(args[i+1:], inv.at, inv.depth+1, inv.red)
 				return nil, true
 			}
@@ -335,6 +374,10 @@ func (inv *invocation) env(args []field) bool {
 			if why, ok := runsPrograms[name]; ok {
 				w.allKnown = false
 				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
+				if codeVars[name] {
+					_, val, _ := strings.Cut(v, "=")
+					w.codeValue(val, a.dynamic, inv.at, inv.depth)
+				}
 			}
 		default:
 			inv.emit()
@@ -400,11 +443,11 @@ func (inv *invocation) cd(args []field) {
 	switch {
 	case inv.prog == "popd":
 		if n := len(w.dirStack); n > 0 {
-			next = w.dirStack[n-1]
+			w.cwd = w.dirStack[n-1]
 			w.dirStack = w.dirStack[:n-1]
-		} else {
-			next = []string{""}
+			return
 		}
+		next = []string{""}
 	case len(ops) == 0:
 		if inv.prog == "pushd" {
 			next = []string{""}
@@ -425,8 +468,15 @@ func (inv *invocation) cd(args []field) {
 	if inv.prog == "pushd" {
 		w.dirStack = append(w.dirStack, old)
 	}
-	// The cd may fail and leave the old directory: keep both (conservative).
-	w.cwd = unionDirs(old, next)
+	// A cd into a directory that exists succeeds; one into a directory we
+	// cannot see may fail and leave the old one: keep both (conservative).
+	for _, d := range next {
+		if d == "" || !w.exists(d) {
+			w.cwd = unionDirs(old, next)
+			return
+		}
+	}
+	w.cwd = next
 }
 
 func unionDirs(a, b []string) []string {
@@ -477,9 +527,12 @@ func (inv *invocation) find(args []field) bool {
 					w.remove(d, "")
 					continue
 				}
-				for _, p := range w.resolve(s.value, s.glob) {
-					// find -delete removes what is under the start, and the
-					// start itself when it matches.
+				target := s.value
+				if base := path.Base(target); base == "." || target == "./" {
+					// find never removes the `.` it starts from, only what is below.
+					target = startChild(s)
+				}
+				for _, p := range w.resolve(target, s.glob || target != s.value) {
 					w.remove(d, p)
 				}
 			}
@@ -527,6 +580,9 @@ func sameStarts(s []field) bool {
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	w := inv.w
+	if inv.prog == "parallel" {
+		return inv.parallel(e, args)
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -629,10 +685,13 @@ func (inv *invocation) ssh(args []field) bool {
 			continue
 		}
 		// v is the host.
-		if i+1 < len(args) {
+		switch red := inv.red; {
+		case i+1 < len(args):
 			inv.remoteArgv(args[i+1:])
-		} else {
-			inv.opaqueMedium("an interactive remote shell")
+		case red.script != nil && !red.scriptDyn:
+			inv.remoteArgv([]field{{value: *red.script}})
+		case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe || red.stdinFile != "":
+			inv.opaqueHigh("remote commands fed to ssh at run time")
 		}
 		return true
 	}
@@ -780,6 +839,13 @@ func (inv *invocation) gitConfig(args []field) bool {
 		if ops[0].dynamic || configRunsProgram(ops[0].value, kv) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, "git config", fmt.Sprintf("`%s` sets %s, which makes git run a program later", inv.text, ops[0].value)))
+			if len(ops) >= 2 && configIsCode(ops[0].value, ops[1].value) {
+				var at syntax.Node = inv.at
+				if ops[1].word != nil {
+					at = ops[1].word
+				}
+				w.codeValue(ops[1].value, ops[1].dynamic, at, inv.depth)
+			}
 		}
 	}
 	return true
@@ -1006,7 +1072,8 @@ func sedScan(s string) (executes bool, writes []string) {
 	return executes, writes
 }
 
-var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*>`)
+// awkPrintTo finds `print ... > "file"` (the file when it is a literal).
+var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
 
 // awk: system(), pipes and getline run commands; print > writes files.
 func (inv *invocation) awk() {
@@ -1027,8 +1094,12 @@ func (inv *invocation) awk() {
 	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
-	if awkPrintTo.MatchString(s) {
-		inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+	for _, m := range awkPrintTo.FindAllStringSubmatch(s, -1) {
+		if m[1] == "" {
+			inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+			continue
+		}
+		inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), field{value: m[1]})
 	}
 	for _, o := range ops[1:] {
 		if !o.dynamic && !strings.Contains(o.value, "=") {
@@ -1080,6 +1151,13 @@ func (inv *invocation) tar() {
 			}
 		}
 	}
+	if mode == "c" {
+		for _, o := range ops {
+			if !o.dynamic {
+				w.noteRead(inv.at, o.value, nil)
+			}
+		}
+	}
 	inv.operands = nil
 	switch mode {
 	case "x":
@@ -1099,4 +1177,128 @@ func (inv *invocation) tar() {
 			w.add(w.part(inv.at, effects.Read, "tar", ""))
 		}
 	}
+}
+
+// codeValue classifies a literal value that is shell code run later: a
+// GIT_PAGER, a `git -c core.pager=`, an alias `!cmd` (SPEC §3 rule 11).
+func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int) {
+	if dynamic {
+		p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("`%s` sets a program only known at run time", w.textOf(at)))
+		w.allKnown = false
+		w.add(p)
+		return
+	}
+	code := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), "!"))
+	if code == "" || code == "true" || code == "false" {
+		return
+	}
+	w.nested(code, at, depth)
+}
+
+func without(cs []effects.Class, c effects.Class) []effects.Class {
+	out := cs[:0:0]
+	for _, x := range cs {
+		if x != c {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// copyTool: rsync and scp reach the network only with a remote operand;
+// rsync --delete deletes in the destination.
+func (inv *invocation) copyTool() {
+	w := inv.w
+	anyRemote := false
+	for _, o := range inv.operands {
+		if o.dynamic || remote(o.value) || strings.HasPrefix(o.value, "rsync://") {
+			anyRemote = true
+		}
+	}
+	if !anyRemote && len(inv.operands) > 0 {
+		inv.classes = without(inv.classes, effects.Network)
+	}
+	deletes := false
+	for _, h := range inv.flags {
+		if strings.HasPrefix(h.name, "--delete") || h.name == "--remove-source-files" {
+			deletes = true
+		}
+	}
+	for _, a := range inv.args {
+		if strings.HasPrefix(a.value, "--delete") || a.value == "--remove-source-files" {
+			deletes = true
+		}
+	}
+	if deletes && len(inv.operands) >= 2 {
+		dest := inv.operands[len(inv.operands)-1]
+		if !remote(dest.value) {
+			inv.deleteOperand(w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s` deletes files in %s that the source lacks", inv.text, dest.value)), dest)
+		}
+	}
+}
+
+// parallel [options] [CMD] ::: ARGS: CMD is shell code with {} replaced by
+// each argument; with no CMD, each argument is a command. Without ::: the
+// arguments come from stdin and are unknown.
+func (inv *invocation) parallel(e *effects.Program, args []field) bool {
+	w := inv.w
+	inv.emit()
+	var cmd, vals []field
+	seps := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic || !isOption(a.value) {
+			break
+		}
+		if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
+			i++
+		} else if f == nil && len(a.value) == 2 && strings.Contains("jSIdEPa", a.value[1:]) {
+			i++
+		}
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.value == ":::" || a.value == "::::" || a.value == ":::+" {
+			seps = true
+			continue
+		}
+		if seps {
+			vals = append(vals, a)
+		} else {
+			cmd = append(cmd, a)
+		}
+	}
+	if !seps {
+		vals = []field{{value: "$PARALLEL_ARG", dynamic: true}}
+	}
+	var code []string
+	for _, c := range cmd {
+		if c.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return true
+		}
+		code = append(code, c.value)
+	}
+	for _, v := range vals {
+		arg := shellQuote(v.value)
+		if v.dynamic {
+			arg = "\"$PARALLEL_ARG\""
+		}
+		var line string
+		switch {
+		case len(code) == 0:
+			if v.dynamic {
+				inv.opaqueHigh("commands read from stdin")
+				return true
+			}
+			line = v.value
+		case strings.Contains(strings.Join(code, " "), "{}"):
+			line = strings.ReplaceAll(strings.Join(code, " "), "{}", arg)
+		default:
+			line = strings.Join(code, " ") + " " + arg
+		}
+		w.nested(line, inv.at, inv.depth)
+	}
+	return true
 }

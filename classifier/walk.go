@@ -41,6 +41,13 @@ type walker struct {
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
 	expandCfg *expand.Config
+	evalCache map[string]string
+
+	// hookContent is what the statement being walked writes through its
+	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
+	hookContent *string
+	hookAt      syntax.Node
+	hookDepth   int
 }
 
 func newWalker(src string, opts Options) *walker {
@@ -54,8 +61,13 @@ func newWalker(src string, opts Options) *walker {
 }
 
 func (w *walker) add(p Part) {
-	if p.Class == effects.Network {
+	switch {
+	case p.Class == effects.Network:
 		w.network = true
+	case p.Class == effects.OpaqueHigh && p.Refusal == "":
+		p.Refusal = effects.UnidentifiableProgram // §5.7
+	case p.Class == effects.Privilege && p.Refusal == "":
+		p.Refusal = effects.PrivilegeEscalation // §5.3
 	}
 	w.parts = append(w.parts, p)
 }
@@ -124,7 +136,12 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		w.tooDeep(0)
 		return
 	}
+	w.hookContent = nil
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 {
+		w.hookContent, w.hookAt, w.hookDepth = w.echoed(c), c, depth
+	}
 	red := w.redirects(s.Redirs, depth)
+	w.hookContent = nil
 	if red.stdin != stdinNone || red.stdinFile != "" || red.script != nil {
 		// a redirection overrides the pipe
 	} else {
@@ -215,6 +232,33 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 		}
 	}
 	return info
+}
+
+// echoed returns what an `echo` or `printf` of literal words prints, or nil.
+func (w *walker) echoed(c *syntax.CallExpr) *string {
+	if len(c.Args) == 0 {
+		return nil
+	}
+	name := c.Args[0].Lit()
+	if name != "echo" && name != "printf" {
+		return nil
+	}
+	var words []string
+	for _, a := range c.Args[1:] {
+		f := w.word(a)
+		if f.dynamic {
+			return nil
+		}
+		words = append(words, f.values()...)
+	}
+	if len(words) > 0 && (words[0] == "-e" || words[0] == "-n" || words[0] == "-E") {
+		words = words[1:]
+	}
+	s := strings.Join(words, " ")
+	if name == "printf" || strings.Contains(s, `\n`) {
+		s = strings.ReplaceAll(s, `\n`, "\n")
+	}
+	return &s
 }
 
 func literalDoc(word *syntax.Word) string {
@@ -469,42 +513,59 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	}
 	if why, ok := runsPrograms[name]; ok {
 		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", w.textOf(a), name, why)))
+		if codeVars[name] && a.Value != nil {
+			w.codeValue(val, !literal, a.Value, depth)
+		}
 	}
 }
 
+// codeVars hold a command line that runs later; their values are classified
+// as code (rule 11).
+var codeVars = map[string]bool{"GIT_PAGER": true, "PAGER": true, "EDITOR": true, "VISUAL": true,
+	"GIT_EDITOR": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "MANPAGER": true,
+	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_SSH": true}
+
 // runsPrograms are variables whose value changes what runs (SPEC §3 rule 8).
 var runsPrograms = map[string]string{
-	"PATH":                  "changes which programs run",
-	"LD_PRELOAD":            "loads code into every program",
-	"LD_LIBRARY_PATH":       "changes which libraries programs load",
-	"DYLD_INSERT_LIBRARIES": "loads code into every program",
-	"DYLD_LIBRARY_PATH":     "changes which libraries programs load",
-	"BASH_ENV":              "names a script every bash runs",
-	"ENV":                   "names a script every sh runs",
-	"PROMPT_COMMAND":        "runs a command at every prompt",
-	"GIT_SSH_COMMAND":       "runs a program for git's ssh",
-	"GIT_SSH":               "runs a program for git's ssh",
-	"GIT_EXTERNAL_DIFF":     "runs a program for git diff",
-	"GIT_EDITOR":            "runs a program as git's editor",
-	"GIT_PAGER":             "runs a program as git's pager",
-	"GIT_ASKPASS":           "runs a program for git's passwords",
-	"GIT_CONFIG_GLOBAL":     "changes git's configuration",
-	"GIT_CONFIG_PARAMETERS": "changes git's configuration",
-	"GIT_CONFIG_COUNT":      "changes git's configuration",
-	"PAGER":                 "runs a program as the pager",
-	"EDITOR":                "runs a program as the editor",
-	"VISUAL":                "runs a program as the editor",
-	"NODE_OPTIONS":          "can load code into node",
-	"PYTHONSTARTUP":         "names a script python runs",
-	"PYTHONPATH":            "changes which modules python imports",
-	"PERL5OPT":              "passes options to every perl",
-	"RUBYOPT":               "passes options to every ruby",
-	"SHELLOPTS":             "changes how shells run",
-	"BASHOPTS":              "changes how bash runs",
-	"IFS":                   "changes how the shell splits words",
-	"SSH_ASKPASS":           "runs a program for ssh's passwords",
-	"LESSOPEN":              "runs a program when less opens a file",
-	"MANPAGER":              "runs a program as man's pager",
+	"PATH":                    "changes which programs run",
+	"LD_PRELOAD":              "loads code into every program",
+	"LD_LIBRARY_PATH":         "changes which libraries programs load",
+	"DYLD_INSERT_LIBRARIES":   "loads code into every program",
+	"DYLD_LIBRARY_PATH":       "changes which libraries programs load",
+	"BASH_ENV":                "names a script every bash runs",
+	"ENV":                     "names a script every sh runs",
+	"PROMPT_COMMAND":          "runs a command at every prompt",
+	"GIT_SSH_COMMAND":         "runs a program for git's ssh",
+	"GIT_SSH":                 "runs a program for git's ssh",
+	"GIT_EXTERNAL_DIFF":       "runs a program for git diff",
+	"GIT_EDITOR":              "runs a program as git's editor",
+	"GIT_PAGER":               "runs a program as git's pager",
+	"GIT_ASKPASS":             "runs a program for git's passwords",
+	"GIT_CONFIG_GLOBAL":       "changes git's configuration",
+	"GIT_CONFIG_PARAMETERS":   "changes git's configuration",
+	"GIT_CONFIG_COUNT":        "changes git's configuration",
+	"PAGER":                   "runs a program as the pager",
+	"EDITOR":                  "runs a program as the editor",
+	"VISUAL":                  "runs a program as the editor",
+	"NODE_OPTIONS":            "can load code into node",
+	"PYTHONSTARTUP":           "names a script python runs",
+	"PYTHONPATH":              "changes which modules python imports",
+	"PERL5OPT":                "passes options to every perl",
+	"RUBYOPT":                 "passes options to every ruby",
+	"SHELLOPTS":               "changes how shells run",
+	"BASHOPTS":                "changes how bash runs",
+	"IFS":                     "changes how the shell splits words",
+	"SSH_ASKPASS":             "runs a program for ssh's passwords",
+	"LESSOPEN":                "runs a program when less opens a file",
+	"MANPAGER":                "runs a program as man's pager",
+	"GOFLAGS":                 "passes flags such as -toolexec to every go command",
+	"CC":                      "names the C compiler builds run",
+	"CXX":                     "names the C++ compiler builds run",
+	"GIT_DIR":                 "points git at another repository and its hooks",
+	"GIT_TEMPLATE_DIR":        "makes git copy hooks from elsewhere",
+	"GIT_CONFIG":              "changes git's configuration",
+	"MAKEFLAGS":               "passes flags to every make",
+	"NPM_CONFIG_SCRIPT_SHELL": "runs npm scripts with another program",
 }
 
 // test walks a `[[ ]]` expression for command substitutions.
@@ -590,7 +651,13 @@ func (w *walker) wordPart(p syntax.WordPart, depth int) {
 		w.restoreCwd(saved)
 	case *syntax.ProcSubst:
 		saved := w.saveCwd()
-		w.stmts(x.Stmts, depth+1)
+		in := stdinNone
+		if x.Op == syntax.CmdOut { // >(cmd): fed by the outer command
+			in = stdinPipe
+		}
+		for _, s := range x.Stmts {
+			w.stmt(s, depth+1, in)
+		}
 		w.restoreCwd(saved)
 	case *syntax.ArithmExp:
 		w.arith(x.X, depth+1)

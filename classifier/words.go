@@ -36,7 +36,10 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if word == nil {
 		return wordFields{}
 	}
-	if isDynamicWord(word, w.opts.Home != "") {
+	if v, ok := plainLiteral(word); ok {
+		return wordFields{fields: []field{{value: v, word: word}}}
+	}
+	if isDynamicWord(word, w.opts.Home != "") || otherTilde(word) {
 		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
 	}
 	if w.expandCfg == nil {
@@ -57,6 +60,59 @@ func (w *walker) word(word *syntax.Word) wordFields {
 		out.fields = append(out.fields, field{value: v, glob: glob, word: word})
 	}
 	return out
+}
+
+// plainLiteral returns the value of a word that needs no expansion: one
+// unquoted literal without backslashes, globs, braces or a leading tilde, or
+// one '...' string. It is the common case and skips the expander.
+func plainLiteral(word *syntax.Word) (string, bool) {
+	if len(word.Parts) != 1 {
+		return "", false
+	}
+	switch x := word.Parts[0].(type) {
+	case *syntax.Lit:
+		v := x.Value
+		if v == "" || v[0] == '~' || strings.ContainsAny(v, "\\*?[{") {
+			return "", false
+		}
+		return v, true
+	case *syntax.SglQuoted:
+		if x.Dollar {
+			return "", false
+		}
+		return x.Value, true
+	}
+	return "", false
+}
+
+// otherTilde reports a leading unquoted tilde form other than `~` and `~/`:
+// `~+` (the cwd), `~-` (the previous cwd), `~user` (another home). Their
+// values depend on run time or on other users, so they are unknown.
+func otherTilde(word *syntax.Word) bool {
+	if len(word.Parts) == 0 {
+		return false
+	}
+	l, ok := word.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(l.Value, "~") {
+		return false
+	}
+	rest := l.Value[1:]
+	if rest == "" {
+		return len(word.Parts) > 1 && !startsWithSlash(word.Parts[1])
+	}
+	return rest[0] != '/'
+}
+
+func startsWithSlash(p syntax.WordPart) bool {
+	switch x := p.(type) {
+	case *syntax.Lit:
+		return strings.HasPrefix(x.Value, "/")
+	case *syntax.SglQuoted:
+		return strings.HasPrefix(x.Value, "/")
+	case *syntax.DblQuoted:
+		return len(x.Parts) > 0 && startsWithSlash(x.Parts[0])
+	}
+	return false
 }
 
 // fields expands a list of words into fields.

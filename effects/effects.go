@@ -136,10 +136,11 @@ const (
 	TooDeep                Rule = "too-deep"                 // §5.8: nesting deeper than 64
 )
 
-// Rules lists every absolute-refusal rule id.
-var Rules = []Rule{DeleteOutsideWorkspace, WriteProtectedPath, PrivilegeEscalation, ForkBomb,
-	CredentialExfiltration, RuleStoreModification, UnidentifiableProgram, Unparseable,
-	InternalError, TooLarge, TooDeep}
+// Rules lists every absolute-refusal rule id, the most telling first: when
+// several parts of one command are refused, the verdict names the first.
+var Rules = []Rule{TooLarge, TooDeep, Unparseable, InternalError, ForkBomb, CredentialExfiltration,
+	PrivilegeEscalation, RuleStoreModification, DeleteOutsideWorkspace, WriteProtectedPath,
+	UnidentifiableProgram}
 
 func joinStrings[T fmt.Stringer](xs []T) string {
 	s := make([]string, len(xs))

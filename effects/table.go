@@ -46,6 +46,11 @@ type Program struct {
 	// (`docker volume rm`, `kubectl delete`, `terraform destroy`). Its
 	// irreversible-deletion is then an absolute refusal (SPEC §3 rule 13).
 	Outside bool
+	// HomeWrite names the file in the home directory the entry writes
+	// implicitly ("~/.npmrc" for `npm config set`, "~/go/bin" for `go
+	// install`): a home write is a write-protected-path refusal (SPEC §3
+	// judgment calls, §5.2).
+	HomeWrite string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -69,7 +74,9 @@ type Flag struct {
 	Replace bool
 	// Outside: like [Program.Outside], for this flag (`go clean -modcache`).
 	Outside bool
-	Why     string
+	// HomeWrite: like [Program.HomeWrite], for this flag (`pip install --user`).
+	HomeWrite string
+	Why       string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }

@@ -136,16 +136,13 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 		v.Reason = "the command is empty"
 		return v
 	}
-	if !policy.Enabled {
-		v.Decision = effects.Strictest(v.Decision, effects.Prompt)
-	}
 	d := v.Effects[decider]
 	v.DecidedBy = &d
 	switch {
 	case d.Rule != "":
 		v.Rule = string(d.Rule)
 		v.Reason = d.Reason
-	case !policy.Enabled && v.Decision == effects.Prompt && d.Outcome != effects.Prompt:
+	case !policy.Enabled && v.Decision == effects.Prompt && budget.Decide(d.Effect) == effects.Allow:
 		v.Rule = "commandSafety-off"
 		v.Reason = fmt.Sprintf("command safety is off (ml-ai.commandSafety: false), so every command prompts; `%s` is %s", d.Text, d.Effect)
 	default:
@@ -166,7 +163,21 @@ func worse(a, b Effect) bool {
 	if (a.Rule != "") != (b.Rule != "") {
 		return a.Rule != ""
 	}
+	if a.Rule != "" && a.Rule != b.Rule {
+		return rulePriority(a.Rule) < rulePriority(b.Rule)
+	}
 	return a.Effect > b.Effect
+}
+
+// rulePriority orders absolute refusals by how much the reason tells the
+// human: [effects.Rules] lists them most telling first.
+func rulePriority(r effects.Rule) int {
+	for i, x := range effects.Rules {
+		if x == r {
+			return i
+		}
+	}
+	return len(effects.Rules)
 }
 
 func budgetReason(d Effect, agent, mode string, dec effects.Decision) string {
