@@ -33,8 +33,9 @@ var miscPrograms = []Program{
 			{Name: "deny", Aliases: names("block", "revoke"), Effects: fx(WriteOutside), Why: "direnv deny changes direnv's trust list", Examples: ex("direnv deny")},
 			{Name: "exec", Effects: fx(OpaqueLow), Operands: Command, Skip: 1, Why: "direnv exec loads the directory's .envrc and runs the command", Examples: ex("direnv exec . ls")},
 			rsub("status", "direnv status"),
+			rsub("version", "direnv version"),
 		},
-		Examples: ex("direnv version")},
+		Examples: ex("direnv")},
 	{Name: "diskutil", Effects: fx(Read), Other: fx(SystemChange),
 		Subcommands: []Program{
 			{Name: "activity", Aliases: names("info", "list"), Effects: fx(Read), Examples: ex("diskutil list", "diskutil info disk0")},
@@ -81,8 +82,9 @@ var miscPrograms = []Program{
 		Subcommands: []Program{
 			{Name: "build", Effects: fx(Read), Flags: fl(wpath("-o", "--output")), Examples: ex("kustomize build overlays/prod"), NotExamples: ex("kustomize build -o /tmp/out overlays/prod")},
 			{Name: "edit", Effects: fx(WriteInside), Why: "kustomize edit changes kustomization.yaml", Examples: ex("kustomize edit set image app=app:2")},
+			rsub("version", "kustomize version"),
 		},
-		Examples: ex("kustomize version")},
+		Examples: ex("kustomize")},
 	{Name: "ldconfig", Aliases: names("update-alternatives"), Effects: fx(SystemChange), Why: "ldconfig changes the system's library or program links",
 		Flags:    fl(Flag{Names: names("-p", "--print-cache", "--display", "--list", "--query", "--get-selections"), Replace: true, Effects: fx(Read), Examples: ex("ldconfig -p", "update-alternatives --list java")}),
 		Examples: ex("ldconfig")},

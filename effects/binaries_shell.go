@@ -4,7 +4,6 @@ package effects
 // run another command (SPEC §3 rule 1) and the privilege escalators.
 var shellPrograms = []Program{
 	// Builtins (bash 5.2 manual, "Shell Builtin Commands").
-	ro(".", ". venv/bin/activate"),
 	ro(":", ":", ": > /dev/null"),
 	{Name: "[", Aliases: names("test"), Effects: fx(Read), Examples: ex("[ -f go.mod ]", "test -d src")},
 	{Name: "alias", Effects: fx(Read), Examples: ex("alias", "alias ll='ls -la'"),
@@ -47,7 +46,7 @@ var shellPrograms = []Program{
 	ro("let", "let i=i+1"),
 	ro("local", "local x=1"),
 	rof("mapfile", fl(arg("-d", "-n", "-O", "-s", "-u", "-C", "-c")), "mapfile -t lines"),
-	ro("popd", "popd"),
+	{Name: "popd", Effects: fx(Read), Special: SpecialRedirectCD, Examples: ex("popd")},
 	{Name: "printf", Effects: fx(Read), Flags: fl(arg("-v")), Examples: ex("printf '%s\\n' a b", "printf -v x '%d' 3")},
 	{Name: "pushd", Effects: fx(Read), Special: SpecialRedirectCD, Examples: ex("pushd src")},
 	ro("pwd", "pwd", "pwd -P"),
@@ -58,9 +57,9 @@ var shellPrograms = []Program{
 	rof("set", fl(arg("-o", "+o")), "set -euo pipefail", "set -x"),
 	ro("shift", "shift 2"),
 	rof("shopt", fl(), "shopt -s globstar"),
-	{Name: "source", Effects: fx(OpaqueHigh), Special: SpecialEval,
+	{Name: "source", Aliases: names("."), Effects: fx(OpaqueHigh), Special: SpecialEval,
 		Why:      "source runs a file in the current shell",
-		Examples: ex(`source "$ENV_FILE"`), NotExamples: ex("source venv/bin/activate")},
+		Examples: ex(`source "$ENV_FILE"`, `. "$F"`), NotExamples: ex("source venv/bin/activate", ". ./env.sh")},
 	ro("times", "times"),
 	{Name: "trap", Effects: fx(Read), Examples: ex("trap 'echo done' EXIT", "trap - INT"),
 		NotExamples: ex("trap 'rm -rf ~' EXIT")},

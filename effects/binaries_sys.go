@@ -159,7 +159,7 @@ var networkTools = []Program{
 			rpath("--exclude-from", "--include-from", "--files-from", "--password-file"), wpath("--log-file", "--write-batch", "--only-write-batch"),
 			Flag{Names: names("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"), Effects: fx(Deletion),
 				Why: "rsync --delete deletes destination files missing from the source", Examples: ex("rsync -a --delete src/ dst/")}),
-		Examples: ex("rsync -av src/ backup/", "rsync -az host:/var/log/app.log logs/"), NotExamples: ex("rsync -a src/ /tmp/x/", "rsync -e 'ssh -p 2222' a host:")},
+		Examples: ex("rsync -az host:/var/log/app.log logs/", "rsync -a host:src/ dst/"), NotExamples: ex("rsync -av src/ backup/", "rsync -a src/ /tmp/x/", "rsync -e 'ssh -p 2222' a host:")},
 	{Name: "scp", Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "scp copies files to or from another host",
 		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-o", "-F", "-X"), prog("-S")),
 		Examples: ex("scp host:/etc/hosts hosts.txt"), NotExamples: ex("scp a.txt host:/tmp/")},
