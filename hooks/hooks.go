@@ -121,20 +121,18 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 		return out
 	}
 
-	payload, readErr := readBounded(stdin)
 	var c call
-	var err error
-	switch {
-	case readErr != nil:
-		err = readErr
-	case cfg.BadArgs != "":
-		err = errors.New(cfg.BadArgs)
-	default:
+	payload, err := readBounded(stdin)
+	if err == nil {
 		c, err = ad.parse(payload, getenv)
+	}
+	if err == nil && cfg.BadArgs != "" {
+		err = errors.New(cfg.BadArgs)
 	}
 	if err != nil {
 		reason := "command-safety denied this command because the hook input is invalid: " + err.Error()
 		v := rejected(agent, c.cwd, reason, now)
+		v.Command, v.Mode = c.command, c.mode
 		out := ad.answer(effects.Refuse, reason)
 		if _, lerr := record(ctx, cfg, v, c.session); lerr != nil {
 			out.Stderr = joinNote(out.Stderr, logFailure(lerr))

@@ -364,7 +364,10 @@ func TestReadErrorAndBadArgs(t *testing.T) {
 				t.Errorf("stdout %q does not contain %q", out.Stdout, tt.want)
 			}
 			if len(log.rows) != 1 {
-				t.Errorf("log rows %d, want 1", len(log.rows))
+				t.Fatalf("log rows %d, want 1", len(log.rows))
+			}
+			if tt.name == "bad args" && log.rows[0].v.Command != "ls" {
+				t.Errorf("logged command %q, want the payload's", log.rows[0].v.Command)
 			}
 		})
 	}
