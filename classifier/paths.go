@@ -74,6 +74,7 @@ func (w *walker) physical(p string, glob bool) string {
 	}
 	cur := "/"
 	sawGlob := false
+	last := "" // the glob component, which must be the last one
 	for _, c := range comps {
 		switch c {
 		case "", ".":
@@ -86,20 +87,28 @@ func (w *walker) physical(p string, glob bool) string {
 		default:
 			if glob && hasGlobChars(c) {
 				// `.*` matches `..` in many shells (bash before 5.2):
-				// the path may climb, so it is unknown.
-				if m, _ := path.Match(c, ".."); m {
+				// the path may climb, so it is unknown. Only a pattern
+				// that starts with a literal dot matches a dot file.
+				if m, _ := path.Match(strings.ReplaceAll(c, "[!", "[^"), ".."); m && (c[0] == '.' || c[0] == '[') {
 					return ""
 				}
-				sawGlob = true
+				if sawGlob {
+					// A glob followed by more components (src/*/tmp,
+					// **/*.o) may pass through a symlink that leads out.
+					return ""
+				}
+				sawGlob, last = true, c
+				continue
+			}
+			if sawGlob {
+				return ""
 			}
 			cur = path.Join(cur, c)
 		}
 	}
 	if sawGlob {
-		// Resolve the part before the first glob component only.
-		i := strings.IndexAny(cur, "*?[")
-		dir := cur[:strings.LastIndexByte(cur[:i], '/')+1]
-		return path.Join(w.evalPrefix(path.Clean(dir)), cur[len(dir):])
+		// The names the glob matches are children of the resolved directory.
+		return path.Join(w.evalPrefix(cur), last)
 	}
 	return w.evalPrefix(cur)
 }

@@ -188,6 +188,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 		if e.Operands == effects.Command && len(inv.operands) >= e.Skip {
+			inv.finishSpecial(e)
 			inv.emit()
 			inv.emitFlags()
 			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{stdin: inv.red.stdin})
@@ -524,7 +525,7 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		if len(ops) >= 2 || inv.has("-t", "--target-directory") == nil && len(ops) == 1 {
 			inv.writeOperand(base, ops[len(ops)-1])
 		}
-		for _, o := range ops[:max(len(ops)-1, 1)] {
+		for _, o := range ops[:max(len(ops)-1, min(len(ops), 1))] {
 			if !o.dynamic {
 				w.noteRead(inv.at, o.value, nil)
 			}
@@ -599,6 +600,11 @@ func (inv *invocation) script(ops []field) {
 		}
 		if o.value == "-" || o.value == "/dev/stdin" {
 			inv.stdinScript()
+			return
+		}
+		if strings.HasPrefix(o.value, "/dev/fd/") || strings.HasPrefix(o.value, "/proc/") {
+			// bash <(curl ..): the script comes from a pipe.
+			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a program fed to it at run time, which cannot be identified", inv.text)))
 			return
 		}
 		w.allKnown = false

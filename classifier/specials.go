@@ -88,9 +88,12 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			return nil, true
 		}
 	case effects.SpecialScript:
-		inv.emit()
 		for i, a := range args {
 			v := a.value
+			if strings.HasPrefix(v, "--command=") || v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
+				inv.classes = []effects.Class{effects.Read}
+				inv.emit()
+			}
 			if strings.HasPrefix(v, "--command=") {
 				inv.nestedField(field{value: strings.TrimPrefix(v, "--command="), dynamic: a.dynamic, word: a.word})
 				return nil, true
@@ -100,6 +103,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 				return nil, true
 			}
 		}
+		inv.emit()
 		inv.opaqueMedium("an interactive shell")
 		return nil, true
 	case effects.SpecialSSH:
@@ -371,7 +375,7 @@ func (inv *invocation) env(args []field) bool {
 		case isOption(v):
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, _, _ := strings.Cut(v, "=")
-			if why, ok := runsPrograms[name]; ok {
+			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
 				w.allKnown = false
 				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
 				if codeVars[name] {

@@ -211,6 +211,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 				info.script = &s
 				continue
 			}
+			if quotedDelimiter(r.Word) {
+				// A quoted delimiter (even in part: E"O"F) makes the body
+				// data. mvdan/sh parses `E"O"F` bodies as if unquoted, so
+				// take the body's source text then.
+				s := literalDoc(r.Hdoc)
+				if !allLit(r.Hdoc) {
+					_, _, s = w.spanOf(int(r.Hdoc.Pos().Offset()), int(r.Hdoc.Parts[len(r.Hdoc.Parts)-1].End().Offset()))
+					if delim := w.word(r.Word).values(); len(delim) == 1 {
+						s = strings.TrimSuffix(strings.TrimRight(s, "\n"), delim[0])
+					}
+				}
+				info.script = &s
+				continue
+			}
 			w.wordSubst(r.Hdoc, depth)
 			if isDynamicWord(r.Hdoc, w.opts.Home != "") {
 				info.scriptDyn = true
@@ -259,6 +273,33 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 		s = strings.ReplaceAll(s, `\n`, "\n")
 	}
 	return &s
+}
+
+func allLit(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedDelimiter reports whether a here-document delimiter has any quoting.
+func quotedDelimiter(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.Contains(x.Value, "\\") {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func literalDoc(word *syntax.Word) string {
@@ -511,7 +552,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
 	}
-	if why, ok := runsPrograms[name]; ok {
+	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
 		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", w.textOf(a), name, why)))
 		if codeVars[name] && a.Value != nil {
 			w.codeValue(val, !literal, a.Value, depth)

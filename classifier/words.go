@@ -39,13 +39,33 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if v, ok := plainLiteral(word); ok {
 		return wordFields{fields: []field{{value: v, word: word}}}
 	}
-	if isDynamicWord(word, w.opts.Home != "") || otherTilde(word) {
+	if len(word.Parts) == 1 {
+		if _, ok := word.Parts[0].(*syntax.ProcSubst); ok {
+			// bash passes <(cmd) and >(cmd) as a /dev/fd path; the command
+			// inside is walked where the word is.
+			return wordFields{fields: []field{{value: "/dev/fd/63", word: word}}}
+		}
+	}
+	tilde := tildeForm(word)
+	if isDynamicWord(word, w.opts.Home != "") || tilde == tildeUnknown {
 		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
 	}
 	if w.expandCfg == nil {
 		w.expandCfg = &expand.Config{Env: expand.ListEnviron("HOME=" + w.opts.Home)}
 	}
-	vals, err := expand.Fields(w.expandCfg, word)
+	cfg := w.expandCfg
+	if tilde == tildeLiteral || tilde == tildeCwd {
+		cfg = noTildeCfg
+	}
+	vals, err := expand.Fields(cfg, word)
+	if tilde == tildeCwd {
+		if len(w.cwd) != 1 || w.cwd[0] == "" {
+			return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+		}
+		for i, v := range vals {
+			vals[i] = w.cwd[0] + strings.TrimPrefix(v, "~+")
+		}
+	}
 	if err != nil {
 		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
 	}
@@ -85,22 +105,38 @@ func plainLiteral(word *syntax.Word) (string, bool) {
 	return "", false
 }
 
-// otherTilde reports a leading unquoted tilde form other than `~` and `~/`:
-// `~+` (the cwd), `~-` (the previous cwd), `~user` (another home). Their
-// values depend on run time or on other users, so they are unknown.
-func otherTilde(word *syntax.Word) bool {
+// noTildeCfg expands without a home, so a tilde stays a literal `~`.
+var noTildeCfg = &expand.Config{Env: expand.ListEnviron()}
+
+// The forms of a word's leading tilde.
+const (
+	tildeNone    = iota // no leading tilde, or `~`, `~/..`: the expander does it
+	tildeCwd            // `~+`: the working directory
+	tildeUnknown        // `~-` (the previous cwd) or `~user` (another home)
+	tildeLiteral        // a tilde prefix with quoted characters is not expanded: `~""`, `~\/x`
+)
+
+// tildeForm classifies a word's leading unquoted tilde the way bash reads
+// its tilde-prefix: the characters up to the first unquoted slash.
+func tildeForm(word *syntax.Word) int {
 	if len(word.Parts) == 0 {
-		return false
+		return tildeNone
 	}
 	l, ok := word.Parts[0].(*syntax.Lit)
 	if !ok || !strings.HasPrefix(l.Value, "~") {
-		return false
+		return tildeNone
 	}
-	rest := l.Value[1:]
-	if rest == "" {
-		return len(word.Parts) > 1 && !startsWithSlash(word.Parts[1])
+	prefix, _, slash := strings.Cut(l.Value, "/")
+	if strings.Contains(prefix, "\\") || !slash && len(word.Parts) > 1 && !startsWithSlash(word.Parts[1]) {
+		return tildeLiteral
 	}
-	return rest[0] != '/'
+	switch prefix {
+	case "~":
+		return tildeNone
+	case "~+":
+		return tildeCwd
+	}
+	return tildeUnknown
 }
 
 func startsWithSlash(p syntax.WordPart) bool {
