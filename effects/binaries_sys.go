@@ -173,7 +173,7 @@ var networkTools = []Program{
 	{Name: "ssh-keygen", Effects: fx(WriteOutside), Why: "ssh-keygen writes keys, by default under ~/.ssh",
 		Flags: fl(arg("-t", "-b", "-C", "-N", "-P", "-a", "-E", "-O", "-n", "-I", "-V", "-Z", "-m"), wpath("-f"),
 			Flag{Names: names("-l", "-F", "-y", "-L", "-B"), Replace: true, Effects: fx(Read), Examples: ex("ssh-keygen -l -f key.pub")},
-			Flag{Names: names("-R"), Value: Arg, Effects: fx(WriteOutside), Why: "ssh-keygen -R rewrites ~/.ssh/known_hosts", Examples: ex("ssh-keygen -R host")}),
+			Flag{Names: names("-R"), Value: Arg, Effects: fx(WriteOutside), HomeWrite: "~/.ssh/known_hosts", Why: "ssh-keygen -R rewrites ~/.ssh/known_hosts", Examples: ex("ssh-keygen -R host")}),
 		Examples: ex("ssh-keygen -t ed25519")},
 	{Name: "ssh-keyscan", Effects: fx(Network), Why: "ssh-keyscan asks hosts for their keys", Flags: fl(arg("-p", "-T", "-t"), rpath("-f")), Examples: ex("ssh-keyscan github.com")},
 	{Name: "telnet", Effects: fx(Network), Why: "telnet opens a network connection", Examples: ex("telnet example.com 80")},
