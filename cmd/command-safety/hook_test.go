@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,22 +24,25 @@ var (
 	hookBuildOut  []byte
 )
 
-// hookBinary builds command-safety once per test run, into a directory that
-// outlives the test that asked first.
+// hookBinary builds command-safety once per test run into a directory that
+// is fixed per user and overwritten each run (the package's TestMain belongs
+// to other tests, so nothing would remove a fresh temporary directory).
 func hookBinary(t *testing.T) string {
 	t.Helper()
 	hookBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "command-safety-bin-")
-		if err != nil {
-			hookBuildErr = err
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-hook-test-%d", os.Getuid()))
+		if hookBuildErr = os.MkdirAll(dir, 0o755); hookBuildErr != nil {
 			return
 		}
 		hookBuiltBin = filepath.Join(dir, "command-safety")
 		if runtime.GOOS == "windows" {
 			hookBuiltBin += ".exe"
 		}
-		cmd := exec.Command("go", "build", "-o", hookBuiltBin, ".")
-		hookBuildOut, hookBuildErr = cmd.CombinedOutput()
+		tmp := fmt.Sprintf("%s.%d.tmp", hookBuiltBin, os.Getpid())
+		hookBuildOut, hookBuildErr = exec.Command("go", "build", "-o", tmp, ".").CombinedOutput()
+		if hookBuildErr == nil {
+			hookBuildErr = os.Rename(tmp, hookBuiltBin)
+		}
 	})
 	if hookBuildErr != nil {
 		t.Fatalf("go build: %v\n%s", hookBuildErr, hookBuildOut)
