@@ -435,3 +435,51 @@ func TestEnvFrom(t *testing.T) {
 		t.Errorf("EnvFrom(windows).Home = %q, want %%USERPROFILE%%", got.Home)
 	}
 }
+
+// TestMigrateForward opens a file written at schema version 1 (as a released
+// binary would have left it) and checks that Open brings it to the current
+// version, keeping its rows and its triggers.
+func TestMigrateForward(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.db")
+	db := rawConn(t, path)
+	ctx := context.Background()
+	if _, err := db.Exec("PRAGMA journal_mode=WAL"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(migrations[0] + "; PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRow(verdict("git push", "a", part(effects.Network, "git push", "git", effects.Prompt)), "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := r.insert(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var v int
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+		t.Errorf("user_version = %d, %v; want %d", v, err, SchemaVersion)
+	}
+	var idx int
+	if err := l.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'verdicts_id_command'`).Scan(&idx); err != nil || idx != 1 {
+		t.Errorf("verdicts_id_command index: %d, %v", idx, err)
+	}
+	es, err := l.Query(ctx, Filter{Grep: "push"})
+	if err != nil || len(es) != 1 || es[0].LogID != id || es[0].Session != "old" {
+		t.Errorf("old row after migration: %+v, %v", es, err)
+	}
+	if err := l.Resolve(ctx, id, StatusApproved, "alice"); err != nil {
+		t.Errorf("resolve old row: %v", err)
+	}
+	if _, err := l.db.Exec(`DELETE FROM verdicts`); err == nil {
+		t.Error("delete succeeded after migration")
+	}
+}

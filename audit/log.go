@@ -17,7 +17,7 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // busyTimeout is how long one statement waits for another process's lock
 // before SQLite reports SQLITE_BUSY; [Log.Append] then retries on top of it.
@@ -96,8 +96,9 @@ func (l *Log) setup(ctx context.Context) error {
 	return retry(ctx, func() error { return l.migrate(ctx) })
 }
 
-// migrations[i] takes the schema from version i to i+1.
-var migrations = []string{schemaV1}
+// migrations[i] takes the schema from version i to i+1. Released entries
+// never change; a new schema is a new entry.
+var migrations = []string{schemaV1, schemaV2}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

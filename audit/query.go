@@ -41,42 +41,61 @@ type Filter struct {
 // ErrNotFound is returned for an id that is not in the log.
 var ErrNotFound = errors.New("no such decision log entry")
 
-const columns = `id, time, request_id, command, cwd, workspaces, agent, mode, session, decision,
-	effects, decided_by, rule, reason, classification_enabled, micros, classifier_version,
-	status, reviewer, reviewed_at, note`
+const columns = `v.id, v.time, v.request_id, v.command, v.cwd, v.workspaces, v.agent, v.mode,
+	v.session, v.decision, v.effects, v.decided_by, v.rule, v.reason, v.classification_enabled,
+	v.micros, v.classifier_version, v.status, v.reviewer, v.reviewed_at, v.note`
 
-// where builds the WHERE clause of f (starting with " WHERE" when non-empty).
-func (f Filter) where() (string, []any) {
+// from builds the FROM and WHERE clauses of f over `verdicts AS v`, and the
+// column that orders rows by id (g.id when walking the grep index).
+//
+// Since also bounds the id: no row with time >= Since has an id below the
+// smallest id of such rows, so the bound is exact, and it lets every other
+// index start at that id instead of the beginning of the log.
+//
+// Grep is a substring match that no B-tree can seek. With Grep, the rows are
+// walked newest first through the narrow verdicts_id_command index (see
+// schemaV2), each match joined to its row for the other conditions, so a
+// common text stops after Limit matches and an absent one reads only the
+// commands, not the table's fat rows.
+func (f Filter) from() (string, []any, string) {
 	var conds []string
 	var args []any
+	from, order := " FROM verdicts AS v", "v.id"
+	if f.Grep != "" {
+		order = "g.id"
+		from = " FROM verdicts AS g INDEXED BY verdicts_id_command CROSS JOIN verdicts AS v ON v.id = g.id"
+		conds = append(conds, `g.command LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(f.Grep)+"%")
+	}
 	if !f.Since.IsZero() {
-		conds = append(conds, "time >= ?")
-		args = append(args, formatTime(f.Since))
+		since := formatTime(f.Since)
+		conds = append(conds, "v.time >= ?", "v.id >= (SELECT min(id) FROM verdicts INDEXED BY verdicts_time WHERE time >= ?)")
+		args = append(args, since, since)
+		if f.Grep != "" {
+			conds = append(conds, "g.id >= (SELECT min(id) FROM verdicts INDEXED BY verdicts_time WHERE time >= ?)")
+			args = append(args, since)
+		}
 	}
 	if f.Decision != nil {
-		conds = append(conds, "decision = ?")
+		conds = append(conds, "v.decision = ?")
 		args = append(args, f.Decision.String())
 	}
 	if f.Agent != "" {
-		conds = append(conds, "agent = ?")
+		conds = append(conds, "v.agent = ?")
 		args = append(args, f.Agent)
 	}
 	if f.Status != "" {
-		conds = append(conds, "status = ?")
+		conds = append(conds, "v.status = ?")
 		args = append(args, string(f.Status))
 	}
 	if f.Effect != nil {
-		conds = append(conds, "EXISTS (SELECT 1 FROM verdict_effects e WHERE e.effect = ? AND e.verdict_id = verdicts.id)")
+		conds = append(conds, "EXISTS (SELECT 1 FROM verdict_effects e WHERE e.effect = ? AND e.verdict_id = v.id)")
 		args = append(args, f.Effect.String())
 	}
-	if f.Grep != "" {
-		conds = append(conds, `command LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(f.Grep)+"%")
-	}
 	if len(conds) == 0 {
-		return "", nil
+		return from, nil, order
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return from + " WHERE " + strings.Join(conds, " AND "), args, order
 }
 
 func likeEscape(s string) string {
@@ -85,8 +104,8 @@ func likeEscape(s string) string {
 
 // Query returns the rows that match f, newest first.
 func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
-	where, args := f.where()
-	q := "SELECT " + columns + " FROM verdicts" + where + " ORDER BY id DESC"
+	from, args, order := f.from()
+	q := "SELECT " + columns + from + " ORDER BY " + order + " DESC"
 	if f.Limit > 0 {
 		q += " LIMIT " + strconv.Itoa(f.Limit)
 	}
@@ -101,7 +120,7 @@ func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
 // oldest first: a watcher tails the log, whoever wrote it, by passing the last
 // id it has seen.
 func (l *Log) After(ctx context.Context, id int64, limit int) ([]Entry, error) {
-	q := "SELECT " + columns + " FROM verdicts WHERE id > ? ORDER BY id"
+	q := "SELECT " + columns + " FROM verdicts AS v WHERE v.id > ? ORDER BY v.id"
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
@@ -114,7 +133,7 @@ func (l *Log) After(ctx context.Context, id int64, limit int) ([]Entry, error) {
 
 // Get returns the row with id, or an error wrapping [ErrNotFound].
 func (l *Log) Get(ctx context.Context, id int64) (Entry, error) {
-	es, err := l.query(ctx, "SELECT "+columns+" FROM verdicts WHERE id = ?", id)
+	es, err := l.query(ctx, "SELECT "+columns+" FROM verdicts AS v WHERE v.id = ?", id)
 	if err != nil {
 		return Entry{}, fmt.Errorf("read decision log entry %d: %w", id, err)
 	}

@@ -21,19 +21,19 @@ type Stats struct {
 // Stats counts the rows f selects by decision, effect, agent, rule and
 // status, and the approval rate of resolved prompts.
 func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
-	where, args := f.where()
+	from, args, _ := f.from()
 	s := Stats{ByDecision: map[string]int{}, ByEffect: map[string]int{}, ByAgent: map[string]int{},
 		ByRule: map[string]int{}, ByStatus: map[string]int{}}
 	groups := []struct {
 		q string
 		m map[string]int
 	}{
-		{"SELECT decision, count(*) FROM verdicts" + where + " GROUP BY decision", s.ByDecision},
-		{"SELECT agent, count(*) FROM verdicts" + where + " GROUP BY agent", s.ByAgent},
-		{"SELECT rule, count(*) FROM verdicts" + where + " GROUP BY rule", s.ByRule},
-		{"SELECT status, count(*) FROM verdicts" + where + " GROUP BY status", s.ByStatus},
-		{"SELECT e.effect, count(*) FROM verdict_effects e WHERE e.verdict_id IN (SELECT id FROM verdicts" +
-			where + ") GROUP BY e.effect", s.ByEffect},
+		{"SELECT v.decision, count(*)" + from + " GROUP BY v.decision", s.ByDecision},
+		{"SELECT v.agent, count(*)" + from + " GROUP BY v.agent", s.ByAgent},
+		{"SELECT v.rule, count(*)" + from + " GROUP BY v.rule", s.ByRule},
+		{"SELECT v.status, count(*)" + from + " GROUP BY v.status", s.ByStatus},
+		{"SELECT e.effect, count(*) FROM verdict_effects e WHERE e.verdict_id IN (SELECT v.id" +
+			from + ") GROUP BY e.effect", s.ByEffect},
 	}
 	for _, g := range groups {
 		if err := l.countInto(ctx, g.q, args, g.m); err != nil {

@@ -21,6 +21,7 @@ type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 // subcommands maps each subcommand name to its implementation (one file each).
 var subcommands = map[string]subcommand{
 	"check": runCheck,
+	"log":   runLog,
 	"serve": runServe,
 	"hook":  runHook,
 }

@@ -1,0 +1,163 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+)
+
+// BenchmarkAppend measures one durable append (a transaction with its fsync),
+// as the writers do it, and the same with synchronous=NORMAL for comparison.
+func BenchmarkAppend(b *testing.B) {
+	v := verdict("git push origin main", "claude-code", part(effects.Network, "git push origin main", "git", effects.Prompt),
+		part(effects.Read, "ls", "ls", effects.Allow))
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		b.Run("synchronous="+sync, func(b *testing.B) {
+			l := openTemp(b)
+			l.db.SetMaxOpenConns(1)
+			if _, err := l.db.Exec("PRAGMA synchronous = " + sync); err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := l.Append(ctx, v, "bench"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQuery1M measures filtered queries (limit 50, as the CLI) and
+// stats over a log of a million rows, built first in batches.
+func BenchmarkQuery1M(b *testing.B) {
+	const rows = 1_000_000
+	l, err := Open(filepath.Join(b.TempDir(), "decisions.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	start := time.Now()
+	base := fill(b, l, rows)
+	b.Logf("built %d rows in %v", rows, time.Since(start).Round(time.Millisecond))
+
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		f    Filter
+	}{
+		{"newest", Filter{}},
+		{"decision=refuse", Filter{Decision: ptr(effects.Refuse)}},
+		{"agent+status=pending", Filter{Agent: "cursor", Status: StatusPending}},
+		{"effect=history-rewrite(rare)", Filter{Effect: ptr(effects.HistoryRewrite)}},
+		{"effect=network+agent", Filter{Effect: ptr(effects.Network), Agent: "copilot"}},
+		{"since=1h", Filter{Since: base.Add((rows - 3600) * time.Second)}},
+		{"since=1h+decision=prompt", Filter{Since: base.Add((rows - 3600) * time.Second), Decision: ptr(effects.Prompt)}},
+		{"since=1h+effect=history-rewrite", Filter{Since: base.Add((rows - 3600) * time.Second), Effect: ptr(effects.HistoryRewrite)}},
+		{"grep(common)", Filter{Grep: "git"}},
+		{"grep(rare)", Filter{Grep: "terraform destroy"}},
+		{"grep(absent, whole index)", Filter{Grep: "no such text"}},
+		{"grep(absent)+agent", Filter{Grep: "no such text", Agent: "cursor"}},
+		{"grep(common)+effect=history-rewrite", Filter{Grep: "git", Effect: ptr(effects.HistoryRewrite)}},
+		{"grep+since=1h", Filter{Grep: "push", Since: base.Add((rows - 3600) * time.Second)}},
+	}
+	for _, c := range cases {
+		c.f.Limit = 50
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := l.Query(ctx, c.f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("stats since=24h", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := l.Stats(ctx, Filter{Since: base.Add((rows - 86400) * time.Second)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// fill appends n synthetic verdicts, one a second, in transactions of 10,000
+// rows, and returns the time of the first.
+func fill(b *testing.B, l *Log, n int) time.Time {
+	b.Helper()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(1, 2))
+	agents := []string{"copilot", "claude-code", "cursor", "gemini-cli", "default"}
+	type tmpl struct {
+		cmd, program string
+		class        effects.Class
+	}
+	tmpls := []tmpl{
+		{"ls -la src", "ls", effects.Read}, {"git status", "git", effects.Read}, {"cat go.mod", "cat", effects.Read},
+		{"go test ./...", "go", effects.Verify}, {"npm test", "npm", effects.Verify},
+		{"touch a.txt", "touch", effects.WriteInside}, {"git commit -m wip", "git", effects.WriteInside},
+		{"cp a /tmp/b", "cp", effects.WriteOutside}, {"git push origin main", "git", effects.Network},
+		{"curl -s https://example.com", "curl", effects.Network}, {"rm -rf build", "rm", effects.Deletion},
+		{"make build", "make", effects.OpaqueLow}, {"python -c 'print(1)'", "python", effects.OpaqueMedium},
+	}
+	ctx := context.Background()
+	const batch = 10_000
+	for done := 0; done < n; {
+		tx, err := l.db.BeginTx(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < batch && done < n; i, done = i+1, done+1 {
+			var v gate.Verdict
+			switch r := rng.IntN(1000); {
+			case r < 5: // rare: history rewrite
+				v = verdict("git reset --hard HEAD~1", agents[rng.IntN(len(agents))],
+					part(effects.HistoryRewrite, "git reset --hard HEAD~1", "git", effects.Prompt))
+			case r < 6: // rarer: the grep target
+				v = verdict("terraform destroy -auto-approve", agents[rng.IntN(len(agents))],
+					part(effects.Deletion, "terraform destroy -auto-approve", "terraform", effects.Refuse))
+			default:
+				t := tmpls[rng.IntN(len(tmpls))]
+				out := effects.Allow
+				switch t.class {
+				case effects.Read, effects.Verify:
+				case effects.Deletion:
+					out = effects.Prompt
+					if rng.IntN(3) == 0 {
+						out = effects.Refuse
+					}
+				default:
+					out = effects.Prompt
+				}
+				text := fmt.Sprintf("%s # %d", t.cmd, done)
+				v = verdict(text, agents[rng.IntN(len(agents))], part(t.class, text, t.program, out),
+					part(effects.Read, "ls", "ls", effects.Allow))
+			}
+			v.Time = base.Add(time.Duration(done) * time.Second)
+			r, err := newRow(v, "bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r.decision == "prompt" && rng.IntN(4) != 0 {
+				r.status = "pending" // most resolved below by a bulk update would be slow; keep a mix
+			}
+			if _, err := r.insert(ctx, tx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Resolve a quarter of the prompts, as reviewers would have.
+	if _, err := l.db.Exec(`UPDATE verdicts SET status = CASE WHEN id % 7 = 0 THEN 'rejected' ELSE 'approved' END,
+		reviewer = 'alice', reviewed_at = time WHERE status = 'pending' AND id % 4 = 0`); err != nil {
+		b.Fatal(err)
+	}
+	return base
+}
