@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["out/", "node_modules/", ".vscode-test/", "bin/", "dist/"] },
+  { ignores: ["out/", "node_modules/", "bin/", "dist/", "test/e2e/host/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

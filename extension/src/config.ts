@@ -38,3 +38,37 @@ export function section(inspect: (key: Key) => Inspected<unknown> | undefined): 
   }
   return out;
 }
+
+/**
+ * userSection is the answer for the user-scope item (no scopeUri) of the
+ * server's `workspace/configuration` request: the keys set in the user
+ * settings, and nothing a workspace set. The server applies its defaults to
+ * keys that are absent.
+ */
+export function userSection(inspect: (key: Key) => Inspected<unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Keys) {
+    const v = inspect(k)?.globalValue;
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * folderSection is the answer for a workspace folder's item (with scopeUri):
+ * the keys set by the workspace or the folder, which the server applies only
+ * where they tighten the user's (SPEC §6). Where both levels set
+ * `commandSafety`, anything but true at either level wins; for other keys the
+ * folder's value is taken over the workspace's.
+ */
+export function folderSection(inspect: (key: Key) => Inspected<unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Keys) {
+    const i = inspect(k);
+    const set = [i?.workspaceValue, i?.workspaceFolderValue].filter((v) => v !== undefined);
+    if (set.length === 0) continue;
+    if (k === "commandSafety") out[k] = set.every((v) => v === true);
+    else out[k] = i?.workspaceFolderValue ?? i?.workspaceValue;
+  }
+  return out;
+}

@@ -3,6 +3,7 @@
 // caps, messages) lives in modules that do not import `vscode`.
 
 import * as os from "node:os";
+import * as readline from "node:readline";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -18,7 +19,7 @@ import { ConfigSection, InitializationOptions, Methods, Outcome, ResolveParams, 
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
 import { serverPath } from "./platform";
-import { Key, section } from "./config";
+import { Key, folderSection, section, userSection } from "./config";
 import * as format from "./format";
 import { Prepared } from "./pending";
 import { runCommand, DefaultTimeoutMs } from "./run";
@@ -151,15 +152,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
       outputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: init,
+      // The server's stderr is log/slog text: route each line by its level.
+      stdioOptions: {
+        stdout: () => undefined, // frames only; the client reads them
+        stderr: (input, ch) => {
+          readline.createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 })
+            .on("line", (line) => ch[format.stderrLevel(line)](line));
+        },
+      },
       synchronize: { configurationSection: ConfigSection },
       middleware: {
         workspace: {
-          // Answer `ml-ai` with the tighten-only view of the settings (SPEC §6).
+          // Answer `ml-ai` per level: the user's keys for the unscoped item,
+          // the workspace's and folder's for a folder's item. The server
+          // applies workspace values only where they tighten (SPEC §6).
           configuration: (params, token, next) => {
-            if (params.items.every((i) => i.section === ConfigSection)) {
-              return params.items.map(() => effective());
-            }
-            return next(params, token);
+            if (!params.items.every((i) => i.section === ConfigSection)) return next(params, token);
+            return params.items.map((i) => {
+              if (!i.scopeUri) return userSection((k: Key) => config().inspect(k));
+              const scoped = vscode.workspace.getConfiguration(ConfigSection, vscode.Uri.parse(i.scopeUri));
+              return folderSection((k: Key) => scoped.inspect(k));
+            });
           },
         },
       },

@@ -123,3 +123,27 @@ export function toolResultText(r: RunResult): string {
   head.push("Output:", r.output);
   return head.join("\n");
 }
+
+/** LogLevel is a level of the output channel. */
+export type LogLevel = "error" | "warn" | "info" | "debug";
+
+/**
+ * stderrLevel picks the channel level for one line of the server's stderr
+ * (log/slog text: `time=… level=INFO msg=…`): its errors and warnings show at
+ * the channel's default level, its info and debug chatter only when the user
+ * raises it. A line that is not slog's (a panic, a Go runtime message) is an
+ * error.
+ */
+export function stderrLevel(line: string): LogLevel {
+  const m = /(?:^|\s)level=(ERROR|WARN|INFO|DEBUG)\b/.exec(line);
+  switch (m?.[1]) {
+    case "WARN":
+      return "warn";
+    case "INFO":
+    case "DEBUG":
+      return "debug";
+    case "ERROR":
+    default:
+      return "error";
+  }
+}

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { section, Inspected, Key, Keys, ApplicationKeys } from "../../src/config";
+import { section, userSection, folderSection, Inspected, Key, Keys, ApplicationKeys } from "../../src/config";
 
 type Levels = Partial<Record<Key, Inspected<unknown>>>;
 const defaults: Levels = {
@@ -52,4 +52,26 @@ test("application keys come from user settings only", () => {
 
 test("unknown keys inspect to nothing", () => {
   assert.deepEqual(section(() => undefined), { commandSafety: true });
+});
+
+test("userSection sends the user's keys only", () => {
+  const s = userSection(with_({
+    commandSafety: { globalValue: false, workspaceValue: true },
+    agentBudgets: { workspaceValue: { copilot: { network: "allow" } } },
+    holdTimeout: { globalValue: "5m" },
+  }));
+  assert.deepEqual(s, { commandSafety: false, holdTimeout: "5m" });
+  assert.deepEqual(userSection(with_({})), {});
+});
+
+test("folderSection sends what the workspace and folder set", () => {
+  const cases: [string, Levels, Record<string, unknown>][] = [
+    ["nothing", {}, {}],
+    ["workspace off", { commandSafety: { globalValue: true, workspaceValue: false } }, { commandSafety: false }],
+    ["folder on cannot undo workspace off", { commandSafety: { workspaceValue: false, workspaceFolderValue: true } }, { commandSafety: false }],
+    ["workspace on", { commandSafety: { workspaceValue: true } }, { commandSafety: true }],
+    ["budgets: folder over workspace", { agentBudgets: { globalValue: { a: {} }, workspaceValue: { w: {} }, workspaceFolderValue: { f: {} } } }, { agentBudgets: { f: {} } }],
+    ["user only is not sent", { decisionLog: { globalValue: "/x.db" } }, {}],
+  ];
+  for (const [name, over, want] of cases) assert.deepEqual(folderSection(with_(over)), want, name);
 });

@@ -82,3 +82,16 @@ test("toolResultText", () => {
   assert.match(format.toolResultText({ ...base, exitCode: 1, truncatedBytes: 10 }), /first 10 bytes were dropped/);
   assert.match(format.toolResultText({ ...base, exitCode: null, spawnError: "spawn bash ENOENT" }), /could not be started: spawn bash ENOENT/);
 });
+
+test("stderrLevel maps slog levels; anything else is an error", () => {
+  const cases: [string, format.LogLevel][] = [
+    ['time=2026-11-30T08:41:51.886Z level=INFO msg=initialize roots=[/w]', "debug"],
+    ['time=2026-11-30T08:41:51.886Z level=DEBUG msg=x', "debug"],
+    ['time=2026-11-30T08:41:51.886Z level=WARN msg="settings problem"', "warn"],
+    ['time=2026-11-30T08:41:51.886Z level=ERROR msg="cannot open the decision log"', "error"],
+    ["panic: runtime error: index out of range", "error"],
+    ["", "error"],
+    ['msg="level=INFO is data here" level=ERROR', "error"],
+  ];
+  for (const [line, want] of cases) assert.equal(format.stderrLevel(line), want, line);
+});
