@@ -146,6 +146,18 @@ func withFlags(p Program, fs []Flag) Program {
 	return p
 }
 
+// inherit returns p with its flags also accepted by its subcommands,
+// recursively: tools whose global options may follow the subcommand
+// (`helm template x --output-dir out`, `bazel test --run_under=x`).
+func inherit(p Program) Program {
+	subs := make([]Program, len(p.Subcommands))
+	for i, s := range p.Subcommands {
+		subs[i] = withFlags(s, p.Flags)
+	}
+	p.Subcommands = subs
+	return p
+}
+
 // alias returns p with extra names.
 func alias(p Program, as ...string) Program {
 	p.Aliases = append(append([]string(nil), p.Aliases...), as...)

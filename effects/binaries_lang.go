@@ -164,7 +164,7 @@ var nativePrograms = []Program{
 		Examples: ex("pkg-config --cflags openssl")},
 	{Name: "strip", Effects: fx(WriteInside), Operands: WritePaths, Why: "strip rewrites the binaries", Flags: fl(wpath("-o"), arg("-K", "-N", "-R", "--remove-section")),
 		Examples: ex("strip bin/app")},
-	{Name: "swift", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "swift runs the script it is given",
+	inherit(Program{Name: "swift", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "swift runs the script it is given",
 		Flags: fl(dir("--package-path"), arg("-c", "--configuration", "--product", "--filter", "--skip", "-Xswiftc", "-Xcc", "-Xlinker"), wpath("--scratch-path", "--build-path")),
 		Subcommands: []Program{
 			{Name: "build", Effects: fx(WriteInside), Why: "swift build compiles into .build", Flags: fl(arg("-c", "--configuration", "--product", "--target")),
@@ -175,7 +175,7 @@ var nativePrograms = []Program{
 			sub("run", fx(OpaqueLow), "swift run builds and runs the package's program", "swift run app"),
 			{Name: "test", Effects: fx(Verify), Flags: fl(arg("--filter", "--skip", "-c", "--configuration")), Examples: ex("swift test", "swift test --filter A")},
 		},
-		Examples: ex("swift scripts/gen.swift"), NotExamples: ex("swift /tmp/x.swift")},
+		Examples: ex("swift scripts/gen.swift"), NotExamples: ex("swift /tmp/x.swift")}),
 	{Name: "swiftc", Effects: fx(WriteInside), Operands: ReadPaths, Why: "swiftc compiles a program", SingleDashLong: true,
 		Flags:    fl(wpath("-o", "-emit-module-path"), arg("-module-name", "-target", "-sdk", "-I", "-L", "-l", "-D", "-Xcc", "-Xlinker", "-swift-version")),
 		Examples: ex("swiftc -o app main.swift")},
@@ -272,7 +272,7 @@ var otherLangPrograms = []Program{
 			{Name: "test", Effects: fx(Verify), Examples: ex("dart test")},
 		},
 		Examples: ex("dart bin/main.dart")},
-	{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
+	inherit(Program{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(arg("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-v", "--verbosity", "-s", "--source", "--filter", "--logger", "-l",
 			"--arch", "--os", "--results-directory", "--settings", "-p", "--property"), wpath("-o", "--output"), rpath("--project", "--configfile")),
 		Subcommands: []Program{
@@ -301,7 +301,7 @@ var otherLangPrograms = []Program{
 			sub("watch", fx(OpaqueLow), "dotnet watch rebuilds and runs the project", "dotnet watch run"),
 			{Name: "workload", Effects: fx(Read), Other: fx(Network, SystemChange), Subcommands: []Program{rsub("list", "dotnet workload list")}, Examples: ex("dotnet workload")},
 		},
-		Examples: ex("dotnet --info", "dotnet --version")},
+		Examples: ex("dotnet --info", "dotnet --version")}),
 	{Name: "flutter", Effects: fx(Read), Other: fx(OpaqueLow),
 		Subcommands: []Program{
 			{Name: "analyze", Effects: fx(Verify), Examples: ex("flutter analyze")},

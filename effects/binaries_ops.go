@@ -182,7 +182,7 @@ var kubectlFlags = fl(
 // containerPrograms are container engines and orchestrators.
 var containerPrograms = []Program{
 	dockerLike("docker"),
-	{Name: "helm", Effects: fx(Read), Other: fx(SystemChange, Network),
+	inherit(Program{Name: "helm", Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(arg("-n", "--namespace", "--kube-context", "--set", "--set-string", "--set-json", "--version", "--repo", "-o", "--output", "--timeout",
 			"--registry-config", "--repository-config", "--repository-cache", "--kube-apiserver", "--kube-token", "--burst-limit"),
 			rpath("--kubeconfig", "-f", "--values", "--set-file", "--ca-file", "--cert-file", "--key-file"),
@@ -215,7 +215,7 @@ var containerPrograms = []Program{
 			{Name: "test", Effects: fx(SystemChange, Network), Why: "helm test runs test pods on the cluster", Examples: ex("helm test web")},
 			rsub("version", "helm version"),
 		},
-		Examples: ex("helm --help")},
+		Examples: ex("helm --help")}),
 	withFlags(Program{Name: "kubectl", Aliases: names("oc"), Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "annotate", Aliases: names("apply", "autoscale", "create", "edit", "expose", "label", "patch", "replace", "scale", "set", "taint"),
@@ -375,7 +375,7 @@ var packagePrograms = []Program{
 			{Name: "info", Aliases: names("list", "policy", "search", "version"), Effects: fx(Read), Examples: ex("apk info -vv", "apk search curl")},
 		},
 		Examples: ex("apk --version")},
-	{Name: "apt", Aliases: names("apt-get", "aptitude"), Effects: fx(Read), Other: fx(SystemChange, Network),
+	inherit(Program{Name: "apt", Aliases: names("apt-get", "aptitude"), Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(prog("-o", "--option"), arg("-t", "--target-release", "-a", "--host-architecture"), rpath("-c", "--config-file"),
 			Flag{Names: names("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"), Replace: true, Effects: fx(Read), Examples: ex("apt-get -s install curl")}),
 		Subcommands: []Program{
@@ -388,7 +388,7 @@ var packagePrograms = []Program{
 			{Name: "download", Aliases: names("source"), Effects: fx(Network, WriteInside), Why: "apt-get download downloads package files into the current directory", Examples: ex("apt-get download curl")},
 			{Name: "update", Effects: fx(SystemChange, Network), Why: "apt-get update downloads the package lists", Examples: ex("apt-get update", "apt update")},
 		},
-		Examples: ex("apt --version")},
+		Examples: ex("apt --version")}),
 	{Name: "apt-cache", Aliases: names("dpkg-query"), Effects: fx(Read), Examples: ex("apt-cache policy curl", "dpkg-query -W curl")},
 	{Name: "brew", Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
 		Subcommands: []Program{
@@ -407,7 +407,7 @@ var packagePrograms = []Program{
 			{Name: "update", Effects: fx(SystemChange, Network), Why: "brew update downloads package definitions", Examples: ex("brew update")},
 		},
 		Examples: ex("brew --version")},
-	{Name: "dnf", Aliases: names("microdnf", "yum", "zypper"), Effects: fx(Read), Other: fx(SystemChange, Network),
+	inherit(Program{Name: "dnf", Aliases: names("microdnf", "yum", "zypper"), Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(arg("--enablerepo", "--disablerepo", "--setopt", "--releasever", "-x", "--exclude", "--repo"), rpath("-c", "--config"), wpath("--installroot")),
 		Subcommands: []Program{
 			{Name: "autoremove", Aliases: names("erase", "remove", "rm"), Effects: fx(SystemChange), Why: "dnf remove removes packages from the machine", Examples: ex("dnf remove -y curl")},
@@ -417,7 +417,7 @@ var packagePrograms = []Program{
 			{Name: "distro-sync", Aliases: names("downgrade", "group", "in", "install", "makecache", "refresh", "reinstall", "up", "update", "upgrade"),
 				Effects: fx(SystemChange, Network), Why: "dnf install installs packages on the machine", Examples: ex("dnf install -y git", "yum update -y", "zypper in git")},
 		},
-		Examples: ex("dnf --version")},
+		Examples: ex("dnf --version")}),
 	{Name: "dpkg", Effects: fx(Read),
 		Flags: fl(arg("--root", "--admindir", "--instdir", "--force"),
 			Flag{Names: names("-i", "--install", "-r", "--remove", "-P", "--purge", "--configure", "--unpack", "--set-selections", "--add-architecture", "--remove-architecture"),
@@ -486,7 +486,7 @@ var servicePrograms = []Program{
 	{Name: "service", Effects: fx(SystemChange), Why: "service starts, stops or restarts system services",
 		Flags:    fl(Flag{Names: names("--status-all"), Replace: true, Effects: fx(Read), Examples: ex("service --status-all")}),
 		Examples: ex("service nginx restart", "service ssh status")},
-	{Name: "systemctl", Effects: fx(Read), Other: fx(SystemChange),
+	inherit(Program{Name: "systemctl", Effects: fx(Read), Other: fx(SystemChange),
 		Flags: fl(arg("-t", "--type", "--state", "-p", "--property", "-n", "--lines", "-o", "--output", "--root", "--kill-whom", "-s", "--signal", "--job-mode", "-M", "--machine", "--what", "--when"),
 			Flag{Names: names("-H", "--host"), Value: Arg, Effects: fx(Network), Why: "systemctl -H manages another host", Examples: ex("systemctl -H host status nginx")}),
 		Subcommands: []Program{
@@ -497,7 +497,7 @@ var servicePrograms = []Program{
 				"reset-failed", "restart", "revert", "set-default", "set-environment", "set-property", "start", "stop", "suspend", "try-restart", "unmask", "unset-environment"),
 				Effects: fx(SystemChange), Why: "systemctl restart starts, stops or changes system services", Examples: ex("systemctl restart nginx", "systemctl --user enable --now x.service")},
 		},
-		Examples: ex("systemctl")},
+		Examples: ex("systemctl")}),
 }
 
 // editorPrograms are editors and IDE launchers.

@@ -26,7 +26,7 @@ var pythonPrograms = []Program{
 			Flag{Names: names("--check", "--diff"), Replace: true, Effects: fx(Verify), Examples: ex("black --check .", "black --diff src")},
 			Flag{Names: names("-c", "--code"), Value: Arg, Replace: true, Effects: fx(Read), Examples: ex("black -c 'x=1'")}),
 		Examples: ex("black src", "black -l 100 a.py")},
-	{Name: "conda", Aliases: names("mamba", "micromamba"), Effects: fx(Read), Other: fx(Network, WriteOutside),
+	inherit(Program{Name: "conda", Aliases: names("mamba", "micromamba"), Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Flags: fl(arg("-n", "--name", "-c", "--channel", "--override-channels"), wpath("-p", "--prefix"), rpath("--file")),
 		Subcommands: []Program{
 			rsub("activate", "conda activate base"),
@@ -48,7 +48,7 @@ var pythonPrograms = []Program{
 			{Name: "run", Effects: fx(Read), Operands: Command, Flags: fl(arg("-n", "--name"), wpath("-p", "--prefix"), dir("--cwd")), Examples: ex("conda run -n py312 ls")},
 			sub("search", fx(Network), "conda search asks the channels", "conda search numpy"),
 		},
-		Examples: ex("conda --version")},
+		Examples: ex("conda --version")}),
 	{Name: "coverage", Effects: fx(Read), Other: fx(OpaqueLow),
 		Flags: fl(rpath("--rcfile"), arg("--data-file", "--include", "--omit")),
 		Subcommands: []Program{
@@ -153,7 +153,7 @@ var pythonPrograms = []Program{
 			{Name: "uninstall", Aliases: names("uninstall-all"), Effects: fx(WriteOutside), Why: "pipx uninstall deletes an installed program", Examples: ex("pipx uninstall black")},
 		},
 		Examples: ex("pipx --version")},
-	{Name: "poetry", Effects: fx(Read), Other: fx(Network, WriteInside, WriteOutside),
+	inherit(Program{Name: "poetry", Effects: fx(Read), Other: fx(Network, WriteInside, WriteOutside),
 		Flags: fl(dir("-C", "--directory", "-P", "--project")),
 		Subcommands: []Program{
 			rsub("about", "poetry about"),
@@ -188,7 +188,7 @@ var pythonPrograms = []Program{
 				},
 				Examples: ex("poetry version", "poetry version --short")},
 		},
-		Examples: ex("poetry --version")},
+		Examples: ex("poetry --version")}),
 	{Name: "pre-commit", Effects: fx(Network, WriteInside, OpaqueMedium), Why: "pre-commit downloads hook repositories and runs them on the files", Other: fx(Network, WriteInside, OpaqueMedium),
 		Flags: fl(rpath("-c", "--config"), arg("--hook-stage", "--from-ref", "--to-ref", "-t", "--hook-type")),
 		Subcommands: []Program{
