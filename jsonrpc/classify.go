@@ -91,18 +91,18 @@ func (s *Server) classify(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 }
 
 // request validates classify params into a gate request.
-func (s *Server) request(p ClassifyParams) (gate.Request, error) {
+func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 	if p.Command == nil {
-		return gate.Request{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: command is required")
+		return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: command is required")
 	}
 	if p.Cwd == nil {
-		return gate.Request{}, jsonrpc2.Errorf(codeInvalidParams, `invalid params: cwd is required (an absolute path, a file URI, or "" when unknown)`)
+		return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, `invalid params: cwd is required (an absolute path, a file URI, or "" when unknown)`)
 	}
 	cwd := *p.Cwd
 	if cwd != "" {
 		c, err := uriToPath(cwd)
 		if err != nil {
-			return gate.Request{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: cwd %q: must be absolute (%v)", cwd, err)
+			return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: cwd %q: must be absolute (%v)", cwd, err)
 		}
 		cwd = c
 	}
@@ -122,21 +122,34 @@ func (s *Server) request(p ClassifyParams) (gate.Request, error) {
 		for _, f := range p.WorkspaceFolders {
 			r, err := uriToPath(string(f))
 			if err != nil {
-				return gate.Request{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: workspace folder %q: %v", f, err)
+				return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: workspace folder %q: %v", f, err)
 			}
 			roots = append(roots, r)
 		}
 	}
-	if mode != "" {
-		set := s.policy().Budgets
-		if _, ok := set[mode]; !ok {
-			return gate.Request{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: unknown mode %q (from %s); want %s", mode, modeFrom, modeNames(set))
-		}
-	}
-	return gate.Request{
+	return classifyRequest{modeFrom: modeFrom, Request: gate.Request{
 		ID: p.ID, Command: *p.Command, Cwd: cwd, Workspaces: roots,
 		Home: s.opts.Home, Agent: agent, Mode: mode,
-	}, nil
+	}}, nil
+}
+
+// classifyRequest is a validated classify request; the mode is checked
+// against the budgets once the settings are in (a mode can be a budget name
+// from ml-ai.agentBudgets).
+type classifyRequest struct {
+	gate.Request
+	modeFrom string // "params" or "initializationOptions"
+}
+
+// checkMode returns an InvalidParams error for a mode that names no budget.
+func checkMode(r classifyRequest, set budgets.Set) error {
+	if r.Mode == "" {
+		return nil
+	}
+	if _, ok := set[r.Mode]; ok {
+		return nil
+	}
+	return jsonrpc2.Errorf(codeInvalidParams, "invalid params: unknown mode %q (from %s); want %s", r.Mode, r.modeFrom, modeNames(set))
 }
 
 func modeNames(set budgets.Set) string {
@@ -151,7 +164,7 @@ func modeNames(set budgets.Set) string {
 }
 
 // decide runs one classify to its reply; it owns the call from here.
-func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, r gate.Request) {
+func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr classifyRequest) {
 	defer s.work.Done()
 	defer s.forget(c)
 	defer func() {
@@ -169,8 +182,15 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, r ga
 	if ctx.Err() != nil {
 		return
 	}
-	testHook(r.Command)
 	snap := s.snapshot()
+	if err := checkMode(cr, snap.Budgets); err != nil {
+		if c.claim() {
+			_ = c.reply(ctx, nil, err)
+		}
+		return
+	}
+	r := cr.Request
+	testHook(r.Command)
 	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	logDB, logErr := s.openLog(snap.DecisionLog)
 	if logDB != nil {

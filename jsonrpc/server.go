@@ -14,7 +14,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/ml-ai/command-safety/audit"
-	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -258,10 +257,6 @@ func (s *Server) notify(method string, params any) {
 
 func (s *Server) snapshot() *settings.Snapshot { return s.settings.Load() }
 
-func (s *Server) policy() gate.Policy {
-	snap := s.snapshot()
-	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
-}
 
 // logState is the decision log: opened lazily at the path in force, and
 // reopened when the path changes (the ml-ai.decisionLog setting).

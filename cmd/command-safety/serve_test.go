@@ -820,13 +820,16 @@ func TestServeClientConfiguration(t *testing.T) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		out := make([]any, len(items))
-		out[0] = map[string]any{"commandSafety": enabled, "agentBudgets": map[string]any{}}
+		out[0] = map[string]any{"commandSafety": enabled, "agentBudgets": map[string]any{
+			"careful": map[string]any{"read": "prompt"},
+		}}
 		return out
 	}
 	c.initialize(map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"configuration": true}}})
-	// The first classify waits for the answer to workspace/configuration.
-	if v := c.classify(map[string]any{"command": "ls"}); v.ClassificationEnabled {
-		t.Errorf("client settings not applied to the first classify")
+	// The first classify waits for the answer to workspace/configuration:
+	// its mode is a budget defined there.
+	if v := c.classify(map[string]any{"command": "ls", "mode": "careful"}); v.ClassificationEnabled || v.Mode != "careful" {
+		t.Errorf("client settings not applied to the first classify: %+v", v)
 	}
 	c.mu.Lock()
 	req := c.configReq[0]
@@ -854,6 +857,20 @@ func TestServeClientConfiguration(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if v := c.classify(map[string]any{"command": "ls"}); !v.ClassificationEnabled {
 		t.Errorf("settings file read although the client answers workspace/configuration")
+	}
+}
+
+func TestServeWorkspaceFoldersChange(t *testing.T) {
+	c := startServe(t, serveOpts{})
+	c.initialize(map[string]any{"workspaceFolders": []any{map[string]any{"uri": "file://" + c.ws, "name": "ws"}}})
+	other := filepath.Join(c.dir, "other")
+	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added":   []any{map[string]any{"uri": "file://" + other, "name": "other"}},
+		"removed": []any{map[string]any{"uri": "file://" + c.ws, "name": "ws"}},
+	}})
+	v := c.classify(map[string]any{"command": "ls"})
+	if len(v.Workspaces) != 1 || v.Workspaces[0] != other {
+		t.Errorf("workspaces %v, want [%s]", v.Workspaces, other)
 	}
 }
 
