@@ -257,7 +257,6 @@ func (s *Server) notify(method string, params any) {
 
 func (s *Server) snapshot() *settings.Snapshot { return s.settings.Load() }
 
-
 // logState is the decision log: opened lazily at the path in force, and
 // reopened when the path changes (the ml-ai.decisionLog setting).
 type logState struct {
