@@ -377,7 +377,7 @@ var packagePrograms = []Program{
 		Examples: ex("apk --version")},
 	inherit(Program{Name: "apt", Aliases: names("apt-get", "aptitude"), Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(prog("-o", "--option"), arg("-t", "--target-release", "-a", "--host-architecture"), rpath("-c", "--config-file"),
-			Flag{Names: names("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"), Replace: true, Effects: fx(Read), Examples: ex("apt-get -s install curl")}),
+			Flag{Names: names("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"), Replace: true, Effects: fx(Read), Examples: ex("apt-get install -s curl")}),
 		Subcommands: []Program{
 			{Name: "autoclean", Aliases: names("clean"), Effects: fx(SystemChange), Why: "apt-get clean deletes the package cache", Examples: ex("apt-get clean")},
 			{Name: "autoremove", Aliases: names("purge", "remove"), Effects: fx(SystemChange), Why: "apt-get remove removes packages from the machine", Examples: ex("apt-get remove -y curl", "apt autoremove")},
