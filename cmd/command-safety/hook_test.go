@@ -288,6 +288,9 @@ func TestHookInstallProcess(t *testing.T) {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
 	}
+	if out, stderr, code := s.run(t, `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, nil, "hook", "--help"); code != 2 || out != "" || !strings.Contains(stderr, "usage:") {
+		t.Errorf("hook --help: exit %d, stdout %q, stderr %q; want 2, nothing, usage", code, out, stderr)
+	}
 	// A settings file with comments is left alone.
 	jsonc := "{\n  // mine\n  \"model\": \"opus\"\n}\n"
 	if err := os.WriteFile(claudeUser, []byte(jsonc), 0o600); err != nil {
