@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -293,11 +294,15 @@ func BenchmarkInProcessClassify(b *testing.B) {
 			roundTrip(initReq, "0")
 			req := classifyReq("1", "git status")
 			roundTrip(req, "1")
-			b.ResetTimer()
+			lat := make([]time.Duration, 0, b.N)
 			for b.Loop() {
+				start := time.Now()
 				roundTrip(req, "1")
+				lat = append(lat, time.Since(start))
 			}
-			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 			inW.Close()
 			outR.Close()
 			<-done
