@@ -223,7 +223,18 @@ func (w *walker) isRuleStore(p string) bool {
 		return true
 	}
 	for _, r := range w.opts.RuleStore {
-		if r != "" && (under(p, r) || under(r, p)) {
+		if r != "" && under(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsRuleStore reports whether p is a directory above a rule-store path
+// given in the options (deleting it deletes the store).
+func (w *walker) containsRuleStore(p string) bool {
+	for _, r := range w.opts.RuleStore {
+		if r != "" && under(r, p) {
 			return true
 		}
 	}
@@ -246,6 +257,9 @@ func (w *walker) locate(p string) location {
 			return locRoot
 		}
 		if under(p, r) {
+			if w.containsRuleStore(p) {
+				return locRuleStore
+			}
 			return locInside
 		}
 	}
@@ -274,6 +288,9 @@ func (w *walker) locate(p string) location {
 		if under(r, p) {
 			return locSystem
 		}
+	}
+	if w.containsRuleStore(p) {
+		return locRuleStore
 	}
 	return locOutside
 }

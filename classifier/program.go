@@ -153,6 +153,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.classes = append(inv.classes[:0], e.Effects...)
 	inv.why = e.Why
 	inv.outside = inv.outside || e.Outside
+
 	if pre, done := inv.special(e, args); done {
 		return
 	} else if pre != nil {
@@ -189,6 +190,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		}
 		if e.Operands == effects.Command && len(inv.operands) >= e.Skip {
 			inv.finishSpecial(e)
+			inv.homeWrites(e)
 			inv.emit()
 			inv.emitFlags()
 			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{stdin: inv.red.stdin})
@@ -214,10 +216,12 @@ func (inv *invocation) homeWrites(e *effects.Program) {
 	for _, h := range inv.flags {
 		hw = append(hw, h.flag.HomeWrite)
 	}
+	seen := map[string]bool{}
 	for _, f := range hw {
-		if f == "" {
+		if f == "" || seen[f] {
 			continue
 		}
+		seen[f] = true
 		base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
 		if w.opts.Home == "" {
 			w.write(base, "", true)
@@ -243,6 +247,7 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	inv.homeWrites(e)
 	inv.emit()
 	inv.emitFlags()
 }
@@ -402,6 +407,9 @@ func (inv *invocation) emit() {
 		if seen[c] || pathDriven && isLocationClass(c) {
 			continue
 		}
+		if c == effects.OpaqueLow && inv.entry.Operands == effects.Script {
+			continue // the script operand (or stdin) decides what runs
+		}
 		seen[c] = true
 		inv.emitClass(c, inv.why)
 	}
@@ -549,6 +557,11 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 			}
 		}
 	case effects.Script:
+		for _, h := range inv.flags {
+			if h.flag.Replace {
+				return // `node --check a.js`, `php -l a.php`: the file is read, not run
+			}
+		}
 		inv.script(ops)
 	}
 }

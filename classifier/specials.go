@@ -30,7 +30,10 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, true
 	case "trap":
 		inv.emit()
-		if len(args) > 0 && !isOption(args[0].value) {
+		if len(args) > 0 && args[0].value == "--" {
+			args = args[1:]
+		}
+		if len(args) > 0 && !isOption(args[0].value) && args[0].value != "-" && !isDigits(args[0].value) {
 			if args[0].dynamic {
 				inv.opaqueHigh("a trap whose action is only known at run time")
 			} else {
@@ -100,6 +103,14 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 			if (v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c')) && i+1 < len(args) {
 				inv.nestedField(args[i+1])
+				// The typescript file (default ./typescript) is written.
+				file := field{value: "typescript"}
+				for j, x := range args {
+					if j != i && j != i+1 && (x.dynamic || !isOption(x.value)) {
+						file = x
+					}
+				}
+				inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "script", ""), file)
 				return nil, true
 			}
 		}
@@ -287,6 +298,8 @@ var interpreterInline = map[string][]string{
 	"osascript": {"-e"}, "pwsh": {"-c", "-Command"}, "powershell": {"-c", "-Command"},
 	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "groovy": {"-e"}, "scala": {"-e"},
 	"elixir": {"-e"}, "erl": {"-eval"}, "guile": {"-c"}, "racket": {"-e"}, "awk": {},
+	"ts-node": {"-e", "--eval", "-p", "--print"}, "tsx": {"-e", "--eval", "-p", "--print"},
+	"ruby3": {"-e"}, "jshell": {}, "irb": {}, "node22": {"-e", "--eval", "-p", "--print"},
 }
 
 // interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
@@ -303,6 +316,11 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			return nil, true
 		}
 		v := a.value
+		if name, _, _ := strings.Cut(v, "="); isOption(v) {
+			if f := findFlag(e, name); f != nil && f.Replace {
+				return args, false
+			}
+		}
 		for _, n := range inline {
 			if v == n || (strings.HasPrefix(v, n) && len(n) == 2 && !strings.HasPrefix(v, "--")) || strings.HasPrefix(v, n+"=") {
 				inv.opaqueMedium("inline " + inv.prog + " code")
@@ -805,12 +823,14 @@ func (inv *invocation) gitConfig(args []field) bool {
 			ops = append(ops, a)
 		}
 	}
+	writeVerb := false
 	if len(ops) > 0 && (ops[0].value == "set" || ops[0].value == "unset" || ops[0].value == "rename-section" || ops[0].value == "remove-section" || ops[0].value == "edit") {
+		writeVerb = true
 		ops = ops[1:]
 	} else if len(ops) > 0 && (ops[0].value == "get" || ops[0].value == "list") {
 		read = true
 	}
-	if read || len(ops) < 2 && !hasAny(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") {
+	if read || !writeVerb && len(ops) < 2 && !hasAny(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") {
 		w.add(w.part(inv.at, effects.Read, "git config", ""))
 		return true
 	}
@@ -934,7 +954,7 @@ func (inv *invocation) chmod() {
 		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
 			switch l := w.locate(p); l {
 			case locInside, locRoot:
-				w.add(w.part(inv.at, effects.WriteInside, inv.prog, ""))
+				w.add(w.part(inv.at, effects.WriteInside, inv.prog, fmt.Sprintf("`%s` changes permissions of %s", inv.text, w.describe(p, l))))
 			case locOutside:
 				w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` changes permissions of %s", inv.text, w.describe(p, l))))
 			default:
@@ -1255,12 +1275,18 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 		if a.dynamic || !isOption(a.value) {
 			break
 		}
-		if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
-			i++
-		} else if f == nil && len(a.value) == 2 && strings.Contains("jSIdEPa", a.value[1:]) {
+		if f := findFlag(e, a.value); f != nil {
+			hit := flagHit{flag: f, name: a.value}
+			if f.Value != effects.NoValue && f.Value != effects.OptionalArg && i+1 < len(args) {
+				i++
+				hit.value = &args[i]
+			}
+			inv.applyFlag(hit)
+		} else if len(a.value) == 2 && strings.Contains("jSIdEPa", a.value[1:]) {
 			i++
 		}
 	}
+	inv.emitFlags()
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.value == ":::" || a.value == "::::" || a.value == ":::+" {

@@ -16,9 +16,18 @@ func TestTableExamples(t *testing.T) {
 	var walk func(prefix string, p *effects.Program)
 	walk = func(prefix string, p *effects.Program) {
 		name := strings.TrimSpace(prefix + " " + p.Name)
-		want := renderSet(p.Effects)
+		// The entry's declared effects, and the refusals its own data
+		// implies: deletions of outside resources, implicit home writes.
+		declared := p.Effects
+		if p.HomeWrite != "" && !hasClass(declared, effects.WriteOutside) {
+			declared = append(append([]effects.Class(nil), declared...), effects.WriteOutside)
+		}
+		want := renderSet(declared)
 		if p.Outside && hasClass(p.Effects, effects.Deletion) {
 			want += " !" + string(effects.DeleteOutsideWorkspace)
+		}
+		if p.HomeWrite != "" {
+			want += " !" + string(effects.WriteProtectedPath)
 		}
 		for _, ex := range p.Examples {
 			n++
@@ -26,7 +35,7 @@ func TestTableExamples(t *testing.T) {
 			if got := classSet(r); got != want {
 				t.Errorf("%s: example %q classifies as [%s], the entry says [%s]", name, ex, got, want)
 			}
-			if rs := refusals(r); len(rs) > 0 && !hasClass(p.Effects, effects.Privilege) && !hasClass(p.Effects, effects.OpaqueHigh) && !p.Outside {
+			if rs := refusals(r); len(rs) > 0 && !hasClass(p.Effects, effects.Privilege) && !hasClass(p.Effects, effects.OpaqueHigh) && !p.Outside && p.HomeWrite == "" {
 				t.Errorf("%s: example %q is refused (%v)", name, ex, rs)
 			}
 		}

@@ -229,7 +229,8 @@ func (env *checkEnv) jsonLines(stdin io.Reader, stdout io.Writer) int {
 	for lineNo := 1; ; lineNo++ {
 		line, err := readLine(rd, 1<<20)
 		if len(strings.TrimSpace(string(line))) > 0 || err == errLineTooLong {
-			v := env.jsonLine(line, lineNo, err)
+			v, id := env.jsonLine(line, lineNo, err)
+			v.ID = id // the caller's id, never the log's: they are told apart by logId
 			worst = effects.Strictest(worst, v.Decision)
 			if err := enc.Encode(v); err != nil {
 				fmt.Fprintf(env.stderr, "command-safety check: writing: %v\n", err)
@@ -275,16 +276,17 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) gate.Verdict {
+// jsonLine decides one JSONL request and returns the verdict and the
+// request's id ("" when the line has none or is not an object).
+func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verdict, string) {
 	var req checkRequest
-	bad := func(why string) gate.Verdict {
+	bad := func(why string) (gate.Verdict, string) {
 		v := gate.Decide(gate.Request{}, env.policy, nil)
-		v.ID = rawID(req.ID)
 		v.Decision = effects.Refuse
 		v.Rule = "bad-request"
 		v.Reason = fmt.Sprintf("line %d: %s", lineNo, why)
 		v.Cwd, v.Agent, v.Mode = env.cwd, orDefault(env.agent), env.mode
-		return env.logger.Record(v)
+		return env.logger.Record(v), rawID(req.ID)
 	}
 	if readErr == errLineTooLong {
 		return bad("the line is longer than 1 MiB")
@@ -321,8 +323,7 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) gate.Verdi
 		}
 	}
 	v := env.decide(gate.Request{Command: *req.Command, Cwd: req.Cwd, Workspaces: ws, Agent: req.Agent, Mode: req.Mode})
-	v.ID = rawID(req.ID)
-	return v
+	return v, rawID(req.ID)
 }
 
 func orDefault(agent string) string {
