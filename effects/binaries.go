@@ -48,6 +48,7 @@ var table = sortedTable(
 	servicePrograms,
 	editorPrograms,
 	miscPrograms,
+	extraPrograms,
 )
 
 // sortedTable joins the families and sorts them by name.
