@@ -193,10 +193,13 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	testHook(r.Command)
 	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	logDB, logErr := s.openLog(snap.DecisionLog)
-	if logDB != nil {
-		r.RuleStore = append(slices.Clone(s.opts.RuleStore), logDB.Path())
-	} else {
-		r.RuleStore = s.opts.RuleStore
+	r.RuleStore = slices.Clone(s.opts.RuleStore)
+	if path := s.decisionDB.pathFor(snap.DecisionLog); path != "" {
+		// The decision log is part of the permission-rule store (SPEC §5.6).
+		r.RuleStore = append(r.RuleStore, path, path+"-wal", path+"-shm")
+	}
+	if logDB != nil && logDB.Path() != s.decisionDB.pathFor(snap.DecisionLog) {
+		r.RuleStore = append(r.RuleStore, logDB.Path())
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
 	if ctx.Err() != nil {

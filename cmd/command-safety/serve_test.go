@@ -1077,6 +1077,10 @@ func TestServeLogFlagAndFailure(t *testing.T) {
 		if _, err := os.Stat(path); err != nil {
 			t.Errorf("--log ignored: %v", err)
 		}
+		// The log is part of the permission-rule store.
+		if v := c.classify(map[string]any{"command": "rm -f " + path}); v.Decision != "refuse" || v.Rule != "rule-store-modification" {
+			t.Errorf("rm of the decision log: %s %s, want refuse rule-store-modification", v.Decision, v.Rule)
+		}
 	})
 	t.Run("setting", func(t *testing.T) {
 		c := startServe(t, serveOpts{})
