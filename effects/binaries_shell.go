@@ -54,7 +54,7 @@ var shellPrograms = []Program{
 	rof("readarray", fl(arg("-d", "-n", "-O", "-s", "-u", "-C", "-c")), "readarray -t lines"),
 	ro("readonly", "readonly X=1"),
 	ro("return", "return 0"),
-	rof("set", fl(arg("-o", "+o")), "set -euo pipefail", "set -x"),
+	rof("set", fl(arg("-o")), "set -euo pipefail", "set -x"),
 	ro("shift", "shift 2"),
 	rof("shopt", fl(), "shopt -s globstar"),
 	{Name: "source", Aliases: names("."), Effects: fx(OpaqueHigh), Special: SpecialEval,
@@ -75,7 +75,7 @@ var shellPrograms = []Program{
 	// Shells (SpecialShell parses `-c 'literal'` recursively).
 	{Name: "bash", Aliases: names("ash", "dash", "ksh", "mksh", "sh", "zsh"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialShell,
 		Why:         "a shell runs the script it is given",
-		Flags:       fl(arg("-o", "+o", "-O", "+O"), rpath("--rcfile", "--init-file")),
+		Flags:       fl(arg("-o", "-O"), rpath("--rcfile", "--init-file")),
 		Examples:    ex("bash scripts/gen.sh", "sh ./build.sh", "zsh -e scripts/x.zsh"),
 		NotExamples: ex("bash -c 'ls'", "bash /tmp/x.sh", "bash -c \"$X\"")},
 

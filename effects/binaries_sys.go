@@ -40,7 +40,7 @@ var systemTools = []Program{
 	ro("lscpu", "lscpu"),
 	{Name: "lsmod", Aliases: names("lspci", "lsusb"), Effects: fx(Read), Examples: ex("lsmod", "lspci -v")},
 	{Name: "lsof", Effects: fx(Read),
-		Flags:    fl(arg("-p", "-u", "-c", "-g", "-d", "-a"), optArg("-i", "-s", "-F", "-r", "+r")),
+		Flags:    fl(arg("-p", "-u", "-c", "-g", "-d", "-a"), optArg("-i", "-s", "-F", "-r")),
 		Examples: ex("lsof -i :8080", "lsof -p 1234")},
 	{Name: "modprobe", Aliases: names("insmod", "rmmod"), Effects: fx(SystemChange), Why: "modprobe loads or unloads kernel modules", Examples: ex("modprobe br_netfilter")},
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",

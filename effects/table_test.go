@@ -171,7 +171,7 @@ func TestFlags(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, n := range f.Names {
-				if !strings.HasPrefix(n, "-") && !strings.HasPrefix(n, "+") || n == "-" || n == "--" || strings.ContainsAny(n, " =") {
+				if !strings.HasPrefix(n, "-") || n == "-" || n == "--" || strings.ContainsAny(n, " =") {
 					t.Errorf("%s: flag name %q must be an option as typed (-x, --name)", path, n)
 				}
 				if seen[n] {
