@@ -85,7 +85,10 @@ func (w *walker) physical(p string, glob bool) string {
 			}
 			cur = path.Dir(w.evalPrefix(cur))
 		default:
-			if glob && hasGlobChars(c) {
+			if glob && (hasGlobChars(c) || strings.Contains(c, "(")) {
+				if strings.Contains(c, "(") && strings.Contains(c, "..") {
+					return "" // an extended glob that may name `..`
+				}
 				// `.*` matches `..` in many shells (bash before 5.2):
 				// the path may climb, so it is unknown. Only a pattern
 				// that starts with a literal dot matches a dot file.

@@ -171,7 +171,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			continue
 		}
 		// An operand.
-		if len(e.Subcommands) > 0 && len(inv.operands) == 0 {
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts {
 			if a.dynamic {
 				inv.unknownSub(e, a)
 				return
@@ -478,7 +478,11 @@ func (inv *invocation) removeIn(p Part, d string) {
 func (inv *invocation) pathDriven() bool {
 	switch inv.entry.Operands {
 	case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
-		return len(inv.operands) > 0
+		for _, o := range inv.operands[min(inv.entry.Skip, len(inv.operands)):] {
+			if o.dynamic || !remote(o.value) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -173,6 +173,12 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 				break
 			}
 		}
+	case "git rm", "git restore", "git checkout":
+		if inv.prog == "git checkout" && hasAny(inv.args, "--") {
+			inv.classes = []effects.Class{effects.HistoryRewrite}
+			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
+		}
+		inv.ruleStoreOperands()
 	case "flock":
 		// flock creates its lock file when it is missing.
 		if len(inv.operands) > 0 && !isDigits(inv.operands[0].value) {
@@ -1331,4 +1337,23 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 		w.nested(line, inv.at, inv.depth)
 	}
 	return true
+}
+
+// ruleStoreOperands refuses pathspec operands that name the rule store
+// (`git rm .vscode/settings.json`), for commands whose operands are not
+// otherwise classified as paths.
+func (inv *invocation) ruleStoreOperands() {
+	w := inv.w
+	for _, o := range inv.operands {
+		if o.dynamic {
+			continue
+		}
+		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
+			if p != "" && w.locate(p) == locRuleStore {
+				part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
+				part.Refusal = effects.RuleStoreModification
+				w.add(part)
+			}
+		}
+	}
 }

@@ -57,6 +57,10 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if tilde == tildeLiteral || tilde == tildeCwd {
 		cfg = noTildeCfg
 	}
+	if v, ok := extGlobLiteral(word); ok {
+		// The expander does not take extended globs: keep the pattern.
+		return wordFields{fields: []field{{value: v, glob: true, word: word}}}
+	}
 	vals, err := expand.Fields(cfg, word)
 	if tilde == tildeCwd {
 		if len(w.cwd) != 1 || w.cwd[0] == "" {
@@ -149,6 +153,33 @@ func startsWithSlash(p syntax.WordPart) bool {
 		return len(x.Parts) > 0 && startsWithSlash(x.Parts[0])
 	}
 	return false
+}
+
+// extGlobLiteral renders a word with extended globs (`+(a|b).txt`) as its
+// pattern text, when its other parts are plain literals.
+func extGlobLiteral(word *syntax.Word) (string, bool) {
+	var b strings.Builder
+	ext := false
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\{~") {
+				return "", false
+			}
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return "", false
+			}
+			b.WriteString(x.Value)
+		case *syntax.ExtGlob:
+			ext = true
+			b.WriteString(x.Op.String() + x.Pattern.Value + ")")
+		default:
+			return "", false
+		}
+	}
+	return b.String(), ext
 }
 
 // fields expands a list of words into fields.
