@@ -57,7 +57,7 @@ func hostile() map[string]string {
 		"64KiB-and-list": strings.Repeat("rm a && ", (64<<10)/8-1) + "ls",
 		"64-deep-subst":  strings.Repeat("echo $(", 64) + "ls" + strings.Repeat(")", 64),
 		"65-deep-subst":  strings.Repeat("echo $(", 65) + "ls" + strings.Repeat(")", 65),
-		"64-deep-sh-c":   nestedShC(20),
+		"nested-sh-c":    nestedShC(),
 		"over-limit":     strings.Repeat("a", 64<<10+1),
 		"64KiB-quotes":   "echo '" + strings.Repeat("x", 64<<10-8) + "'",
 		"deep-subshells": strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200),
@@ -65,12 +65,17 @@ func hostile() map[string]string {
 	}
 }
 
-func nestedShC(n int) string {
+// nestedShC nests `sh -c '...'` as deep as fits in 64 KiB (quoting grows
+// the text fourfold per level).
+func nestedShC() string {
 	s := "ls"
-	for range n {
-		s = "sh -c " + shQuote(s)
+	for {
+		next := "sh -c " + shQuote(s)
+		if len(next) > 64<<10 {
+			return s
+		}
+		s = next
 	}
-	return s
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
