@@ -131,7 +131,7 @@ var jvmPrograms = []Program{
 // nativePrograms are C, C++ and Swift compilers and their checkers.
 var nativePrograms = []Program{
 	{Name: "cc", Aliases: names("c++", "clang", "clang++", "g++", "gcc"), Effects: fx(WriteInside), Operands: ReadPaths, SingleDashLong: true,
-		Why: "the compiler writes object files and programs",
+		Why: "cc compiles and writes object files and programs",
 		Flags: fl(wpath("-o", "-MF", "-MT", "-MQ"), arg("-I", "-L", "-l", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-std",
 			"-target", "--target", "-arch", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-MD", "-mllvm", "-isysroot", "--sysroot", "-framework"),
 			prog("-fplugin", "-wrapper", "-B", "-fuse-ld", "--ld-path", "-specs"),

@@ -134,6 +134,49 @@ func TestWhy(t *testing.T) {
 	})
 }
 
+// TestWhyNamesProgram checks that an entry's Why names the program, so
+// that the reason shown to a user says what runs ("git push sends commits to
+// a remote").
+func TestWhyNamesProgram(t *testing.T) {
+	for i := range table {
+		top := &table[i]
+		progs := append([]string{top.Name}, top.Aliases...)
+		walkTable(func(path string, p *Program) {
+			if strings.Fields(path)[0] != top.Name || p.Why == "" {
+				return
+			}
+			for _, n := range progs {
+				if strings.Contains(p.Why, n) {
+					return
+				}
+			}
+			t.Errorf("%s: Why %q does not name %s", path, p.Why, strings.Join(progs, " or "))
+		})
+	}
+}
+
+// TestHomeWrite checks that implicit home writes are written from the home
+// directory, as the classifier resolves them (`~/.npmrc`).
+func TestHomeWrite(t *testing.T) {
+	check := func(where, hw string, cs []Class) {
+		if hw == "" {
+			return
+		}
+		if !strings.HasPrefix(hw, "~/") || strings.Contains(hw, "..") {
+			t.Errorf("%s: HomeWrite %q must be a path under ~/", where, hw)
+		}
+		if !slices.Contains(cs, WriteOutside) {
+			t.Errorf("%s: HomeWrite %q without write-outside-workspace in its effects %v", where, hw, cs)
+		}
+	}
+	walkTable(func(path string, p *Program) {
+		check(path, p.HomeWrite, p.Effects)
+		for _, f := range p.Flags {
+			check(path+" "+f.Names[0], f.HomeWrite, f.Effects)
+		}
+	})
+}
+
 // TestExamplesUnique checks that no example command is written twice in the
 // table, and that no entry lists a command both as an example and as a
 // not-example. (Flag examples may repeat: a shared set of options such as
