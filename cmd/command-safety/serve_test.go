@@ -822,7 +822,7 @@ func TestServeClientConfiguration(t *testing.T) {
 		out := make([]any, len(items))
 		out[0] = map[string]any{"commandSafety": enabled, "agentBudgets": map[string]any{
 			"careful": map[string]any{"read": "prompt"},
-		}}
+		}, "bogusKey": 1}
 		return out
 	}
 	c.initialize(map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"configuration": true}}})
@@ -851,6 +851,34 @@ func TestServeClientConfiguration(t *testing.T) {
 	c.waitLog("commandSafety is now true")
 	if v := c.classify(map[string]any{"command": "ls"}); !v.ClassificationEnabled {
 		t.Errorf("didChangeConfiguration not picked up")
+	}
+	// A bad key is reported once per change of the section, not at every
+	// fetch of the same content.
+	if l := c.waitLog("bogusKey"); l.Type != messageTypeError {
+		t.Errorf("bad key: type %d: %s", l.Type, l.Message)
+	}
+	count := func() int {
+		n := 0
+		for _, l := range c.logsSnapshot() {
+			if strings.Contains(l.Message, "bogusKey") {
+				n++
+			}
+		}
+		return n
+	}
+	before := count()
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	c.waitFor("a third workspace/configuration", serveTimeout, func() bool { return len(c.configReq) >= 3 })
+	// Wait until the server has applied the third answer (it logs each).
+	for deadline := time.Now().Add(serveTimeout); strings.Count(c.stderr.String(), "msg=settings commandSafety") < 3; {
+		if time.Now().After(deadline) {
+			t.Fatalf("third answer not applied:\n%s", c.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.classify(map[string]any{"command": "ls"})
+	if n := count(); n != before {
+		t.Errorf("bad key reported again for an unchanged section (%d, then %d)", before, n)
 	}
 	// Files are not read in this mode.
 	writeAtomic(t, userSettingsPath(c), `{"ml-ai.commandSafety": false}`)
