@@ -3,6 +3,7 @@ package classifier
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -46,7 +47,11 @@ func Classify(src string, opts Options) (res Result) {
 	return Result{Parts: w.parts, AllKnown: w.allKnown}
 }
 
-// parser is shared per call: syntax.Parser is not safe for concurrent use.
+// parsers pools bash parsers: a Parser is reusable but not safe for
+// concurrent use, and making one costs more than parsing a short command.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// parse parses src as bash.
 func parse(src string) (*syntax.File, error) {
 	// A bare carriage return is a line break to a terminal (SPEC §3 judgment
 	// calls): normalise it so that what follows is seen as a command. The
@@ -54,7 +59,8 @@ func parse(src string) (*syntax.File, error) {
 	if strings.IndexByte(src, '\r') >= 0 {
 		src = strings.ReplaceAll(src, "\r", "\n")
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
 	return p.Parse(strings.NewReader(src), "")
 }
 
