@@ -95,7 +95,7 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
 	var store []string
 	if h.logPath != "" {
-		store = append(store, h.logPath)
+		store = append(store, h.logPath, h.logPath+"-wal", h.logPath+"-shm")
 	}
 	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, store
 }

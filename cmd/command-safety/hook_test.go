@@ -172,6 +172,52 @@ func TestHookProcess(t *testing.T) {
 	}
 }
 
+// TestHookProcessSettings: the hook reads the same settings files as check:
+// the user's decisionLog (which joins the rule store, WAL included) and a
+// workspace's commandSafety: false.
+func TestHookProcessSettings(t *testing.T) {
+	s := newHookSandbox(t)
+	logPath := filepath.Join(s.work, "logs", "decisions.db")
+	user := filepath.Join(s.home, ".config", "Code", "User", "settings.json")
+	ws := filepath.Join(s.work, ".vscode", "settings.json")
+	for path, text := range map[string]string{
+		user: `{"ml-ai.decisionLog": "` + logPath + `"}`,
+		ws:   "{\n  // this repository wants every command asked\n  \"ml-ai.commandSafety\": false,\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := func(id, cmd string) string {
+		return `{"session_id":"` + id + `","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`
+	}
+	env := []string{"CLAUDE_PROJECT_DIR=" + s.work}
+	if out, stderr, _ := s.run(t, in("a", "ls"), env, "hook", "claude-code"); hookDecision(t, "claude-code", out) != "ask" {
+		t.Errorf("ls with the workspace's commandSafety false: %s %s, want ask", out, stderr)
+	}
+	for _, target := range []string{logPath, logPath + "-wal"} {
+		out, stderr, _ := s.run(t, in("b", "cp /dev/null "+target), env, "hook", "claude-code")
+		if hookDecision(t, "claude-code", out) != "deny" || !strings.Contains(out, "rule store") {
+			t.Errorf("overwriting %s: %s %s, want a rule-store refusal", target, out, stderr)
+		}
+	}
+	l, err := audit.Open(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("%d rows in the log the settings name (%v), want 3", len(rows), err)
+	}
+	if _, err := os.Stat(s.logPath()); err == nil {
+		t.Errorf("the default log was written too")
+	}
+}
+
 // TestHookProcessLogUnavailable: when the log cannot be written, nothing is
 // allowed and stderr says why.
 func TestHookProcessLogUnavailable(t *testing.T) {
