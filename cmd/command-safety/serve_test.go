@@ -989,7 +989,7 @@ func TestServeUnrecoverableInput(t *testing.T) {
 func TestServeConcurrentRequests(t *testing.T) {
 	c := startServe(t, serveOpts{hooks: true})
 	c.initialize(nil)
-	slow := c.send("commandSafety/classify", map[string]any{"command": "#cstest-sleep=1500 ls", "cwd": c.ws})
+	slow := c.send("commandSafety/classify", map[string]any{"command": "#cstest-sleep=4000 ls", "cwd": c.ws})
 	var fast []string
 	for range 5 {
 		fast = append(fast, c.send("commandSafety/classify", map[string]any{"command": "ls", "cwd": c.ws}))
