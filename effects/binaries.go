@@ -36,6 +36,7 @@ var table = sortedTable(
 	goPrograms,
 	nodePrograms,
 	pythonPrograms,
+	pythonModules,
 	rustPrograms,
 	jvmPrograms,
 	nativePrograms,

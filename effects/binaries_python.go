@@ -10,6 +10,27 @@ var pipInstallFlags = fl(
 	wpath("-t", "--target", "--prefix", "--root", "--log"),
 )
 
+// pythonModules are standard modules agents run with `python -m NAME`: the
+// classifier looks the module up in the table by its name, so they are
+// entries of their own (no program by these names is installed as a rule).
+var pythonModules = []Program{
+	{Name: "cProfile", Aliases: names("profile", "trace"), Effects: fx(OpaqueLow), Operands: Script, Why: "cProfile runs the script it is given under the profiler",
+		Flags: fl(wpath("-o"), arg("-s")), Examples: ex("cProfile tools/x.py")},
+	{Name: "compileall", Aliases: names("py_compile"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "compileall writes byte-code files next to the sources",
+		Flags: fl(arg("-x", "-j", "-r", "-d", "-s", "-p", "-e", "--invalidation-mode")), Examples: ex("compileall -q src")},
+	{Name: "doctest", Aliases: names("unittest"), Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
+		Examples: ex("unittest discover -s tests", "doctest README.md")},
+	{Name: "ensurepip", Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
+	{Name: "http.server", Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), dir("-d", "--directory")),
+		Examples: ex("http.server 8000")},
+	{Name: "json.tool", Effects: fx(Read), Operands: CopyPaths, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys")},
+	{Name: "pdb", Effects: fx(OpaqueMedium), Why: "pdb runs a program under a debugger that executes the commands typed at it", Examples: ex("pdb tools/x.py")},
+	{Name: "timeit", Effects: fx(OpaqueMedium), Why: "timeit runs the code it is given", Flags: fl(arg("-n", "--number", "-r", "--repeat", "-s", "--setup", "-u", "--unit")),
+		Examples: ex("timeit '1+1'")},
+	{Name: "venv", Effects: fx(WriteInside), Operands: WritePaths, Why: "venv creates a virtual environment", Flags: fl(arg("--prompt", "--upgrade-deps")),
+		Examples: ex("venv .venv"), NotExamples: ex("venv /tmp/v")},
+}
+
 // pythonPrograms are Python's package managers, environment tools, test
 // runners, typecheckers, linters and formatters (python itself is with the
 // interpreters).
