@@ -43,7 +43,7 @@ func TestExtensionManifest(t *testing.T) {
 		Contributes struct {
 			Configuration struct {
 				Properties map[string]struct {
-					Type    string `json:"type"`
+					Type    any    `json:"type"` // "boolean" or ["string", "number"]
 					Scope   string `json:"scope"`
 					Default any    `json:"default"`
 				} `json:"properties"`
@@ -68,9 +68,9 @@ func TestExtensionManifest(t *testing.T) {
 	}
 	cs := props["ml-ai.commandSafety"]
 	if cs.Type != "boolean" || cs.Default != true {
-		t.Errorf("ml-ai.commandSafety: type %q default %v, want boolean default true", cs.Type, cs.Default)
+		t.Errorf("ml-ai.commandSafety: type %v default %v, want boolean default true", cs.Type, cs.Default)
 	}
 	if ab := props["ml-ai.agentBudgets"]; ab.Type != "object" {
-		t.Errorf("ml-ai.agentBudgets: type %q, want object", ab.Type)
+		t.Errorf("ml-ai.agentBudgets: type %v, want object", ab.Type)
 	}
 }

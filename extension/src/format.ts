@@ -42,15 +42,17 @@ export interface Confirmation {
 
 /** confirmation renders a prompt verdict for the tool's confirmation dialog. */
 export function confirmation(v: Verdict, explanation?: string): Confirmation {
+  // The command comes last: VS Code renders this Markdown as plain text in a
+  // dialog when there is no chat, and a paragraph right after a code block
+  // would run into the command's last line there.
   const lines: string[] = [];
   if (explanation) lines.push(escapeMarkdown(explanation), "");
-  lines.push(fence(v.command), "");
-  if (v.cwd) lines.push(`in \`${v.cwd.replace(/`/g, "'")}\``, "");
+  lines.push(`**Reason:** ${escapeMarkdown(v.reason)}`, "");
   const part = decidingPart(v);
   if (part) lines.push(`**Why it asks:** ${escapeMarkdown(part)}`, "");
   const effs = effectList(v);
   if (effs) lines.push(`**Effects:** ${escapeMarkdown(effs)}`, "");
-  lines.push(`**Reason:** ${escapeMarkdown(v.reason)}`);
+  lines.push(v.cwd ? `**Command** (in \`${v.cwd.replace(/`/g, "'")}\`):` : "**Command:**", "", fence(v.command));
   return { title: v.failedClosed ? "Run this command? (the safety gate is down)" : "Run this command?", markdown: lines.join("\n") };
 }
 

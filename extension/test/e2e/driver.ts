@@ -68,6 +68,31 @@ function findFiles(dir: string, name: string): string[] {
   return out;
 }
 
+// runCommand runs a command by its exact palette title, checking that the
+// first entry is that command (the palette also offers "similar commands").
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(">" + title);
+  await sleep(700);
+  const first = (await page.locator(".quick-input-list .monaco-list-row").first().innerText({ timeout: 5000 })).replace(/\u00a0/g, " ");
+  if (!first.includes(title)) throw new Error(`first palette entry for ${title} is ${JSON.stringify(first)}`);
+  await page.keyboard.press("Enter");
+}
+
+// showOutput opens the channel through the extension's Show Log command,
+// maximizes the panel and takes the README screenshot.
+async function showOutput(page: Page, docs: string | undefined): Promise<void> {
+  await runCommand(page, "ML.ai Command Safety: Show Log");
+  await page.locator(".output-view, .panel .monaco-editor").first().waitFor({ state: "visible", timeout: 10_000 });
+  await runCommand(page, "View: Toggle Maximized Panel");
+  await sleep(1500);
+  if (docs) await page.screenshot({ path: path.join(docs, "extension-output.png") });
+  await runCommand(page, "View: Toggle Maximized Panel");
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const dir = env("CS_E2E_DIR");
@@ -190,6 +215,24 @@ async function main(): Promise<number> {
         add("no unexpected dialog", false, text);
         await page.keyboard.press("Escape");
       }
+      if (progress?.request && !handled.has(progress.request)) {
+        const name = progress.request;
+        handled.add(name);
+        let text = "";
+        try {
+          if (name.startsWith("statusbar-")) {
+            await sleep(300);
+            text = (await page.locator(".statusbar").innerText({ timeout: 5000 })).replace(/\u00a0/g, " ");
+          } else if (name === "screenshot-output") {
+            await showOutput(page, docs);
+            text = "ok";
+          }
+        } catch (e) {
+          text = `(failed: ${e instanceof Error ? e.message.split("\n")[0] : e})`;
+          add(name, false, text);
+        }
+        fs.writeFileSync(path.join(ackDir, `${name}.json`), JSON.stringify({ text }));
+      }
       if (progress?.done) break;
       await sleep(250);
     }
@@ -226,25 +269,6 @@ async function main(): Promise<number> {
     })();
     add("the output channel's log file has one line per verdict", ok, detail, Date.now() - t);
 
-    // Screenshot of the output panel with verdicts.
-    if (docs) {
-      try {
-        await page.keyboard.press("Escape");
-        await page.keyboard.press("F1");
-        const input = page.locator(".quick-input-widget input");
-        await input.waitFor({ state: "visible", timeout: 10_000 });
-        await input.fill(">ML.ai Command Safety: Show Log");
-        await sleep(500);
-        const first = (await page.locator(".quick-input-list .monaco-list-row").first().innerText({ timeout: 5000 })).replace(/\u00a0/g, " ");
-        if (!first.includes("ML.ai Command Safety: Show Log")) throw new Error(`first palette entry is ${JSON.stringify(first)}`);
-        await page.keyboard.press("Enter");
-        await page.locator(".output-view, .panel .monaco-editor").first().waitFor({ state: "visible", timeout: 10_000 });
-        await sleep(1500);
-        await page.screenshot({ path: path.join(docs, "extension-output.png") });
-      } catch (e) {
-        add("output panel screenshot", false, e instanceof Error ? e.message.split("\n")[0] ?? "" : String(e));
-      }
-    }
   } catch (e) {
     add("driver", false, e instanceof Error ? e.message : String(e));
     if (page && docs) await page.screenshot({ path: path.join(dir, "failure.png") }).catch(() => undefined);

@@ -13,6 +13,8 @@ export interface Progress {
   checks: Check[];
   /** A dialog the runner is waiting on: the driver looks at it, then cancels it. */
   awaitingDialog?: { name: string; expect: string };
+  /** Something else the runner asks of the driver ("screenshot-output", "statusbar"); answered in ack/<name>.json. */
+  request?: string;
   done: boolean;
   /** Verdicts the runner received from the server (failClosed ones excluded), for the log-file check. */
   serverVerdicts: { command: string; decision: string }[];

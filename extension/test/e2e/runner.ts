@@ -120,6 +120,17 @@ export async function run(): Promise<void> {
     return error === undefined ? { text, result } : { text, result, error };
   };
 
+  // Ask the driver for something and wait for its answer (bounded).
+  const askDriver = async (name: string): Promise<string> => {
+    progress.request = name;
+    save();
+    const ack = path.join(ackDir, `${name}.json`);
+    await waitFor(() => fs.existsSync(ack), 30_000, `the driver's answer for ${name}`, 100);
+    delete progress.request;
+    save();
+    return (JSON.parse(fs.readFileSync(ack, "utf8")) as { text: string }).text;
+  };
+
   let api: API | undefined;
   const classify = async (command: string): Promise<Verdict> => {
     expect(api, "no API");
@@ -195,6 +206,19 @@ export async function run(): Promise<void> {
       return `workspace off in ${off} ms, on in ${on} ms; workspace true did not undo user false for 1 s; defaults back in ${back} ms`;
     });
 
+    await check("the Toggle Command Safety command flips the user setting, and the status bar follows", async () => {
+      await within(vscode.commands.executeCommand("ml-ai.commandSafety.toggle"), 10_000, "toggle");
+      expect(cfg().inspect<boolean>("commandSafety")?.globalValue === false, "user setting not false after toggle");
+      const off = await waitFor(async () => (await classify("git status")).decision === "prompt", 1000, "toggle off: git status → prompt");
+      const bar = await askDriver("statusbar-off");
+      expect(bar.includes("Safety: off"), `status bar: ${JSON.stringify(bar)}`);
+      await within(vscode.commands.executeCommand("ml-ai.commandSafety.toggle"), 10_000, "toggle");
+      expect(cfg().inspect<boolean>("commandSafety")?.globalValue === true, "user setting not true after the second toggle");
+      const on = await waitFor(async () => (await classify("git status")).decision === "allow", 1000, "toggle on: git status → allow");
+      await cfg().update("commandSafety", undefined, vscode.ConfigurationTarget.Global);
+      return `off in ${off} ms (status bar ${JSON.stringify(bar)}), on in ${on} ms`;
+    });
+
     await check("LM tool: ls runs with no confirmation", async () => {
       fs.writeFileSync(path.join(ws, "hello-e2e.txt"), "hi\n");
       const r = await within(vscode.lm.invokeTool("ml-ai_runCommand", { input: { command: "ls" }, toolInvocationToken: undefined }), 15_000, "invokeTool ls");
@@ -252,6 +276,34 @@ export async function run(): Promise<void> {
       const back = await classify("ls");
       expect(back.decision === "allow", `ls after the restart: ${back.decision} (${back.rule}: ${back.reason})`);
       return `right after kill: ${v.decision} (${v.rule}); back in ${ms} ms as pid ${serverPids()[0]}; ls → allow`;
+    });
+    // The README's output screenshot, while the log shows verdicts only.
+    await askDriver("screenshot-output").catch(() => undefined);
+
+    await check("after 5 restarts in 3 minutes the server stays down, every command prompts, the status bar says down", async () => {
+      expect(api, "no API");
+      const a = api;
+      const kills: number[] = [];
+      // One restart already happened above; kill until the policy gives up.
+      for (let i = 0; i < 6 && a.state() !== "down"; i++) {
+        await waitFor(() => a.state() === "running" && serverPids().length === 1, 20_000, `server up before kill ${i + 1}`);
+        const [pid] = serverPids();
+        expect(pid, "no server process");
+        process.kill(pid, "SIGKILL");
+        kills.push(pid);
+        await waitFor(() => a.state() !== "running", 5000, "state leaves running");
+        await sleep(300);
+      }
+      await waitFor(() => a.state() === "down", 10_000, "state down");
+      await sleep(1500);
+      expect(serverPids().length === 0, `a server is running again: ${JSON.stringify(serverPids())}`);
+      const v = await within(a.classify("ls"), 5000, "classify while down");
+      expect(v.decision === "prompt" && v.failedClosed === true, `ls while down: ${v.decision} (${v.rule})`);
+      const r = await within(a.classify("rm -rf ~"), 5000, "classify while down");
+      expect(r.decision === "prompt" && /gate is down/.test(r.reason), `rm -rf ~ while down: ${r.decision}: ${r.reason}`);
+      const bar = await askDriver("statusbar-down");
+      expect(bar.includes("Safety: down"), `status bar: ${JSON.stringify(bar)}`);
+      return `killed ${kills.length} more times; down; ls → prompt (${v.rule}); status bar ${JSON.stringify(bar)}`;
     });
   } catch (e) {
     progress.error = e instanceof Error ? e.stack ?? e.message : String(e);

@@ -26,7 +26,7 @@ test("confirmation carries the exact command text, the deciding part, effects an
   const cmd = "npm install x && echo '*done*'";
   const c = format.confirmation(prompt(cmd), "Install x for the build");
   assert.equal(c.title, "Run this command?");
-  assert.ok(c.markdown.includes("```sh\n" + cmd + "\n```"), c.markdown);
+  assert.ok(c.markdown.endsWith("**Command** (in `/w`):\n\n```sh\n" + cmd + "\n```"), c.markdown);
   assert.match(c.markdown, /Why it asks:\*\* npm install x \(network\)/);
   assert.match(c.markdown, /Effects:\*\* read, network\n/);
   assert.ok(c.markdown.includes("copilot budget asks a human for network"));
