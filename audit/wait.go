@@ -1,0 +1,148 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DefaultWaitEvery is how often [Log.WaitResolved] reads a row's status when
+// the caller gives no interval. A status read is one indexed lookup (≈ 20 µs),
+// so five a second cost nothing and release a held command well within the
+// second that SPEC §10 promises.
+const DefaultWaitEvery = 200 * time.Millisecond
+
+// WaitResolved waits until row id is no longer [StatusPending] and returns it
+// as it then stands: approved or rejected with its reviewer, or auto (a row
+// that never was a prompt returns at once). It reads the row's status every
+// every (≤ 0: [DefaultWaitEvery]); whoever resolves it — another process, the
+// review page, VS Code — is seen at the next read. Polling is the whole
+// mechanism: it needs no notification from the writer, survives WAL
+// checkpoints and works on every filesystem SQLite does.
+//
+// When ctx ends first it returns the row as last read (still pending) and an
+// error wrapping ctx.Err(). An unknown id fails with [ErrNotFound].
+func (l *Log) WaitResolved(ctx context.Context, id int64, every time.Duration) (Entry, error) {
+	if every <= 0 {
+		every = DefaultWaitEvery
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		st, err := l.status(ctx, id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return l.lastRead(id, ctx.Err())
+			}
+			return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
+		}
+		if st != StatusPending {
+			e, err := l.Get(ctx, id)
+			if err != nil {
+				return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
+			}
+			return e, nil
+		}
+		select {
+		case <-ctx.Done():
+			return l.lastRead(id, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// lastRead returns row id for a wait that ended with cause.
+func (l *Log) lastRead(id int64, cause error) (Entry, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
+	defer cancel()
+	e, _ := l.Get(ctx, id)
+	return e, fmt.Errorf("wait for entry %d: %w", id, cause)
+}
+
+// status reads the status of row id.
+func (l *Log) status(ctx context.Context, id int64) (Status, error) {
+	var s string
+	err := retry(ctx, func() error {
+		return l.db.QueryRowContext(ctx, `SELECT status FROM verdicts WHERE id = ?`, id).Scan(&s)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return Status(s), err
+}
+
+// Reviewers recorded by [Log.Hold] when no human answered.
+const (
+	ReviewerTimeout   = "hold-timeout"   // the hold's time ran out
+	ReviewerCancelled = "hold-cancelled" // the waiting process was stopped (its agent gave up)
+)
+
+// HoldResult is how a hold ended.
+type HoldResult struct {
+	Entry Entry // the row as it stands at the end
+	// TimedOut is true when nobody answered within the timeout and the
+	// hold rejected the row itself (reviewer [ReviewerTimeout]).
+	TimedOut bool
+	// Cancelled is true when ctx ended before the timeout and the hold
+	// rejected the row itself (reviewer [ReviewerCancelled]).
+	Cancelled bool
+}
+
+// Approved reports whether a human approved the row: the only outcome on
+// which a held command may run.
+func (r HoldResult) Approved() bool { return r.Entry.Status == StatusApproved }
+
+// Hold waits up to timeout for a human to resolve the pending row id (a
+// hook in hold mode, SPEC §10), reading its status every every (≤ 0:
+// [DefaultWaitEvery]).
+//
+// When nobody answers in time, or ctx ends first (the waiting process is
+// being stopped), Hold resolves the row itself as rejected, reviewer
+// [ReviewerTimeout] or [ReviewerCancelled], with a note saying why. The row
+// therefore never stays pending after its command was denied: the review page
+// stops listing it, and a late Approve fails with the row's state (HTTP 409)
+// instead of approving a command that will never run. Should a human resolve
+// the row in the instant between, the status moves only once and their answer
+// is the one returned: the log and the hook's answer always agree.
+//
+// An error means the row could not be read or written; the caller denies.
+func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) (HoldResult, error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	e, err := l.WaitResolved(wctx, id, every)
+	if err == nil {
+		return HoldResult{Entry: e}, nil
+	}
+	if wctx.Err() == nil {
+		return HoldResult{Entry: e}, err
+	}
+	res := HoldResult{TimedOut: ctx.Err() == nil}
+	res.Cancelled = !res.TimedOut
+	who, note := ReviewerTimeout, fmt.Sprintf("nobody answered within %s; the held command was denied", timeout)
+	if res.Cancelled {
+		who, note = ReviewerCancelled, "the held command's process was stopped before anybody answered; it was denied"
+	}
+	// Write the outcome even though ctx has ended: the process is still
+	// running, and a bounded write keeps the log and the answer in step.
+	octx, ocancel := context.WithTimeout(context.WithoutCancel(ctx), 2*busyTimeout)
+	defer ocancel()
+	rerr := l.Resolve(octx, id, StatusRejected, who)
+	var se *StateError
+	switch {
+	case rerr == nil:
+		if aerr := l.Annotate(octx, id, note); aerr != nil {
+			rerr = aerr
+		}
+	case errors.As(rerr, &se):
+		// Somebody answered first: theirs stands.
+		res.TimedOut, res.Cancelled, rerr = false, false, nil
+	}
+	got, gerr := l.Get(octx, id)
+	if gerr != nil {
+		return res, errors.Join(rerr, gerr)
+	}
+	res.Entry = got
+	return res, rerr
+}

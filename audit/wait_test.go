@@ -1,0 +1,179 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// pendingRow appends a prompt and returns its id.
+func pendingRow(t *testing.T, l *Log, cmd string) int64 {
+	t.Helper()
+	return mustAppend(t, l, verdict(cmd, "claude-code", part(effects.Network, cmd, "curl", effects.Prompt)))
+}
+
+// second opens the same file again: its own connection pool, as another
+// process would have.
+func second(t *testing.T, l *Log) *Log {
+	t.Helper()
+	o, err := Open(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	return o
+}
+
+func TestWaitResolvedReleasedElsewhere(t *testing.T) {
+	for _, outcome := range []Status{StatusApproved, StatusRejected} {
+		t.Run(string(outcome), func(t *testing.T) {
+			l := openTemp(t)
+			id := pendingRow(t, l, "curl https://example.com")
+			other := second(t, l)
+			resolved := make(chan time.Time, 1)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				if err := other.Resolve(context.Background(), id, outcome, "alice"); err != nil {
+					t.Error(err)
+				}
+				resolved <- time.Now()
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			e, err := l.WaitResolved(ctx, id, 50*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := time.Now()
+			at := <-resolved
+			if e.Status != outcome || e.Reviewer != "alice" || e.LogID != id {
+				t.Errorf("got status %s reviewer %q id %d, want %s alice %d", e.Status, e.Reviewer, e.LogID, outcome, id)
+			}
+			if done.Sub(start) < 250*time.Millisecond {
+				t.Errorf("returned after %v, before the row was resolved", done.Sub(start))
+			}
+			if lag := done.Sub(at); lag > time.Second {
+				t.Errorf("released %v after the resolve, want well under a second", lag)
+			}
+		})
+	}
+}
+
+func TestWaitResolvedAtOnce(t *testing.T) {
+	l := openTemp(t)
+	auto := mustAppend(t, l, verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow)))
+	done := pendingRow(t, l, "curl x")
+	if err := l.Resolve(context.Background(), done, StatusRejected, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int64]Status{auto: StatusAuto, done: StatusRejected} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		start := time.Now()
+		e, err := l.WaitResolved(ctx, id, time.Hour) // an interval it must not wait for
+		cancel()
+		if err != nil || e.Status != want {
+			t.Errorf("id %d: status %s, err %v; want %s", id, e.Status, err, want)
+		}
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Errorf("id %d: took %v", id, d)
+		}
+	}
+	if _, err := l.WaitResolved(context.Background(), 9999, 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown id: err %v, want ErrNotFound", err)
+	}
+}
+
+func TestWaitResolvedContextEnds(t *testing.T) {
+	l := openTemp(t)
+	id := pendingRow(t, l, "curl x")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	e, err := l.WaitResolved(ctx, id, 20*time.Millisecond)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v, want DeadlineExceeded", err)
+	}
+	if e.Status != StatusPending || e.LogID != id {
+		t.Errorf("entry status %s id %d, want the pending row %d", e.Status, e.LogID, id)
+	}
+	got, _ := l.Get(context.Background(), id)
+	if got.Status != StatusPending {
+		t.Errorf("WaitResolved changed the row: %s", got.Status)
+	}
+}
+
+func TestHold(t *testing.T) {
+	t.Run("approved", func(t *testing.T) {
+		l := openTemp(t)
+		id := pendingRow(t, l, "curl x")
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			if err := second(t, l).Resolve(context.Background(), id, StatusApproved, "carol"); err != nil {
+				t.Error(err)
+			}
+		}()
+		res, err := l.Hold(context.Background(), id, 10*time.Second, 20*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Approved() || res.TimedOut || res.Cancelled || res.Entry.Reviewer != "carol" {
+			t.Errorf("got %+v", res)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		l := openTemp(t)
+		id := pendingRow(t, l, "curl x")
+		start := time.Now()
+		res, err := l.Hold(context.Background(), id, 300*time.Millisecond, 20*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
+			t.Errorf("hold took %v, want about 300ms", d)
+		}
+		if res.Approved() || !res.TimedOut || res.Cancelled {
+			t.Errorf("got %+v", res)
+		}
+		if res.Entry.Status != StatusRejected || res.Entry.Reviewer != ReviewerTimeout || res.Entry.Note == "" {
+			t.Errorf("row: status %s reviewer %q note %q", res.Entry.Status, res.Entry.Reviewer, res.Entry.Note)
+		}
+		// A late approval cannot flip a command that was already denied.
+		err = l.Resolve(context.Background(), id, StatusApproved, "late")
+		var se *StateError
+		if !errors.As(err, &se) || se.Status != StatusRejected || se.Reviewer != ReviewerTimeout {
+			t.Errorf("late approval: %v", err)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		l := openTemp(t)
+		id := pendingRow(t, l, "curl x")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		res, err := l.Hold(ctx, id, time.Minute, 20*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Approved() || res.TimedOut || !res.Cancelled || res.Entry.Reviewer != ReviewerCancelled {
+			t.Errorf("got %+v", res)
+		}
+	})
+	t.Run("answered in the last instant", func(t *testing.T) {
+		// The human's answer lands after the wait ended but before the
+		// hold's own rejection: theirs stands and is what the hold reports.
+		l := openTemp(t)
+		id := pendingRow(t, l, "curl x")
+		if err := l.Resolve(context.Background(), id, StatusApproved, "dave"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.Hold(context.Background(), id, time.Nanosecond, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Approved() || res.TimedOut || res.Entry.Reviewer != "dave" {
+			t.Errorf("got %+v", res)
+		}
+	})
+}
