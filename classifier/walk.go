@@ -448,15 +448,26 @@ func (w *walker) restoreCwd(s [2]any) {
 // and refuses a function that calls itself in a pipeline or in the
 // background (§5.4).
 func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
-	name := c.Name.Value
+	names := c.Names
+	if c.Name != nil {
+		names = append(names, c.Name)
+	}
 	if w.funcs == nil {
 		w.funcs = map[string]bool{}
 	}
-	w.funcs[name] = true
-	if selfSpawns(name, c.Body, false, 0) {
-		p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", w.textOf(c), name))
-		p.Refusal = effects.ForkBomb
-		w.add(p)
+	// A function without a name (a zsh anonymous function, or what the
+	// parser makes of `()x`) runs its body now; the body is walked below.
+	for _, n := range names {
+		name := n.Value
+		w.funcs[name] = true
+		if selfSpawns(name, c.Body, false, 0) {
+			p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", w.textOf(c), name))
+			p.Refusal = effects.ForkBomb
+			w.add(p)
+		}
+	}
+	if c.Body == nil {
+		return
 	}
 	saved := w.saveCwd()
 	w.stmt(c.Body, depth+1, stdinNone)
