@@ -74,8 +74,21 @@ func names(s ...string) []string { return s }
 // arg is an option whose value is data (`-n 5`).
 func arg(ns ...string) Flag { return Flag{Names: ns, Value: Arg} }
 
-// optArg is an option whose value is only ever attached (`--color=auto`).
-func optArg(ns ...string) Flag { return Flag{Names: ns, Value: OptionalArg} }
+// optArg is an option whose value is only ever attached (`--color=auto`,
+// `-i.bak`). Names that are words (`--color`, or any name of a single-dash
+// program) are declared without a value: their attached value is read
+// either way, and the classifier takes the next word as the value of a long
+// OptionalArg option, which would hide an operand (`rm --interactive ~`).
+// Only a flag made of short names keeps OptionalArg, so that its attached
+// value is not read as more short options.
+func optArg(ns ...string) Flag {
+	for _, n := range ns {
+		if len(n) != 2 {
+			return Flag{Names: ns}
+		}
+	}
+	return Flag{Names: ns, Value: OptionalArg}
+}
 
 // wpath is an option whose value is a file written (`sort -o out`).
 func wpath(ns ...string) Flag { return Flag{Names: ns, Value: WritePath} }

@@ -243,7 +243,7 @@ var containerPrograms = []Program{
 			{Name: "cp", Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "kubectl cp copies files between a pod and the machine",
 				Examples: ex("kubectl cp web-1:/app/log.txt log.txt")},
 			{Name: "delete", Effects: fx(Deletion, Network), Outside: true, Why: "kubectl delete deletes resources from the cluster",
-				Examples: ex("kubectl delete pod web-1", "kubectl delete -f deploy.yaml")},
+				Examples: ex("kubectl delete pod web-1", "kubectl delete -f deploy.yaml", "kubectl --validate delete ns prod")},
 			{Name: "diff", Effects: fx(Network), Why: "kubectl diff compares with the cluster", Examples: ex("kubectl diff -f deploy.yaml")},
 			{Name: "exec", Effects: fx(Network), Special: SpecialKubectlExec, Why: "kubectl exec runs a command in a pod",
 				Examples: ex("kubectl exec web-1 -- ls /app", "kubectl exec -it web-1 -c app -- cat /etc/hosts"), NotExamples: ex("kubectl exec web-1 -- rm -rf /data")},

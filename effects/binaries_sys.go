@@ -60,7 +60,7 @@ var systemTools = []Program{
 	{Name: "sysctl", Effects: fx(Read),
 		Flags: fl(arg("--pattern", "-r"),
 			Flag{Names: names("-w", "--write", "--system"), Effects: fx(SystemChange), Why: "sysctl -w changes kernel parameters", Examples: ex("sysctl -w vm.swappiness=10")},
-			Flag{Names: names("-p", "--load"), Value: OptionalArg, Effects: fx(SystemChange), Why: "sysctl -p loads kernel parameters", Examples: ex("sysctl -p")}),
+			Flag{Names: names("-p", "--load"), Effects: fx(SystemChange), Why: "sysctl -p loads kernel parameters", Examples: ex("sysctl -p")}),
 		Examples: ex("sysctl -a", "sysctl kern.ostype")},
 	{Name: "updatedb", Effects: fx(SystemChange), Why: "updatedb rewrites the system's file database", Examples: ex("updatedb")},
 	{Name: "useradd", Aliases: names("adduser", "deluser", "userdel", "usermod"), Effects: fx(SystemChange), Why: "useradd changes the machine's accounts",
@@ -191,7 +191,7 @@ var archiveTools = []Program{
 		Subcommands: []Program{
 			{Name: "a", Aliases: names("d", "rn", "u"), Effects: fx(WriteInside), Operands: WritePaths, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
 			rsub("b", "7z b"),
-			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory", Flags: fl(optArg("-o")), Examples: ex("7z x a.7z", "7z e a.zip")},
+			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory", Examples: ex("7z x a.7z", "7z e a.zip")},
 			rsub("h", "7z h a.bin"),
 			rsub("i", "7z i"),
 			rsub("l", "7z l a.7z"),

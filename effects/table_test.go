@@ -232,6 +232,25 @@ func TestFlags(t *testing.T) {
 	})
 }
 
+// TestOptionalArgShort checks the encoding rule of [optArg]: OptionalArg is
+// only for flags made of short names in programs that cluster them. A word
+// option declared OptionalArg would have its value looked for in the next
+// word, hiding an operand (`rm --interactive ~`).
+func TestOptionalArgShort(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		for _, f := range p.Flags {
+			if f.Value != OptionalArg {
+				continue
+			}
+			for _, n := range f.Names {
+				if len(n) != 2 || p.SingleDashLong {
+					t.Errorf("%s: flag %q is OptionalArg; declare a word option without a value", path, n)
+				}
+			}
+		}
+	})
+}
+
 // TestEntryShape checks fields that only make sense together.
 func TestEntryShape(t *testing.T) {
 	walkTable(func(path string, p *Program) {
