@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -73,6 +74,26 @@ func (l *Log) status(ctx context.Context, id int64) (Status, error) {
 	return Status(s), err
 }
 
+// holdPrefix starts the note of a row that a process is holding for.
+const holdPrefix = "held: a process waits for a reviewer until "
+
+// HoldNote is the note [Log.Hold] sets on a row while a process waits for it
+// (until is when the wait times out). Readers (the review page, VS Code) tell
+// held rows from prompts nobody waits for with [HeldUntil].
+func HoldNote(until time.Time) string { return holdPrefix + until.UTC().Format(time.RFC3339) }
+
+// HeldUntil reports whether note is a [HoldNote] and until when the process
+// waits. A pending row with such a note in the future has somebody waiting
+// on its answer; other pending rows were prompts answered at the agent.
+func HeldUntil(note string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(note, holdPrefix)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, rest)
+	return t, err == nil
+}
+
 // Reviewers recorded by [Log.Hold] when no human answered.
 const (
 	ReviewerTimeout   = "hold-timeout"   // the hold's time ran out
@@ -96,7 +117,7 @@ func (r HoldResult) Approved() bool { return r.Entry.Status == StatusApproved }
 
 // Hold waits up to timeout for a human to resolve the pending row id (a
 // hook in hold mode, SPEC §10), reading its status every every (≤ 0:
-// [DefaultWaitEvery]).
+// [DefaultWaitEvery]). While it waits the row's note is a [HoldNote].
 //
 // When nobody answers in time, or ctx ends first (the waiting process is
 // being stopped), Hold resolves the row itself as rejected, reviewer
@@ -109,6 +130,9 @@ func (r HoldResult) Approved() bool { return r.Entry.Status == StatusApproved }
 //
 // An error means the row could not be read or written; the caller denies.
 func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) (HoldResult, error) {
+	if err := l.Annotate(ctx, id, HoldNote(time.Now().Add(timeout))); err != nil {
+		return HoldResult{}, fmt.Errorf("hold entry %d: %w", id, err)
+	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	e, err := l.WaitResolved(wctx, id, every)

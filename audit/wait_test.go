@@ -105,6 +105,19 @@ func TestWaitResolvedContextEnds(t *testing.T) {
 	}
 }
 
+func TestHoldNote(t *testing.T) {
+	until := time.Date(2026, 11, 30, 9, 10, 0, 0, time.UTC)
+	got, ok := HeldUntil(HoldNote(until))
+	if !ok || !got.Equal(until) {
+		t.Errorf("HeldUntil(HoldNote) = %v, %v", got, ok)
+	}
+	for _, note := range []string{"", "held", "a note", holdPrefix + "tomorrow"} {
+		if _, ok := HeldUntil(note); ok {
+			t.Errorf("HeldUntil(%q) is true", note)
+		}
+	}
+}
+
 func TestHold(t *testing.T) {
 	t.Run("approved", func(t *testing.T) {
 		l := openTemp(t)
@@ -121,6 +134,9 @@ func TestHold(t *testing.T) {
 		}
 		if !res.Approved() || res.TimedOut || res.Cancelled || res.Entry.Reviewer != "carol" {
 			t.Errorf("got %+v", res)
+		}
+		if until, ok := HeldUntil(res.Entry.Note); !ok || time.Until(until) < 9*time.Second {
+			t.Errorf("note %q: want a hold note until about 10s from now", res.Entry.Note)
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
