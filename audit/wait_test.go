@@ -135,7 +135,7 @@ func TestHold(t *testing.T) {
 		if !res.Approved() || res.TimedOut || res.Cancelled || res.Entry.Reviewer != "carol" {
 			t.Errorf("got %+v", res)
 		}
-		if until, ok := HeldUntil(res.Entry.Note); !ok || time.Until(until) < 9*time.Second {
+		if until, ok := HeldUntil(res.Entry.Note); !ok || time.Until(until) < 8*time.Second {
 			t.Errorf("note %q: want a hold note until about 10s from now", res.Entry.Note)
 		}
 	})
