@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -413,10 +414,8 @@ func (s *idScanner) ID() []byte {
 	if !s.done || len(v) == 0 || string(v) == "null" {
 		return nil
 	}
-	if v[0] == '"' {
-		return v
-	}
-	if _, err := strconv.ParseFloat(string(v), 64); err != nil {
+	// Only a valid JSON string or number may be echoed into a response.
+	if !json.Valid(v) || (v[0] != '"' && v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return nil
 	}
 	return v

@@ -2,9 +2,11 @@ package jsonrpc
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -111,6 +113,8 @@ func TestScanID(t *testing.T) {
 		{`{"params":{"id":9},"id":4}`, "4"},
 		{`{"id":null}`, ""},
 		{`{"id":true}`, ""},
+		{`{"id":000}`, ""},
+		{`{"id":"a\qb"}`, ""},
 		{`{"id":[1]}`, ""},
 		{`{"idx":1}`, ""},
 		{`{"jsonrpc":"2.0","id":41,"method":"x",`, "41"},
@@ -183,6 +187,62 @@ func FuzzReadFrame(f *testing.F) {
 		}
 		if b, err := r.ReadFrame(); err != nil || string(b) != "{}" {
 			t.Fatalf("second frame: %q, %v", b, err)
+		}
+	})
+}
+
+// FuzzDecode: any frame body either becomes a message or is answered with
+// exactly one well-formed error response (-32700 or -32600); nothing panics.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"commandSafety/classify","params":{"command":"ls","cwd":"/"}}`,
+		`{"jsonrpc":"2.0","method":"exit"}`,
+		`{"jsonrpc":"2.0","id":"a","result":[{"commandSafety":true}]}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"x"}}`,
+		`{"jsonrpc":"1.0","id":3,"method":"x"}`,
+		`{"id":99999999999,"method":"x"}`,
+		`{"id":{"a":1},"method":"x"}`,
+		`{"id":1,"method":5}`,
+		`[{"id":1,"method":"x"}]`,
+		`{"jsonrpc":"2.0","id":4,"method":"x"}Content-Len`,
+		`{"jsonrpc":"2.0","id":5,"meth`,
+		`"just a string"`,
+		``,
+		`   `,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var out bytes.Buffer
+		s := newStream(strings.NewReader(""), &out, nil, slog.New(slog.DiscardHandler))
+		msg, ok := s.decode(body)
+		if ok != (msg != nil) {
+			t.Fatalf("ok %t with message %v", ok, msg)
+		}
+		if ok {
+			if out.Len() != 0 {
+				t.Fatalf("decoded, yet wrote %q", out.Bytes())
+			}
+			return
+		}
+		r := NewFrameReader(&out, 0)
+		reply, err := r.ReadFrame()
+		if err != nil {
+			t.Fatalf("no error frame for %q: %v", body, err)
+		}
+		var resp struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct{ Code int }
+		}
+		if err := json.Unmarshal(reply, &resp); err != nil || resp.JSONRPC != "2.0" || len(resp.ID) == 0 {
+			t.Fatalf("bad error response %q: %v", reply, err)
+		}
+		if resp.Error.Code != codeParseError && resp.Error.Code != codeInvalidRequest {
+			t.Fatalf("error code %d", resp.Error.Code)
+		}
+		if _, err := r.ReadFrame(); err != io.EOF {
+			t.Fatalf("more than one reply: %v", err)
 		}
 	})
 }
