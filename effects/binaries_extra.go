@@ -68,7 +68,7 @@ var extraPrograms = []Program{
 	{Name: "cloc", Aliases: names("scc", "tokei"), Effects: fx(Read), Operands: ReadPaths, Flags: fl(arg("--exclude-dir", "--include-lang", "--exclude-lang", "-e", "--exclude", "-t", "--type")),
 		Examples: ex("cloc src", "tokei .")},
 	{Name: "codesign", Effects: fx(WriteInside), Operands: WritePaths, Why: "codesign signs the files in place",
-		Flags: fl(arg("-s", "--sign", "--entitlements", "--options", "-i", "--identifier", "--keychain", "--timestamp"),
+		Flags: fl(arg("-s", "--sign", "--entitlements", "--options", "-i", "--identifier", "--keychain"), optArg("--timestamp"),
 			Flag{Names: names("-v", "--verify", "-d", "--display", "--validate-constraint"), Replace: true, Effects: fx(Read), Examples: ex("codesign -v App.app")}),
 		Examples: ex("codesign -s - bin/app")},
 	{Name: "conan", Aliases: names("vcpkg"), Effects: fx(Read), Other: fx(Network, WriteOutside, OpaqueLow),

@@ -12,7 +12,7 @@ var goBuildFlags = fl(
 // profiles it writes.
 var goTestFlags = fl(
 	arg("-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-parallel", "-timeout", "-fuzz", "-fuzztime",
-		"-fuzzminimizetime", "-shuffle", "-vet", "-list", "-failfast", "-test.run", "-test.count", "-test.timeout"),
+		"-fuzzminimizetime", "-shuffle", "-vet", "-list", "-test.run", "-test.count", "-test.timeout"),
 	wpath("-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"),
 )
 
@@ -33,7 +33,7 @@ var goPrograms = []Program{
 				Flags: fl(Flag{Names: names("-w", "-u"), Effects: fx(WriteOutside), HomeWrite: "~/.config/go/env", Why: "go env -w changes the user's go/env file",
 					Examples: ex("go env -w GOFLAGS=-mod=mod", "go env -u GOFLAGS")}),
 				Examples: ex("go env", "go env GOPATH"), NotExamples: ex("go env -w GOPROXY=direct")},
-			{Name: "fix", Effects: fx(WriteInside), Why: "go fix rewrites source files", SingleDashLong: true, Flags: flags(goBuildFlags, fl(arg("-fix", "-diff"))),
+			{Name: "fix", Effects: fx(WriteInside), Why: "go fix rewrites source files", SingleDashLong: true, Flags: flags(goBuildFlags, fl(arg("-fix"))),
 				Examples: ex("go fix ./...")},
 			{Name: "fmt", Effects: fx(WriteInside), Why: "go fmt rewrites source files", SingleDashLong: true, Flags: fl(dir("-C"), arg("-mod")),
 				Examples: ex("go fmt ./...")},
@@ -45,12 +45,12 @@ var goPrograms = []Program{
 			{Name: "install", Effects: fx(Network, WriteOutside), Special: SpecialInstall, SingleDashLong: true, HomeWrite: "~/go/bin",
 				Why:   "go install downloads and installs binaries into ~/go/bin",
 				Flags: goBuildFlags, Examples: ex("go install golang.org/x/tools/gopls@latest", "go install ./cmd/...")},
-			{Name: "list", Effects: fx(Read), SingleDashLong: true, Flags: flags(goBuildFlags, fl(arg("-f", "-json", "-e", "-compiled", "-deps", "-export", "-find", "-test", "-reuse"))),
+			{Name: "list", Effects: fx(Read), SingleDashLong: true, Flags: flags(goBuildFlags, fl(arg("-f", "-reuse"))),
 				Examples: ex("go list ./...", "go list -m all", "go list -f '{{.Dir}}' ./...")},
 			{Name: "mod", Effects: fx(Read), Other: fx(Network, WriteInside), SingleDashLong: true,
 				Subcommands: []Program{
 					{Name: "download", Effects: fx(Network), Why: "go mod download fetches modules into the module cache", SingleDashLong: true,
-						Flags: fl(arg("-json", "-x", "-reuse")), Examples: ex("go mod download", "go mod download -x")},
+						Flags: fl(arg("-reuse")), Examples: ex("go mod download", "go mod download -x")},
 					{Name: "edit", Effects: fx(WriteInside), Why: "go mod edit changes go.mod", SingleDashLong: true,
 						Flags: fl(arg("-module", "-go", "-toolchain", "-require", "-droprequire", "-replace", "-dropreplace", "-exclude", "-dropexclude",
 							"-retract", "-dropretract", "-godebug", "-dropgodebug", "-tool", "-droptool", "-ignore", "-dropignore"),
@@ -78,9 +78,9 @@ var goPrograms = []Program{
 				Examples: ex("go telemetry")},
 			{Name: "test", Effects: fx(Verify), SingleDashLong: true, Flags: flags(goBuildFlags, goTestFlags),
 				Examples:    ex("go test ./...", "go test -run TestX -count=1 ./effects", "go test -race -v ./...", "go test -bench . -benchmem"),
-				NotExamples: ex("go test -coverprofile=/tmp/c.out ./...", "go test -exec /tmp/x ./...")},
+				NotExamples: ex("go test -coverprofile=/tmp/c.out ./...", "go test -exec /tmp/x ./...", "go test -failfast -exec /tmp/x ./...")},
 			{Name: "tool", Effects: fx(OpaqueLow), Why: "go tool runs a tool of the toolchain or one declared in go.mod", SingleDashLong: true,
-				Flags: fl(arg("-n"), dir("-C")), Examples: ex("go tool pprof cpu.out", "go tool stringer -type=X")},
+				Flags: fl(dir("-C")), Examples: ex("go tool pprof cpu.out", "go tool stringer -type=X")},
 			rsub("version", "go version", "go version -m bin/app"),
 			{Name: "vet", Effects: fx(Verify), SingleDashLong: true, Flags: flags(goBuildFlags, fl(prog("-vettool"))),
 				Examples: ex("go vet ./...", "go vet -tags x ./effects")},
@@ -136,10 +136,10 @@ var goPrograms = []Program{
 		},
 		Examples: ex("gopls check a.go")},
 	{Name: "govulncheck", Effects: fx(Verify, Network), Why: "govulncheck downloads the vulnerability database",
-		SingleDashLong: true, Flags: fl(arg("-mode", "-scan", "-show", "-format", "-tags", "-test", "-db"), dir("-C")),
+		SingleDashLong: true, Flags: fl(arg("-mode", "-scan", "-show", "-format", "-tags", "-db"), dir("-C")),
 		Examples: ex("govulncheck ./...")},
-	{Name: "revive", Effects: fx(Verify), SingleDashLong: true, Flags: fl(rpath("-config"), arg("-formatter", "-exclude", "-set_exit_status")),
+	{Name: "revive", Effects: fx(Verify), SingleDashLong: true, Flags: fl(rpath("-config"), arg("-formatter", "-exclude")),
 		Examples: ex("revive ./...")},
-	{Name: "staticcheck", Effects: fx(Verify), SingleDashLong: true, Flags: fl(arg("-checks", "-f", "-tags", "-go", "-fail", "-matrix", "-explain", "-show-ignored", "-debug.cpuprofile")),
+	{Name: "staticcheck", Effects: fx(Verify), SingleDashLong: true, Flags: fl(arg("-checks", "-f", "-tags", "-go", "-fail", "-explain", "-debug.cpuprofile")),
 		Examples: ex("staticcheck ./...", "staticcheck -checks all ./effects")},
 }

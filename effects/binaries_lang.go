@@ -6,7 +6,7 @@ var cargoFlags = fl(
 	dir("--manifest-path", "-C"),
 	config("--config"),
 	arg("-Z", "--color", "-p", "--package", "--exclude", "--target", "-j", "--jobs", "-F", "--features", "--bin", "--example",
-		"--test", "--bench", "--profile", "--message-format", "--lockfile-path", "--timings"),
+		"--test", "--bench", "--profile", "--message-format", "--lockfile-path"), optArg("--timings"),
 	wpath("--target-dir", "--artifact-dir"),
 )
 
@@ -121,7 +121,7 @@ var jvmPrograms = []Program{
 		Subcommands:    verifyGoals("mvn", names("test", "verify"), nil, fx(OpaqueLow, Network), 3),
 		Examples:       ex("mvn package", "mvn -q clean install", "mvn dependency:tree"), NotExamples: ex("mvn test")},
 		fl(rpath("-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-t", "--toolchains"),
-			arg("-D", "-P", "--activate-profiles", "-pl", "--projects", "-rf", "--resume-from", "-T", "--threads", "-b", "--builder", "-e", "-am", "-amd"),
+			arg("-D", "-P", "--activate-profiles", "-pl", "--projects", "-rf", "--resume-from", "-T", "--threads", "-b", "--builder"),
 			wpath("-l", "--log-file"))),
 	withFlags(Program{Name: "sbt", Effects: fx(OpaqueLow, Network), Why: "sbt runs the build definition and downloads dependencies", Other: fx(OpaqueLow, Network),
 		Subcommands: verifyGoals("sbt", names("compile", "test"), nil, fx(OpaqueLow, Network), 2),
@@ -132,8 +132,8 @@ var jvmPrograms = []Program{
 var nativePrograms = []Program{
 	{Name: "cc", Aliases: names("c++", "clang", "clang++", "g++", "gcc"), Effects: fx(WriteInside), Operands: ReadPaths, SingleDashLong: true,
 		Why: "cc compiles and writes object files and programs",
-		Flags: fl(wpath("-o", "-MF", "-MT", "-MQ"), arg("-I", "-L", "-l", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-std",
-			"-target", "--target", "-arch", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-MD", "-mllvm", "-isysroot", "--sysroot", "-framework"),
+		Flags: fl(wpath("-o", "-MF"), arg("-I", "-L", "-l", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-std",
+			"-target", "--target", "-arch", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-MT", "-MQ", "-mllvm", "-isysroot", "--sysroot", "-framework"),
 			prog("-fplugin", "-wrapper", "-B", "-fuse-ld", "--ld-path", "-specs"),
 			Flag{Names: names("-fsyntax-only"), Replace: true, Effects: fx(Verify), Examples: ex("gcc -fsyntax-only -Wall a.c")},
 			Flag{Names: names("-E", "-M", "-MM", "--version", "-dumpversion", "-dumpmachine", "-print-search-dirs", "-v"), Replace: true, Effects: fx(Read),
@@ -151,8 +151,8 @@ var nativePrograms = []Program{
 				Examples: ex("clang-tidy --fix a.cpp")}),
 		Examples: ex("clang-tidy a.cpp -- -std=c++20", "clang-tidy -p build src/a.cpp")},
 	{Name: "cppcheck", Effects: fx(Verify), SingleDashLong: true,
-		Flags: fl(arg("--enable", "--std", "-I", "-D", "-U", "-j", "--suppress", "--platform", "--language", "--template", "--inline-suppr", "--error-exitcode", "--project", "-i"),
-			wpath("--output-file", "--cppcheck-build-dir", "--xml-version"), rpath("--suppressions-list", "--includes-file"), prog("--addon")),
+		Flags: fl(arg("--enable", "--std", "-I", "-D", "-U", "-j", "--suppress", "--platform", "--language", "--template", "--error-exitcode", "--project", "-i", "--xml-version"),
+			wpath("--output-file", "--cppcheck-build-dir"), rpath("--suppressions-list", "--includes-file"), prog("--addon")),
 		Examples: ex("cppcheck --enable=all src")},
 	{Name: "cpplint", Effects: fx(Verify), Flags: fl(arg("--filter", "--linelength", "--root", "--extensions", "--headers", "--repository")),
 		Examples: ex("cpplint src/a.cc")},
@@ -360,7 +360,7 @@ var otherLangPrograms = []Program{
 		Examples: ex("stack build", "cabal build")},
 	{Name: "zig", Effects: fx(Read), Other: fx(OpaqueLow),
 		Subcommands: []Program{
-			{Name: "build", Effects: fx(OpaqueLow), Why: "zig build runs build.zig", Other: fx(OpaqueLow), Flags: fl(wpath("-p", "--prefix"), arg("-D", "--release", "-j")),
+			{Name: "build", Effects: fx(OpaqueLow), Why: "zig build runs build.zig", Other: fx(OpaqueLow), Flags: fl(wpath("-p", "--prefix"), arg("-D", "-j"), optArg("--release")),
 				Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex("zig build test")}}, Examples: ex("zig build", "zig build -Doptimize=ReleaseFast")},
 			{Name: "cc", Aliases: names("build-exe", "build-lib", "build-obj", "c++"), Effects: fx(WriteInside), Why: "zig cc compiles a program", Flags: fl(wpath("-o", "-femit-bin")),
 				Examples: ex("zig build-exe main.zig", "zig cc -o app main.c")},

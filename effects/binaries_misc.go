@@ -5,7 +5,7 @@ package effects
 // process managers, multiplexers and deploy CLIs.
 var miscPrograms = []Program{
 	{Name: "ansible", Aliases: names("ansible-playbook"), Effects: fx(Network, SystemChange, OpaqueLow), Why: "ansible runs the playbook's tasks on remote hosts",
-		Flags: fl(arg("-i", "--inventory", "-l", "--limit", "-e", "--extra-vars", "-t", "--tags", "--skip-tags", "-u", "--user", "-b", "--become-user", "-f", "--forks", "-m", "--module-name", "-a", "--args"),
+		Flags: fl(arg("-i", "--inventory", "-l", "--limit", "-e", "--extra-vars", "-t", "--tags", "--skip-tags", "-u", "--user", "--become-user", "-f", "--forks", "-m", "--module-name", "-a", "--args"),
 			rpath("--private-key", "--vault-password-file"),
 			Flag{Names: names("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks"), Replace: true, Effects: fx(Network), Why: "ansible --check only connects to the hosts",
 				Examples: ex("ansible-playbook --check site.yml")}),
@@ -136,7 +136,7 @@ var miscPrograms = []Program{
 		Examples: ex("protoc -I proto --go_out=gen proto/a.proto"), NotExamples: ex("protoc --plugin=protoc-gen-x=/tmp/x --x_out=gen a.proto")},
 	ro("pstree", "pstree -p"),
 	{Name: "screen", Aliases: names("tmux"), Effects: fx(Read), Other: fx(OpaqueMedium),
-		Flags: fl(arg("-t", "-s", "-S", "-L", "-f", "-c", "-T")),
+		Flags: fl(arg("-t", "-s", "-S", "-L", "-f", "-T"), prog("-c")),
 		Subcommands: []Program{
 			{Name: "attach", Aliases: names("a", "at", "attach-session", "capture-pane", "display-message", "has-session", "list-panes", "list-sessions", "list-windows", "ls"), Effects: fx(Read),
 				Flags: fl(arg("-t", "-F", "-S", "-E")), Examples: ex("tmux ls", "tmux capture-pane -p -t work")},

@@ -5,9 +5,9 @@ package effects
 var npmFlags = fl(
 	dir("--prefix", "-C"),
 	arg("-w", "--workspace", "--registry", "--cache", "--loglevel", "--tag", "--otp", "--include", "--omit", "--location",
-		"--save-prefix", "--before", "--access", "--auth-type", "--scope", "--install-strategy", "--install-links",
+		"--save-prefix", "--before", "--access", "--auth-type", "--scope", "--install-strategy",
 		"--fetch-retries", "--fetch-timeout", "--maxsockets", "--proxy", "--https-proxy", "--noproxy", "--os", "--cpu", "--libc",
-		"--json", "--depth", "--userconfig", "--globalconfig", "--node-options", "--call", "-c", "--package", "-p"),
+		"--depth", "--userconfig", "--globalconfig", "--node-options"),
 	prog("--script-shell", "--shell", "--editor", "--browser", "--viewer"),
 )
 
@@ -162,7 +162,8 @@ var nodePrograms = []Program{
 			sub("dist-tag", fx(Network), "npm dist-tag talks to the registry", "npm dist-tag ls x"),
 			sub("docs", fx(Network), "npm docs opens a browser", "npm docs x"),
 			sub("doctor", fx(Network), "npm doctor checks the registry", "npm doctor"),
-			{Name: "exec", Aliases: names("x"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npm exec downloads and runs a package's program", Examples: ex("npm exec -- cowsay hi")},
+			{Name: "exec", Aliases: names("x"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npm exec downloads and runs a package's program",
+				Flags: fl(arg("-c", "--call", "-p", "--package")), Examples: ex("npm exec -- cowsay hi")},
 			rsub("explain", "npm explain react"),
 			sub("explore", fx(OpaqueMedium), "npm explore runs a shell in a dependency's directory", "npm explore x"),
 			rsub("find-dupes", "npm find-dupes"),
@@ -222,7 +223,7 @@ var nodePrograms = []Program{
 			{Name: "view", Aliases: names("info", "show", "v"), Effects: fx(Network), Why: "npm view asks the registry", Examples: ex("npm view react version")},
 			sub("whoami", fx(Network), "npm whoami sends the stored token to the registry", "npm whoami"),
 		},
-		Examples: ex("npm --version", "npm"), NotExamples: ex("npm run build", "npm frobnicate")}, npmFlags),
+		Examples: ex("npm --version", "npm"), NotExamples: ex("npm run build", "npm frobnicate", "npm --json install -g x")}, npmFlags),
 	{Name: "npx", Aliases: names("pnpx"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npx downloads and runs a package's program",
 		Flags:    fl(arg("-p", "--package", "-c", "--call")),
 		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~")},
@@ -258,7 +259,7 @@ var nodePrograms = []Program{
 			rsub("why", "pnpm why react"),
 		},
 		Examples: ex("pnpm --version"), NotExamples: ex("pnpm build", "pnpm run build")},
-		flags(fl(dir("-C", "--dir"), arg("-F", "--filter", "--reporter", "--loglevel", "--workspace-root", "--store-dir", "--config.registry"),
+		flags(fl(dir("-C", "--dir"), arg("-F", "--filter", "--reporter", "--loglevel", "--store-dir"),
 			prog("--script-shell")))),
 	{Name: "ts-node", Aliases: names("tsx"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "ts-node runs the script it is given",
 		Flags:    fl(rpath("-P", "--project", "--tsconfig"), arg("-r", "--require", "-C", "--compiler")),
@@ -332,5 +333,5 @@ var nodePrograms = []Program{
 			{Name: "workspaces", Effects: fx(OpaqueLow), Why: "yarn workspaces runs a command in every workspace", Examples: ex("yarn workspaces foreach run build")},
 		},
 		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build")},
-		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "-W", "--mode"))),
+		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "--mode"))),
 }

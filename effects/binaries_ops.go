@@ -13,10 +13,10 @@ var dockerRunFlags = fl(
 
 // dockerBuildFlags are the value-taking options of docker build and buildx build.
 var dockerBuildFlags = fl(
-	rpath("-f", "--file", "--iidfile"),
+	rpath("-f", "--file"),
 	arg("-t", "--tag", "--build-arg", "--target", "--platform", "--secret", "--ssh", "--cache-from", "--cache-to", "--label", "--network",
 		"--progress", "--build-context", "--add-host", "--shm-size", "--ulimit", "--allow", "--attest", "--provenance", "--sbom", "--builder"),
-	wpath("-o", "--output", "--metadata-file"),
+	wpath("-o", "--output", "--metadata-file", "--iidfile"),
 )
 
 // dockerLike is docker or podman: the CLIs agree on the commands agents use.
@@ -469,7 +469,7 @@ var servicePrograms = []Program{
 		Examples: ex("defaults")},
 	{Name: "journalctl", Effects: fx(Read),
 		Flags: fl(arg("-u", "--unit", "--user-unit", "--since", "--until", "-p", "--priority", "-t", "--identifier", "-o", "--output", "-D", "--directory", "--file", "--root",
-			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility", "-_SYSTEMD_UNIT"), optArg("-n", "--lines", "-b", "--boot"),
+			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "--lines", "-b", "--boot"),
 			Flag{Names: names("--vacuum-size", "--vacuum-time", "--vacuum-files"), Value: Arg, Effects: fx(SystemChange), Why: "journalctl --vacuum deletes old journal files",
 				Examples: ex("journalctl --vacuum-time=2d")},
 			Flag{Names: names("--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys"), Effects: fx(SystemChange), Why: "journalctl --rotate changes the journal files",
@@ -517,5 +517,5 @@ var editorPrograms = []Program{
 	{Name: "nano", Aliases: names("micro", "pico"), Effects: fx(WriteInside), Operands: WritePaths, Why: "nano edits the files it is given",
 		Flags: fl(arg("-T", "--tabsize", "-Y", "--syntax"), rpath("--rcfile")), Examples: ex("nano a.txt"), NotExamples: ex("nano ~/.bashrc")},
 	{Name: "open", Aliases: names("xdg-open"), Effects: fx(OpaqueMedium), Why: "open starts whatever application handles the file or URL",
-		Flags: fl(arg("-a", "-b", "--args")), Examples: ex("open .", "xdg-open https://example.com")},
+		Flags: fl(arg("-a", "-b")), Examples: ex("open .", "xdg-open https://example.com")},
 }
