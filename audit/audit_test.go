@@ -469,8 +469,12 @@ func TestMigrateForward(t *testing.T) {
 		t.Errorf("user_version = %d, %v; want %d", v, err, SchemaVersion)
 	}
 	var idx int
-	if err := l.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'verdicts_id_command'`).Scan(&idx); err != nil || idx != 1 {
-		t.Errorf("verdicts_id_command index: %d, %v", idx, err)
+	if err := l.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
+		('verdicts_id_command', 'verdicts_rule', 'verdict_effects_by_verdict')`).Scan(&idx); err != nil || idx != 3 {
+		t.Errorf("indexes of versions 2 and 3: %d of 3, %v", idx, err)
+	}
+	if s, err := l.Stats(ctx, Filter{}); err != nil || s.Total != 1 || s.ByEffect["network"] != 1 {
+		t.Errorf("stats after migration: %+v, %v", s, err)
 	}
 	es, err := l.Query(ctx, Filter{Grep: "push"})
 	if err != nil || len(es) != 1 || es[0].LogID != id || es[0].Session != "old" {

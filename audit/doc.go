@@ -9,7 +9,7 @@
 //
 // One file, by default [DefaultPath]: WAL mode, so readers never block the
 // writer and several processes (serve, check, the hook adapters) append at
-// once; each connection waits for a busy lock ([busyTimeout]) and [Log.Append]
+// once; each connection waits up to 5 s for a busy lock and [Log.Append]
 // retries on SQLITE_BUSY besides. The schema version is `PRAGMA user_version`;
 // [Open] migrates an older file forward and refuses a newer one.
 //
@@ -25,6 +25,38 @@
 // Whoever can write the file can drop the triggers; the triggers guard against
 // mistakes and careless tools, and the file itself is a rule-store path that
 // the gate refuses to let agents touch (SPEC §5.6).
+//
+// # Opening the log in any SQLite tool
+//
+// The file is plain SQLite 3 (WAL mode: keep the -wal file beside it):
+//
+//	sqlite3 ~/.local/state/ml-ai/decisions.db \
+//	  "SELECT id, time, decision, status, agent, rule, command FROM verdicts ORDER BY id DESC LIMIT 20"
+//
+// Columns of `verdicts` (times are UTC text, 2026-11-30T08:03:14.123456Z):
+//
+//	id                      the log id; `command-safety log resolve ID` names it
+//	time                    when the verdict was decided
+//	request_id              the caller's id for the request, "" when it gave none
+//	command                 the exact command text
+//	cwd                     the directory it was to run in ("" unknown)
+//	workspaces              JSON array of the workspace roots
+//	agent, mode             whose budget applied (agent "default" when unnamed), and the mode
+//	session                 which writer logged it (a serve process, a hook run)
+//	decision                allow, prompt or refuse
+//	effects                 JSON array of the parts: {effect, text, span, program, reason, rule, decision}
+//	decided_by              the text of the part that decided
+//	rule                    the budget effect or the SPEC §5 rule id that decided
+//	reason                  one human sentence naming the offending part
+//	classification_enabled  1, or 0 when ml-ai.commandSafety was false
+//	micros                  time spent classifying, in microseconds
+//	classifier_version      gate.ClassifierVersion of the classifier and table
+//	status                  auto (allow, refuse), pending, approved or rejected (prompts)
+//	reviewer, reviewed_at   who resolved a prompt, and when
+//	note                    free text added later (`command-safety log note`)
+//
+// Table `verdict_effects` (effect, verdict_id) lists each verdict's effect
+// classes once.
 //
 // # Callers
 //

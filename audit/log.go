@@ -17,7 +17,7 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // busyTimeout is how long one statement waits for another process's lock
 // before SQLite reports SQLITE_BUSY; [Log.Append] then retries on top of it.
@@ -98,7 +98,7 @@ func (l *Log) setup(ctx context.Context) error {
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2}
+var migrations = []string{schemaV1, schemaV2, schemaV3}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

@@ -45,8 +45,9 @@ const columns = `v.id, v.time, v.request_id, v.command, v.cwd, v.workspaces, v.a
 	v.session, v.decision, v.effects, v.decided_by, v.rule, v.reason, v.classification_enabled,
 	v.micros, v.classifier_version, v.status, v.reviewer, v.reviewed_at, v.note`
 
-// from builds the FROM and WHERE clauses of f over `verdicts AS v`, and the
-// column that orders rows by id (g.id when walking the grep index).
+// from builds the FROM clause (over `verdicts AS v`) and the WHERE clause
+// (empty or starting with " WHERE") of f, their arguments, and the column
+// that orders rows by id (g.id when walking the grep index).
 //
 // Since also bounds the id: no row with time >= Since has an id below the
 // smallest id of such rows, so the bound is exact, and it lets every other
@@ -57,10 +58,9 @@ const columns = `v.id, v.time, v.request_id, v.command, v.cwd, v.workspaces, v.a
 // schemaV2), each match joined to its row for the other conditions, so a
 // common text stops after Limit matches and an absent one reads only the
 // commands, not the table's fat rows.
-func (f Filter) from() (string, []any, string) {
+func (f Filter) from() (from, where string, args []any, order string) {
 	var conds []string
-	var args []any
-	from, order := " FROM verdicts AS v", "v.id"
+	from, order = " FROM verdicts AS v", "v.id"
 	if f.Grep != "" {
 		order = "g.id"
 		from = " FROM verdicts AS g INDEXED BY verdicts_id_command CROSS JOIN verdicts AS v ON v.id = g.id"
@@ -92,10 +92,10 @@ func (f Filter) from() (string, []any, string) {
 		conds = append(conds, "EXISTS (SELECT 1 FROM verdict_effects e WHERE e.effect = ? AND e.verdict_id = v.id)")
 		args = append(args, f.Effect.String())
 	}
-	if len(conds) == 0 {
-		return from, nil, order
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	return from + " WHERE " + strings.Join(conds, " AND "), args, order
+	return from, where, args, order
 }
 
 func likeEscape(s string) string {
@@ -104,8 +104,8 @@ func likeEscape(s string) string {
 
 // Query returns the rows that match f, newest first.
 func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
-	from, args, order := f.from()
-	q := "SELECT " + columns + from + " ORDER BY " + order + " DESC"
+	from, where, args, order := f.from()
+	q := "SELECT " + columns + from + where + " ORDER BY " + order + " DESC"
 	if f.Limit > 0 {
 		q += " LIMIT " + strconv.Itoa(f.Limit)
 	}

@@ -118,3 +118,13 @@ END;
 const schemaV2 = `
 CREATE INDEX verdicts_id_command ON verdicts (id, command);
 `
+
+// schemaV3 serves Log.Stats: verdict_effects_by_verdict lets counting the
+// effects of the rows a filter selects look each row's effects up instead of
+// scanning the whole table, and verdicts_rule lets the unfiltered counts read
+// one narrow index per column (decision, agent, status and rule) instead of
+// the whole table.
+const schemaV3 = `
+CREATE INDEX verdict_effects_by_verdict ON verdict_effects (verdict_id, effect);
+CREATE INDEX verdicts_rule ON verdicts (rule);
+`

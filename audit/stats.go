@@ -21,24 +21,49 @@ type Stats struct {
 // Stats counts the rows f selects by decision, effect, agent, rule and
 // status, and the approval rate of resolved prompts.
 func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
-	from, args, _ := f.from()
+	from, where, args, _ := f.from()
 	s := Stats{ByDecision: map[string]int{}, ByEffect: map[string]int{}, ByAgent: map[string]int{},
 		ByRule: map[string]int{}, ByStatus: map[string]int{}}
-	groups := []struct {
-		q string
-		m map[string]int
-	}{
-		{"SELECT v.decision, count(*)" + from + " GROUP BY v.decision", s.ByDecision},
-		{"SELECT v.agent, count(*)" + from + " GROUP BY v.agent", s.ByAgent},
-		{"SELECT v.rule, count(*)" + from + " GROUP BY v.rule", s.ByRule},
-		{"SELECT v.status, count(*)" + from + " GROUP BY v.status", s.ByStatus},
-		{"SELECT e.effect, count(*) FROM verdict_effects e WHERE e.verdict_id IN (SELECT v.id" +
-			from + ") GROUP BY e.effect", s.ByEffect},
-	}
-	for _, g := range groups {
-		if err := l.countInto(ctx, g.q, args, g.m); err != nil {
-			return Stats{}, fmt.Errorf("decision log stats: %w", err)
+	// Unfiltered, each count reads its own narrow index (a million rows in
+	// a fraction of a second); filtered, one pass over the selected rows
+	// counts decision, agent, rule and status together (few distinct
+	// combinations), and one more their effects.
+	err := retry(ctx, func() error {
+		for _, m := range []map[string]int{s.ByDecision, s.ByAgent, s.ByRule, s.ByStatus, s.ByEffect} {
+			clear(m)
 		}
+		if where == "" {
+			for _, c := range []struct {
+				q string
+				m map[string]int
+			}{
+				{"SELECT decision, count(*) FROM verdicts INDEXED BY verdicts_decision GROUP BY decision", s.ByDecision},
+				{"SELECT agent, count(*) FROM verdicts INDEXED BY verdicts_agent GROUP BY agent", s.ByAgent},
+				{"SELECT rule, count(*) FROM verdicts INDEXED BY verdicts_rule GROUP BY rule", s.ByRule},
+				{"SELECT status, count(*) FROM verdicts INDEXED BY verdicts_status GROUP BY status", s.ByStatus},
+				{"SELECT effect, count(*) FROM verdict_effects GROUP BY effect", s.ByEffect},
+			} {
+				if err := l.scanCounts(ctx, c.q, nil, func(k []string, n int) { c.m[k[0]] += n }); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := l.scanCounts(ctx, "SELECT v.decision, v.agent, v.rule, v.status, count(*)"+from+where+
+			" GROUP BY v.decision, v.agent, v.rule, v.status", args, func(k []string, n int) {
+			s.ByDecision[k[0]] += n
+			s.ByAgent[k[1]] += n
+			s.ByRule[k[2]] += n
+			s.ByStatus[k[3]] += n
+		}); err != nil {
+			return err
+		}
+		return l.scanCounts(ctx, "SELECT e.effect, count(*)"+from+
+			" JOIN verdict_effects AS e INDEXED BY verdict_effects_by_verdict ON e.verdict_id = v.id"+where+
+			" GROUP BY e.effect", args, func(k []string, n int) { s.ByEffect[k[0]] += n })
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("decision log stats: %w", err)
 	}
 	for _, n := range s.ByDecision {
 		s.Total += n
@@ -49,22 +74,30 @@ func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
 	return s, nil
 }
 
-func (l *Log) countInto(ctx context.Context, q string, args []any, m map[string]int) error {
-	return retry(ctx, func() error {
-		clear(m)
-		rows, err := l.db.QueryContext(ctx, q, args...)
-		if err != nil {
+// scanCounts runs q, whose rows are some text keys then a count, and calls
+// add for each row.
+func (l *Log) scanCounts(ctx context.Context, q string, args []any, add func(keys []string, n int)) error {
+	rows, err := l.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	keys := make([]string, len(cols)-1)
+	dest := make([]any, len(cols))
+	for i := range keys {
+		dest[i] = &keys[i]
+	}
+	var n int
+	dest[len(keys)] = &n
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var k string
-			var n int
-			if err := rows.Scan(&k, &n); err != nil {
-				return err
-			}
-			m[k] = n
-		}
-		return rows.Err()
-	})
+		add(keys, n)
+	}
+	return rows.Err()
 }
