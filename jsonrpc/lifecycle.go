@@ -155,6 +155,14 @@ func (s *Server) initialized(ctx context.Context, reply jsonrpc2.Replier, req js
 	if clientConfig {
 		go s.fetchConfiguration()
 	}
+	if !s.opts.NoLog {
+		s.tailOnce.Do(func() {
+			go func() {
+				s.waitSettings(s.tailCtx) // the log path may come from the settings
+				s.tail(s.tailCtx)
+			}()
+		})
+	}
 	return reply(ctx, nil, nil)
 }
 

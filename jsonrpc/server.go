@@ -83,6 +83,10 @@ type Server struct {
 	sem        chan struct{}
 	work       sync.WaitGroup // classify and resolve in flight
 	decisionDB *logState
+
+	tailCtx    context.Context // ends when the server stops
+	tailCancel context.CancelFunc
+	tailOnce   sync.Once
 }
 
 // Serve runs a server on in/out until the client sends exit, the input ends
@@ -138,10 +142,12 @@ func newServer(opts Options) *Server {
 	d := settings.Defaults()
 	s.settings.Store(&d)
 	s.decisionDB = newLogState(opts)
+	s.tailCtx, s.tailCancel = context.WithCancel(context.Background())
 	return s
 }
 
 func (s *Server) close() {
+	s.tailCancel()
 	// Let verdicts being recorded finish (briefly) before the log closes.
 	done := make(chan struct{})
 	go func() { s.work.Wait(); close(done) }()

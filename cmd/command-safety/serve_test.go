@@ -1173,3 +1173,33 @@ func BenchmarkServeClassify(b *testing.B) {
 		})
 	}
 }
+
+// TestServeShowsOtherWriters: verdicts that other processes (a hook, check)
+// write to the same decision log appear as logMessage lines (issue 6).
+func TestServeShowsOtherWriters(t *testing.T) {
+	c := startServe(t, serveOpts{})
+	c.initialize(nil)
+	if v := c.classify(map[string]any{"command": "ls"}); v.LogID == 0 {
+		t.Fatal("setup: the server does not log")
+	}
+	logPath := filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db")
+	check := exec.Command(buildServe(t, false), "check", "--log", logPath, "--agent", "claude-code", "--cwd", c.ws, "--", "rm -rf ~/from-a-terminal-agent")
+	check.Env = []string{"HOME=" + c.home, "PATH=" + os.Getenv("PATH")}
+	if out, err := check.CombinedOutput(); procExitCode(err) != 2 {
+		t.Fatalf("check: %v\n%s", err, out)
+	}
+	m := c.waitLog("from-a-terminal-agent")
+	if !strings.Contains(m.Message, "REFUSE") || !strings.Contains(m.Message, "agent=claude-code") {
+		t.Errorf("line %q", m.Message)
+	}
+	// The server's own verdicts are not shown twice.
+	n := 0
+	for _, l := range c.logsSnapshot() {
+		if strings.Contains(l.Message, `"ls"`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the server's own verdict shown %d times", n)
+	}
+}
