@@ -20,10 +20,11 @@ type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 
 // subcommands maps each subcommand name to its implementation (one file each).
 var subcommands = map[string]subcommand{
-	"check": runCheck,
-	"log":   runLog,
-	"serve": runServe,
-	"hook":  runHook,
+	"check":  runCheck,
+	"log":    runLog,
+	"serve":  runServe,
+	"hook":   runHook,
+	"review": runReview,
 }
 
 // exitUsage is the exit code of a usage error (SPEC: 0 allow, 1 prompt, 2 refuse).
