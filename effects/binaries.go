@@ -173,6 +173,19 @@ func inherit(p Program) Program {
 	return p
 }
 
+// singleDash returns p with SingleDashLong set on it and on every
+// subcommand, recursively: tools whose options are words everywhere
+// (`mvn test -pl core`, `terraform init -backend-config=x`).
+func singleDash(p Program) Program {
+	p.SingleDashLong = true
+	subs := make([]Program, len(p.Subcommands))
+	for i, s := range p.Subcommands {
+		subs[i] = singleDash(s)
+	}
+	p.Subcommands = subs
+	return p
+}
+
 // alias returns p with extra names.
 func alias(p Program, as ...string) Program {
 	p.Aliases = append(append([]string(nil), p.Aliases...), as...)

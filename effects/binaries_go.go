@@ -18,7 +18,7 @@ var goTestFlags = fl(
 
 // goPrograms are the go command (Go 1.26) and the Go tools agents run.
 var goPrograms = []Program{
-	{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), SingleDashLong: true, Flags: fl(dir("-C")),
+	singleDash(Program{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), SingleDashLong: true, Flags: fl(dir("-C")),
 		Subcommands: []Program{
 			{Name: "bug", Effects: fx(Network), Why: "go bug opens an issue form in a browser", Examples: ex("go bug")},
 			{Name: "build", Effects: fx(WriteInside), Why: "go build compiles packages and writes the binary", SingleDashLong: true,
@@ -95,7 +95,7 @@ var goPrograms = []Program{
 				},
 				Examples: ex("go work")},
 		},
-		Examples: ex("go", "go -C sub version"), NotExamples: ex("go frobnicate")},
+		Examples: ex("go", "go -C sub version"), NotExamples: ex("go frobnicate")}),
 	{Name: "gofmt", Aliases: names("gofumpt", "goimports"), Effects: fx(Read), Operands: ReadPaths, SingleDashLong: true,
 		Flags: fl(arg("-r", "-local", "-lang", "-modpath"),
 			Flag{Names: names("-w"), Effects: fx(WriteInside), Why: "gofmt -w rewrites the files", Examples: ex("gofmt -w main.go", "goimports -w .")}),

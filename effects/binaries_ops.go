@@ -332,7 +332,7 @@ var cloudPrograms = []Program{
 			rsub("version", "pulumi version"),
 		},
 		Examples: ex("pulumi --help")},
-	withFlags(Program{Name: "terraform", Aliases: names("tofu"), Effects: fx(Read), Other: fx(SystemChange, Network), SingleDashLong: true,
+	singleDash(withFlags(Program{Name: "terraform", Aliases: names("tofu"), Effects: fx(Read), Other: fx(SystemChange, Network), SingleDashLong: true,
 		Subcommands: []Program{
 			{Name: "apply", Effects: fx(SystemChange, Network), Why: "terraform apply changes real infrastructure", SingleDashLong: true,
 				Flags:    fl(Flag{Names: names("-destroy"), Effects: fx(Deletion), Outside: true, Why: "terraform apply -destroy deletes the managed infrastructure", Examples: ex("terraform apply -destroy")}),
@@ -362,7 +362,7 @@ var cloudPrograms = []Program{
 		},
 		Examples: ex("terraform -help")},
 		fl(dir("-chdir"), arg("-var", "-target", "-replace", "-lock-timeout", "-parallelism", "-backend-config", "-state", "-state-out", "-backup"),
-			rpath("-var-file"), wpath("-out"))),
+			rpath("-var-file"), wpath("-out")))),
 }
 
 // packagePrograms are the machines' package managers.

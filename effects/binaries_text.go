@@ -120,7 +120,7 @@ var textTools = []Program{
 		Flags: fl(arg("--xpath", "--encode", "--maxmem", "--pattern", "--path"), wpath("--output", "-o"),
 			rpath("--schema", "--relaxng", "--dtdvalid", "--catalogs")),
 		Examples: ex("xmllint --noout a.xml", "xmllint --xpath '//a' a.xml"), NotExamples: ex("xmllint --format -o b.xml a.xml")},
-	{Name: "xxd", Effects: fx(Read), Operands: CopyPaths,
+	{Name: "xxd", Effects: fx(Read), Operands: CopyPaths, SingleDashLong: true,
 		Flags:    fl(arg("-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name")),
 		Examples: ex("xxd -l 64"), NotExamples: ex("xxd -r a.hex ~/.bashrc")},
 	{Name: "yq", Effects: fx(Read), Operands: ReadPaths,

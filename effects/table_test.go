@@ -251,6 +251,25 @@ func TestOptionalArgShort(t *testing.T) {
 	})
 }
 
+// TestShortNames checks that a program whose short options cluster (`-rf`)
+// declares no single-dash word (`-name`): such a name could never match, so
+// its value would be read as an operand. Word options belong to
+// SingleDashLong programs (find, go, terraform).
+func TestShortNames(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		if p.SingleDashLong {
+			return
+		}
+		for _, f := range p.Flags {
+			for _, n := range f.Names {
+				if !strings.HasPrefix(n, "--") && len(n) != 2 {
+					t.Errorf("%s: flag %q is a single-dash word in a program whose short options cluster", path, n)
+				}
+			}
+		}
+	})
+}
+
 // TestEntryShape checks fields that only make sense together.
 func TestEntryShape(t *testing.T) {
 	walkTable(func(path string, p *Program) {
