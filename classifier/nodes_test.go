@@ -56,6 +56,11 @@ func TestNodeCoverage(t *testing.T) {
 	for _, n := range nodeTypes {
 		listed[n] = true
 	}
+	for _, n := range notFromBash {
+		if listed[n] {
+			t.Errorf("%s is both listed and said not to come from the bash parser", n)
+		}
+	}
 	seen := map[string]bool{}
 	for name, cmd := range corpusCommands(t) {
 		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(strings.ReplaceAll(cmd, "\r", "\n")), "")

@@ -260,7 +260,6 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 		if len(buf)+len(chunk) <= max {
 			buf = append(buf, chunk...)
 		} else {
-			buf = buf[:0]
 			for err == bufio.ErrBufferFull {
 				_, err = rd.ReadSlice('\n')
 			}
