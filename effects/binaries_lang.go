@@ -193,7 +193,7 @@ var nativePrograms = []Program{
 			rsub("version", "swiftlint version"),
 		},
 		Examples: ex("swiftlint")},
-	singleDash(Program{Name: "xcodebuild", Effects: fx(OpaqueLow, WriteOutside), Why: "xcodebuild runs the project's build phases and writes DerivedData under ~/Library", Other: fx(OpaqueLow, WriteOutside),
+	singleDash(inherit(Program{Name: "xcodebuild", Effects: fx(OpaqueLow, WriteOutside), Why: "xcodebuild runs the project's build phases and writes DerivedData under ~/Library", Other: fx(OpaqueLow, WriteOutside),
 		SingleDashLong: true,
 		Flags: fl(rpath("-project", "-workspace", "-exportOptionsPlist", "-xcconfig", "-testPlan"), arg("-scheme", "-configuration", "-sdk", "-destination", "-target",
 			"-only-testing", "-skip-testing", "-arch", "-jobs", "-toolchain"), wpath("-derivedDataPath", "-resultBundlePath", "-archivePath", "-exportPath"),
@@ -202,7 +202,7 @@ var nativePrograms = []Program{
 			{Name: "clean", Effects: fx(Deletion), Outside: true, Why: "xcodebuild clean deletes build products under DerivedData", Examples: ex("xcodebuild clean")},
 			{Name: "test", Effects: fx(Verify), Examples: ex("xcodebuild test -scheme App -destination 'platform=iOS Simulator,name=iPhone 16'")},
 		},
-		Examples: ex("xcodebuild -scheme App build")}),
+		Examples: ex("xcodebuild -scheme App build")})),
 	{Name: "xcrun", Effects: fx(Read), Operands: Command, SingleDashLong: true, Flags: fl(arg("--sdk", "-sdk", "--toolchain", "-toolchain")),
 		Examples: ex("xcrun --sdk macosx clang --version")},
 }
