@@ -14,17 +14,31 @@ import (
 //
 // Encoding conventions, beyond the schema's doc comments:
 //   - Every option that takes a value is declared, so that its value is not
-//     taken for an operand or a subcommand; options without effects and
-//     without values are left out (the classifier ignores unknown options).
+//     taken for an operand or a subcommand; a boolean option is never
+//     declared with a value, since it would swallow the next word (`npm
+//     --json install -g x`). Options without effects and without values are
+//     left out: the classifier ignores unknown options.
+//   - Options whose value is optional and attached (`--color=auto`) are
+//     declared without a value ([optArg]); OptionalArg is kept for short
+//     options only (`-i.bak`).
+//   - Programs whose options are words (`-name`, `-out`) are SingleDashLong,
+//     with every subcommand ([singleDash]); options a tool accepts after its
+//     subcommand are copied down ([withFlags], [inherit]).
 //   - Programs whose first operand is a pattern (grep, jq) do not Skip it:
 //     reading it as a path costs nothing and keeps `grep -e x FILE` honest.
 //   - A tool that rewrites the files it is given only with a flag (`gofmt -w`,
 //     `prettier --write`) keeps Operands ReadPaths or NoPaths and carries the
-//     write on the flag: a flag cannot switch the operands' role (see the
-//     report of issue 2, "schema gaps").
+//     write on the flag: a flag cannot switch the operands' role.
 //   - Goal runners (make, mvn, gradle, just, ...) verify only when every goal
-//     verifies: [verifyGoals] nests the verify goals so that `make test install`
-//     falls back to the conservative entry.
+//     verifies: [verifyGoals] nests the verify goals so that `make test
+//     install` falls back to the conservative entry.
+//   - Deleting resources that live outside the workspace (containers,
+//     clusters, cloud, shared caches) is Outside; implicit writes of
+//     configuration, credentials or installed programs under the home
+//     directory name the file in HomeWrite (`~/.npmrc`).
+//   - Tools that run a package's program (npx, uvx, pnpm dlx) have Operands
+//     Command: the program they name is classified too, as if it were the
+//     system program of that name, on top of their own opaque effects.
 var table = sortedTable(
 	shellPrograms,
 	coreutils,

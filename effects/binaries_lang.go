@@ -227,7 +227,7 @@ var otherLangPrograms = []Program{
 			rsub("show", "bundle show rails"),
 		},
 		Examples: ex("bundle")},
-	{Name: "composer", Effects: fx(Read), Other: fx(OpaqueLow),
+	inherit(Program{Name: "composer", Effects: fx(Read), Other: fx(OpaqueLow),
 		Flags: fl(dir("-d", "--working-dir")),
 		Subcommands: []Program{
 			rsub("audit", "composer audit --locked"),
@@ -255,7 +255,7 @@ var otherLangPrograms = []Program{
 			{Name: "test", Effects: fx(Verify), Examples: ex("composer test")},
 			rsub("validate", "composer validate"),
 		},
-		Examples: ex("composer --version")},
+		Examples: ex("composer --version")}),
 	{Name: "dart", Effects: fx(OpaqueLow), Operands: Script, Why: "dart runs the program it is given",
 		Subcommands: []Program{
 			{Name: "analyze", Effects: fx(Verify), Examples: ex("dart analyze")},

@@ -273,7 +273,7 @@ var pythonPrograms = []Program{
 				Examples: ex("twine upload dist/*")},
 		},
 		Examples: ex("twine --version")},
-	{Name: "uv", Effects: fx(Read), Other: fx(Network, WriteInside),
+	inherit(Program{Name: "uv", Effects: fx(Read), Other: fx(Network, WriteInside),
 		Flags: fl(dir("--directory", "--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("lock", "remove", "sync"), Effects: fx(Network, WriteInside), Why: "uv add downloads packages into the project's .venv and changes pyproject.toml",
@@ -329,7 +329,7 @@ var pythonPrograms = []Program{
 			{Name: "venv", Effects: fx(WriteInside), Operands: WritePaths, Why: "uv venv creates a virtualenv", Examples: ex("uv venv", "uv venv .venv")},
 			rsub("version", "uv version"),
 		},
-		Examples: ex("uv --version"), NotExamples: ex("uv frobnicate")},
+		Examples: ex("uv --version"), NotExamples: ex("uv frobnicate")}),
 	{Name: "uvx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "uvx downloads and runs a program", Flags: fl(arg("--from", "--with", "--python", "-p")),
 		Examples: ex("uvx cowsay hi")},
 	{Name: "virtualenv", Effects: fx(WriteInside), Operands: WritePaths, Why: "virtualenv creates a virtualenv", Flags: fl(arg("-p", "--python", "--prompt")),
