@@ -102,7 +102,8 @@ const (
 
 // HoldResult is how a hold ended.
 type HoldResult struct {
-	Entry Entry // the row as it stands at the end
+	Entry   Entry         // the row as it stands at the end
+	Timeout time.Duration // the hold's timeout, for messages
 	// TimedOut is true when nobody answered within the timeout and the
 	// hold rejected the row itself (reviewer [ReviewerTimeout]).
 	TimedOut bool
@@ -137,12 +138,12 @@ func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) 
 	defer cancel()
 	e, err := l.WaitResolved(wctx, id, every)
 	if err == nil {
-		return HoldResult{Entry: e}, nil
+		return HoldResult{Entry: e, Timeout: timeout}, nil
 	}
 	if wctx.Err() == nil {
-		return HoldResult{Entry: e}, err
+		return HoldResult{Entry: e, Timeout: timeout}, err
 	}
-	res := HoldResult{TimedOut: ctx.Err() == nil}
+	res := HoldResult{Timeout: timeout, TimedOut: ctx.Err() == nil}
 	res.Cancelled = !res.TimedOut
 	who, note := ReviewerTimeout, fmt.Sprintf("nobody answered within %s; the held command was denied", timeout)
 	if res.Cancelled {

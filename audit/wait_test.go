@@ -150,7 +150,7 @@ func TestHold(t *testing.T) {
 		if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
 			t.Errorf("hold took %v, want about 300ms", d)
 		}
-		if res.Approved() || !res.TimedOut || res.Cancelled {
+		if res.Approved() || !res.TimedOut || res.Cancelled || res.Timeout != 300*time.Millisecond {
 			t.Errorf("got %+v", res)
 		}
 		if res.Entry.Status != StatusRejected || res.Entry.Reviewer != ReviewerTimeout || res.Entry.Note == "" {
