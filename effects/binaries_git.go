@@ -37,6 +37,22 @@ var gitRemoteFlags = fl(
 	prog("--upload-pack", "--receive-pack", "--exec"),
 )
 
+// gitResetFlags are the options of git reset.
+var gitResetFlags = fl(rpath("--pathspec-from-file"),
+	Flag{Names: names("--hard", "--keep", "--merge", "--soft"), Effects: fx(HistoryRewrite),
+		Why: "git reset --hard throws away commits and uncommitted changes", Examples: ex("git reset --hard", "git reset --soft HEAD~1")})
+
+// gitResetBack are the operands of git reset that name an earlier commit
+// (`git reset HEAD~1` drops the last commit from the branch).
+func gitResetBack() []Program {
+	out := []Program{{Name: "HEAD", Effects: fx(WriteInside), Flags: gitResetFlags, Why: "git reset HEAD unstages changes", Examples: ex("git reset HEAD src/b.go")}}
+	for _, n := range []string{"HEAD^", "HEAD^^", "HEAD~", "HEAD~1", "HEAD~2", "HEAD~3", "HEAD~4", "HEAD~5", "HEAD~6", "HEAD~7", "HEAD~8", "HEAD~9"} {
+		out = append(out, Program{Name: n, Effects: fx(HistoryRewrite), Flags: gitResetFlags,
+			Why: "git reset " + n + " moves the branch back, dropping its last commits", Examples: ex("git reset " + n)})
+	}
+	return out
+}
+
 // gitSubcommands are git's porcelain, and the plumbing agents reach for.
 var gitSubcommands = []Program{
 	{Name: "add", Aliases: names("stage"), Effects: fx(WriteInside), Why: "git add stages changes in the index",
@@ -338,11 +354,12 @@ var gitSubcommands = []Program{
 		Examples: ex("git replace abc123 def456")},
 	{Name: "request-pull", Effects: fx(Network), Why: "git request-pull asks the remote whether the commits are there", Examples: ex("git request-pull v1.0 origin")},
 	{Name: "rerere", Effects: fx(WriteInside), Why: "git rerere records or forgets conflict resolutions", Examples: ex("git rerere forget a.go")},
+	// git reset to an earlier commit moves the branch back; the common
+	// spellings of "the last commits" are entries, any other operand (a path,
+	// HEAD, another commit) takes Other.
 	{Name: "reset", Effects: fx(WriteInside), Why: "git reset changes the index and the current branch",
-		Flags: fl(rpath("--pathspec-from-file"),
-			Flag{Names: names("--hard", "--keep", "--merge", "--soft"), Effects: fx(HistoryRewrite),
-				Why: "git reset --hard throws away commits and uncommitted changes", Examples: ex("git reset --hard", "git reset --soft HEAD~1")}),
-		Examples: ex("git reset", "git reset HEAD a.go", "git reset -q"), NotExamples: ex("git reset --hard origin/main")},
+		Flags: gitResetFlags, Subcommands: gitResetBack(), Other: fx(WriteInside),
+		Examples: ex("git reset", "git reset HEAD a.go", "git reset -q"), NotExamples: ex("git reset --hard origin/main", "git reset HEAD~1")},
 	{Name: "restore", Effects: fx(HistoryRewrite), Why: "git restore throws away uncommitted changes in the working tree",
 		Flags: fl(arg("-s", "--source", "--conflict"), rpath("--pathspec-from-file"),
 			Flag{Names: names("-S", "--staged"), Replace: true, Effects: fx(WriteInside), Why: "git restore --staged unstages changes",
