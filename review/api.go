@@ -146,6 +146,11 @@ type conflict struct {
 }
 
 func (s *Server) apiResolve(w http.ResponseWriter, r *http.Request, _ *session) {
+	// A JSON body also keeps HTML forms out: they cannot send it.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "the body must be application/json")
+		return
+	}
 	var req resolveRequest
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
 	dec.DisallowUnknownFields()

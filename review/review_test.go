@@ -356,6 +356,11 @@ func TestResolve(t *testing.T) {
 		t.Errorf("row a changed: %s by %q", e.Status, e.Reviewer)
 	}
 
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded"} {
+		if code, body := f.post(cookie, csrf, `{"id":`+itoa(b)+`,"outcome":"approve"}`, map[string]string{"Content-Type": ct}); code != http.StatusUnsupportedMediaType {
+			t.Errorf("Content-Type %q: %d %s, want 415", ct, code, body)
+		}
+	}
 	for _, bad := range []struct {
 		body string
 		code int
