@@ -202,14 +202,6 @@ test('pending prompts are listed newest first and command text renders as text',
   assert.match(await c.locator('.age').textContent(), /\d+[smhd] ago/);
 });
 
-test('screenshot of the page with pending rows', async () => {
-  const docs = process.env.CS_DOCS;
-  if (!docs) return; // the README image is refreshed only when asked
-  await page.locator('#reviewer').fill(REVIEWER);
-  fs.mkdirSync(docs, { recursive: true });
-  await page.screenshot({ path: path.join(docs, 'review.png'), fullPage: false });
-});
-
 test('Approve releases the row with the reviewer name typed in the page', async () => {
   await page.locator('#reviewer').fill(REVIEWER);
   const cmd = 'curl https://example.com/approve-me';
@@ -298,9 +290,18 @@ test('the decisions tab lists recent decisions with filters', async () => {
 
 test('a held hook is released by Approve on the page and answers allow', async () => {
   const cmd = 'curl https://example.com/held-approve';
+  assert.equal(seed('git push origin main'), 1); // a prompt nobody waits for, beside the held one
   const h = hook(['--hold=30s'], cmd);
   await until('the held card', async () => (await card(cmd).count()) === 1, 5000);
   await until('the waiting badge', async () => (await card(cmd).locator('.held').count()) === 1, 3000);
+  assert.match(await card(cmd).locator('.held').textContent(), /an agent is waiting · \d+s left/);
+  if (process.env.CS_DOCS) {
+    // The README image: a held command on top of prompts nobody waits for.
+    await until('the clocks', async () => /left/.test(await card(cmd).locator('.held').textContent()));
+    await page.locator('#status').evaluate((e) => { e.textContent = ''; });
+    fs.mkdirSync(process.env.CS_DOCS, { recursive: true });
+    await page.screenshot({ path: path.join(process.env.CS_DOCS, 'review.png') });
+  }
   await sleep(300);
   const clicked = Date.now();
   await card(cmd).getByRole('button', { name: 'Approve' }).click();

@@ -32,10 +32,13 @@
     return { status: res.status, body };
   }
 
+  let sayTimer = 0;
   function say(text, kind) {
     const s = $('status');
     s.textContent = text;
     s.className = 'status' + (kind ? ' ' + kind : '');
+    clearTimeout(sayTimer);
+    if (kind !== 'error') sayTimer = setTimeout(() => { s.textContent = ''; }, 10000);
   }
 
   function signedOut() {
@@ -103,6 +106,10 @@
     if (e.held) {
       const h = el('span', 'held');
       h.dataset.until = e.holdUntil;
+      head.appendChild(h);
+    } else {
+      const h = el('span', 'unheld', 'not held');
+      h.title = 'No process waits on this prompt: the agent asked at its own prompt. Resolving it records your answer in the log.';
       head.appendChild(h);
     }
     head.appendChild(el('span', 'id', '#' + e.logId));
