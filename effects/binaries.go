@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 import (
@@ -141,16 +143,6 @@ func rof(name string, fs []Flag, examples ...string) Program {
 	return Program{Name: name, Effects: fx(Read), Flags: fs, Examples: examples}
 }
 
-// rd is a read-only program whose operands are files read (`wc -l f`).
-func rd(name string, fs []Flag, examples ...string) Program {
-	return Program{Name: name, Effects: fx(Read), Operands: ReadPaths, Flags: fs, Examples: examples}
-}
-
-// vf is a verifier by name (SPEC §3 verify) whose operands are data.
-func vf(name string, fs []Flag, examples ...string) Program {
-	return Program{Name: name, Effects: fx(Verify), Flags: fs, Examples: examples}
-}
-
 // sub is a subcommand with fixed effects and no options of its own.
 func sub(name string, cs []Class, why string, examples ...string) Program {
 	return Program{Name: name, Effects: cs, Why: why, Examples: examples}
@@ -197,12 +189,6 @@ func singleDash(p Program) Program {
 		subs[i] = singleDash(s)
 	}
 	p.Subcommands = subs
-	return p
-}
-
-// alias returns p with extra names.
-func alias(p Program, as ...string) Program {
-	p.Aliases = append(append([]string(nil), p.Aliases...), as...)
 	return p
 }
 

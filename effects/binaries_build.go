@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // makeFlags are GNU make 4.4's options that take a value.

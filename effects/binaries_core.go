@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // coreutils are the GNU coreutils 9.x programs (and their BSD/macOS

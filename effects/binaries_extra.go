@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // interp is a language interpreter whose inline-code option the classifier

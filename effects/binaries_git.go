@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // gitDiffFlags are the options of the commands that print diffs (git diff,

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // goBuildFlags are the build flags shared by go build, test, run, install,

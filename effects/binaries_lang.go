@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // cargoFlags are cargo's options that take a value, shared by its commands

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // miscPrograms are the utilities agents meet beyond the core families:

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // npmFlags are npm 11's config options that take a value (`npm help config`),

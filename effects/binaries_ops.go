@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // dockerRunFlags are the value-taking options of docker run and create

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // pipInstallFlags are pip's install options that take a value (pip 25).

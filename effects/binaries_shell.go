@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // shellPrograms are the shells, interpreters, shell builtins, wrappers that

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // systemTools inspect or change the machine: processes, kernel, users,

@@ -1,3 +1,5 @@
+//go:build tablesrc
+
 package effects
 
 // textTools search, view and transform text: grep and its successors, sed,

@@ -5,6 +5,9 @@ import (
 	"sync"
 )
 
+//go:generate go tool stringer -type=Value,Operands,Special -output=table_string.go
+//go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
+
 // Program is one entry of the table of known programs, or one subcommand of
 // such an entry (subcommands nest with the same shape).
 //
