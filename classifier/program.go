@@ -266,7 +266,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		consumed := 0
 		if hasVal {
 			hit.value = &field{value: val, dynamic: a.dynamic, glob: a.glob, word: a.word}
-		} else if takesValue(f.Value) && len(rest) > 0 {
+		} else if takesValue(f.Value) && f.Value != effects.OptionalArg && len(rest) > 0 {
 			hit.value = &rest[0]
 			consumed = 1
 		}

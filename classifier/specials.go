@@ -351,7 +351,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			return nil, true
 		}
 	}
-	if len(args) > 0 && (args[0].value == "--version" || args[0].value == "-V" || args[0].value == "--help" || args[0].value == "-h") {
+	if len(args) > 0 && (args[0].value == "--version" || args[0].value == "-V" || args[0].value == "-v" || args[0].value == "--help" || args[0].value == "-h") {
 		inv.classes = []effects.Class{effects.Read}
 		inv.emit()
 		return nil, true

@@ -22,9 +22,11 @@ if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted"; exit 1; 
 
 step "go vet"
 go vet ./...
+go vet -tags tablesrc ./effects/...   # the table's source (generated into effects/table_gen.go)
 
 step "staticcheck"
 go tool staticcheck ./...
+go tool staticcheck -tags tablesrc ./effects/...
 
 step "go generate is clean"
 if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -34,6 +36,7 @@ fi
 
 step "go test -race"
 go test -race -count=1 ./...
+go test -race -count=1 -tags tablesrc ./effects/...
 
 if [ "$FUZZTIME" != "0" ]; then
   for target in $(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v node_modules | xargs -n1 dirname | sort -u); do
