@@ -167,6 +167,7 @@ func TestReviewServesAndReleases(t *testing.T) {
 	req.Header.Set("Cookie", cookie)
 	req.Header.Set("Origin", origin)
 	req.Header.Set("X-CSRF-Token", string(csrf[1]))
+	req.Header.Set("Content-Type", "application/json")
 	res, err = client.Do(req)
 	if err != nil {
 		t.Fatal(err)
