@@ -85,6 +85,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 	case effects.SpecialWatch:
 		return nil, inv.watch(args)
 	case effects.SpecialFlock:
+		inv.flockLock(e, args)
 		if c := flagValue(args, "-c", "--command"); c != nil {
 			inv.emit()
 			inv.nestedField(*c)
@@ -179,14 +180,6 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
 		inv.ruleStoreOperands()
-	case "flock":
-		// flock creates its lock file when it is missing.
-		if len(inv.operands) > 0 && !isDigits(inv.operands[0].value) {
-			lock := inv.operands[0]
-			if lock.dynamic || !inv.w.exists(inv.w.resolveIn(lock.value, false, inv.dirs)[0]) {
-				inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "flock", ""), lock)
-			}
-		}
 	}
 	switch e.Special {
 	case effects.SpecialChmod:
@@ -1355,5 +1348,27 @@ func (inv *invocation) ruleStoreOperands() {
 				w.add(part)
 			}
 		}
+	}
+}
+
+// flockLock: flock creates its lock file (the first operand) when it is
+// missing; a file descriptor number creates nothing.
+func (inv *invocation) flockLock(e *effects.Program, args []field) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.dynamic && isOption(a.value) {
+			if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
+				i++
+			}
+			continue
+		}
+		if !a.dynamic && isDigits(a.value) {
+			return
+		}
+		p := inv.w.resolveIn(a.value, false, inv.dirs)
+		if a.dynamic || len(p) != 1 || p[0] == "" || !inv.w.exists(p[0]) {
+			inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "flock", ""), a)
+		}
+		return
 	}
 }

@@ -508,7 +508,7 @@ var editorPrograms = []Program{
 		Flags: fl(arg("--user-data-dir", "--extensions-dir", "--profile", "--locale", "--log", "--sync", "--enable-proposed-api", "--category", "--inspect-extensions", "--inspect-brk-extensions"),
 			Flag{Names: names("--install-extension"), Value: Arg, Effects: fx(Network, WriteOutside), HomeWrite: "~/.vscode/extensions", Why: "code --install-extension downloads an extension into the home directory",
 				Examples: ex("code --install-extension golang.go")},
-			Flag{Names: names("--uninstall-extension", "--disable-extension"), Value: Arg, Effects: fx(WriteOutside), HomeWrite: "~/.vscode/extensions", Why: "code --uninstall-extension changes the installed extensions",
+			Flag{Names: names("--uninstall-extension", "--disable-extension"), Value: Arg, Effects: fx(SystemChange), Why: "code --uninstall-extension changes the installed extensions",
 				Examples: ex("code --uninstall-extension golang.go")}),
 		Subcommands: []Program{
 			{Name: "serve-web", Aliases: names("tunnel"), Effects: fx(Network, SystemChange), Why: "code tunnel exposes the editor over the network", Examples: ex("code tunnel")},

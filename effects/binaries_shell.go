@@ -133,9 +133,10 @@ var shellPrograms = []Program{
 	{Name: "env", Aliases: names("genv"), Effects: fx(Read), Operands: Command, Special: SpecialEnv,
 		Flags:    fl(arg("-u", "--unset", "-S", "--split-string"), dir("-C", "--chdir"), optArg("--block-signal", "--default-signal", "--ignore-signal")),
 		Examples: ex("env -u X ls", "env FOO=1 go version", "env -S 'ls -la'"), NotExamples: ex("env PATH=/tmp ls")},
-	{Name: "flock", Effects: fx(WriteInside), Operands: Command, Skip: 1, Special: SpecialFlock, Why: "flock creates its lock file",
+	// flock writes its lock file only when it is missing (the classifier checks).
+	{Name: "flock", Effects: fx(Read), Operands: Command, Skip: 1, Special: SpecialFlock,
 		Flags:    fl(arg("-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")),
-		Examples: ex("flock .lock ls", "flock -n .lock -c 'git status'"), NotExamples: ex("flock .lock -c 'rm -rf ~'")},
+		Examples: ex("flock -n 9"), NotExamples: ex("flock .lock ls", "flock -n .lock -c 'git status'", "flock .lock -c 'rm -rf ~'")},
 	{Name: "ionice", Effects: fx(Read), Operands: Command,
 		Flags: fl(arg("-c", "--class", "-n", "--classdata"),
 			Flag{Names: names("-p", "--pid", "-P", "--pgid", "-u", "--uid"), Value: Arg, Effects: fx(SystemChange),
