@@ -317,4 +317,3 @@ func TestVerifyGoals(t *testing.T) {
 		t.Errorf("make test's Other = %v, want make's %v", test.Other, make.Other)
 	}
 }
-
