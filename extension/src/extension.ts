@@ -27,7 +27,11 @@ import { runCommand, DefaultTimeoutMs } from "./run";
 /** ChannelName is the one output channel (SPEC §7). */
 const ChannelName = "ML.ai Command Safety";
 
-/** ToolAgent is the agent name the language-model tool classifies under. */
+/**
+ * ToolAgent is the agent name the language-model tool classifies under (its
+ * budget in `ml-ai.agentBudgets`): VS Code does not tell a tool which agent
+ * calls it, and Copilot agent mode is the one that does.
+ */
 const ToolAgent = "copilot";
 
 /** Options of the exported API's classify and gate. */
@@ -147,7 +151,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   const startClient = async (): Promise<void> => {
     const exe = serverPath(config().get<string>("serverPath"), context.extensionPath, process.platform);
     const serverOptions: ServerOptions = { command: exe, args: ["serve"], transport: TransportKind.stdio };
-    const init: InitializationOptions = { agent: ToolAgent, mode: "" };
+    // API callers that name no agent get the server's default budget.
+    const init: InitializationOptions = { agent: "", mode: "" };
     const clientOptions: LanguageClientOptions = {
       outputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,

@@ -80,10 +80,16 @@ export function summary(v: Verdict): string {
 
 /**
  * logLine is the output-channel line for a verdict the extension made itself
- * (fail-closed); the server writes the others (SPEC §7).
+ * (fail-closed), in the server's format (jsonrpc/PROTOCOL.md):
+ * `TIME DECISION agent=AGENT[ mode=MODE] rule=RULE "COMMAND" — REASON`.
  */
 export function logLine(v: Verdict): string {
-  return `${v.decision} ${v.agent} ${v.rule} ${JSON.stringify(v.command)}: ${v.reason}`;
+  const mode = v.mode ? ` mode=${quoteIfSpace(v.mode)}` : "";
+  return `${v.time} ${v.decision.toUpperCase()} agent=${quoteIfSpace(v.agent)}${mode} rule=${quoteIfSpace(v.rule)} ${JSON.stringify(v.command)} — ${v.reason}`;
+}
+
+function quoteIfSpace(s: string): string {
+  return /\s/.test(s) ? JSON.stringify(s) : s;
 }
 
 /** StatusText is the status bar item: its text and tooltip. */

@@ -16,7 +16,7 @@ export interface Progress {
   /** Something else the runner asks of the driver ("screenshot-output", "statusbar"); answered in ack/<name>.json. */
   request?: string;
   done: boolean;
-  /** Verdicts the runner received from the server (failClosed ones excluded), for the log-file check. */
+  /** Every verdict the runner caused (fail-closed ones included), for the log-file check. */
   serverVerdicts: { command: string; decision: string }[];
   error?: string;
 }

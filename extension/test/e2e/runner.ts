@@ -135,7 +135,8 @@ export async function run(): Promise<void> {
   const classify = async (command: string): Promise<Verdict> => {
     expect(api, "no API");
     const v = await within(api.classify(command), 10_000, `classify ${command}`);
-    if (!v.failedClosed) progress.serverVerdicts.push({ command, decision: v.decision });
+    // Every verdict, the extension's fail-closed ones included, is one channel line.
+    progress.serverVerdicts.push({ command, decision: v.decision });
     return v;
   };
   const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration("ml-ai");
@@ -270,7 +271,7 @@ export async function run(): Promise<void> {
       const [pid] = serverPids();
       expect(pid, "no server process");
       process.kill(pid, "SIGKILL");
-      const v = await within(a.classify("ls"), 10_000, "classify after kill");
+      const v = await classify("ls");
       expect(v.decision === "prompt", `ls right after the kill: ${v.decision} (${v.rule})`);
       const ms = await waitFor(() => a.state() === "running" && serverPids().length === 1 && serverPids()[0] !== pid, 20_000, "server back");
       const back = await classify("ls");
@@ -286,20 +287,20 @@ export async function run(): Promise<void> {
       const kills: number[] = [];
       // One restart already happened above; kill until the policy gives up.
       for (let i = 0; i < 6 && a.state() !== "down"; i++) {
-        await waitFor(() => a.state() === "running" && serverPids().length === 1, 20_000, `server up before kill ${i + 1}`);
         const [pid] = serverPids();
         expect(pid, "no server process");
         process.kill(pid, "SIGKILL");
         kills.push(pid);
-        await waitFor(() => a.state() !== "running", 5000, "state leaves running");
-        await sleep(300);
+        // A restart takes ~0.1 s: wait for a new server or for the end.
+        await waitFor(() => a.state() === "down" || (a.state() === "running" && serverPids().length === 1 && serverPids()[0] !== pid),
+          20_000, `restart or give up after kill ${i + 1}`);
       }
       await waitFor(() => a.state() === "down", 10_000, "state down");
       await sleep(1500);
       expect(serverPids().length === 0, `a server is running again: ${JSON.stringify(serverPids())}`);
-      const v = await within(a.classify("ls"), 5000, "classify while down");
+      const v = await classify("ls");
       expect(v.decision === "prompt" && v.failedClosed === true, `ls while down: ${v.decision} (${v.rule})`);
-      const r = await within(a.classify("rm -rf ~"), 5000, "classify while down");
+      const r = await classify("rm -rf ~");
       expect(r.decision === "prompt" && /gate is down/.test(r.reason), `rm -rf ~ while down: ${r.decision}: ${r.reason}`);
       const bar = await askDriver("statusbar-down");
       expect(bar.includes("Safety: down"), `status bar: ${JSON.stringify(bar)}`);

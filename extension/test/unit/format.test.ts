@@ -55,7 +55,9 @@ test("summary and logLine", () => {
   const v = prompt("npm install x");
   assert.match(format.summary(v), /^PROMPT: npm install x — npm install x \(network\) — /);
   const f = failClosedVerdict({ command: "ls", cwd: "/w" }, "x", new Date(0));
-  assert.equal(format.logLine(f), `prompt default gate-down "ls": ${f.reason}`);
+  assert.equal(format.logLine(f), `1970-01-01T00:00:00.000Z PROMPT agent=default rule=gate-down "ls" — ${f.reason}`);
+  assert.equal(format.logLine({ ...f, agent: "my agent", mode: "plan", command: 'echo "x"' }),
+    `1970-01-01T00:00:00.000Z PROMPT agent="my agent" mode=plan rule=gate-down "echo \\"x\\"" — ${f.reason}`);
 });
 
 test("status covers every state", () => {
