@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
