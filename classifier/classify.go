@@ -14,6 +14,9 @@ import (
 const (
 	MaxBytes = 64 << 10 // commands longer than this are refused as too-large
 	MaxDepth = 64       // nesting deeper than this is refused as too-deep
+	// MaxParts bounds the parts of a result: past it, only parts with a new
+	// class or refusal are kept (the decision is unchanged).
+	MaxParts = 256
 )
 
 // PanicOnBugs makes [Classify] re-panic instead of turning a panic into an

@@ -69,6 +69,16 @@ func (w *walker) add(p Part) {
 	case p.Class == effects.Privilege && p.Refusal == "":
 		p.Refusal = effects.PrivilegeEscalation // §5.3
 	}
+	if len(w.parts) >= MaxParts {
+		// Past the cap a part is kept only when it adds a class or a
+		// refusal not seen yet: the decision is the same, the verdict stays
+		// small.
+		for _, q := range w.parts {
+			if q.Class == p.Class && q.Refusal == p.Refusal {
+				return
+			}
+		}
+	}
 	w.parts = append(w.parts, p)
 }
 
