@@ -5,7 +5,8 @@
 # platform, and runs test/e2e/driver.ts. Exits non-zero on any failure.
 #
 # Env: E2E_CACHE, CS_GO_ROOT (Go module root to build; default ..),
-# CS_E2E_DOCS (screenshot dir; default ../docs), CS_E2E_KEEP=1 keeps the temp dir.
+# CS_E2E_DOCS (screenshot dir; default ../docs, or the temp dir when CI=true),
+# CS_E2E_KEEP=1 keeps the temp dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ext="$PWD"
@@ -31,7 +32,11 @@ vsix="$(ls -t dist/command-safety-"$(node -p 'process.platform + "-" + process.a
 t2=$(date +%s)
 echo "e2e: packaged $vsix in $((t2 - t1)) s"
 
-docs="${CS_E2E_DOCS:-$ext/../docs}"
+# Screenshots go to ../docs for the README, except under CI, where a run must
+# not change tracked files: there they stay in the temp dir.
+if [ -n "${CS_E2E_DOCS:-}" ]; then docs="$CS_E2E_DOCS"
+elif [ "${CI:-}" = true ]; then docs="$tmp/screenshots"
+else docs="$ext/../docs"; fi
 mkdir -p "$docs"
 status=0
 CS_E2E_DIR="$tmp/run" \

@@ -223,6 +223,16 @@ async function main(): Promise<number> {
           if (name.startsWith("statusbar-")) {
             await sleep(300);
             text = (await page.locator(".statusbar").innerText({ timeout: 5000 })).replace(/\u00a0/g, " ");
+          } else if (name === "classify-command") {
+            await runCommand(page, "ML.ai Command Safety: Classify a Command…");
+            const input = page.locator(".quick-input-widget input");
+            await input.waitFor({ state: "visible", timeout: 10_000 });
+            await input.fill("npm install x");
+            await page.keyboard.press("Enter");
+            const toast = page.locator(".notification-toast", { hasText: "npm install x" }).first();
+            await toast.waitFor({ state: "visible", timeout: 10_000 });
+            text = (await toast.innerText()).replace(/\u00a0/g, " ");
+            await page.keyboard.press("Escape");
           } else if (name === "screenshot-output") {
             await showOutput(page, docs);
             text = "ok";

@@ -220,6 +220,13 @@ export async function run(): Promise<void> {
       return `off in ${off} ms (status bar ${JSON.stringify(bar)}), on in ${on} ms`;
     });
 
+    await check("the Classify a Command… command shows the verdict with its reason", async () => {
+      const text = await askDriver("classify-command");
+      progress.serverVerdicts.push({ command: "npm install x", decision: "prompt" });
+      expect(text.includes("PROMPT: npm install x") && text.includes("asks a human for network"), `notification: ${JSON.stringify(text)}`);
+      return JSON.stringify(text.slice(0, 160));
+    });
+
     await check("LM tool: ls runs with no confirmation", async () => {
       fs.writeFileSync(path.join(ws, "hello-e2e.txt"), "hi\n");
       const r = await within(vscode.lm.invokeTool("ml-ai_runCommand", { input: { command: "ls" }, toolInvocationToken: undefined }), 15_000, "invokeTool ls");
