@@ -18,7 +18,7 @@ import {
 import { ConfigSection, InitializationOptions, Methods, Outcome, ResolveParams, Verdict } from "./protocol";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
-import { serverPath } from "./platform";
+import { resolveCwd, serverPath } from "./platform";
 import { Key, folderSection, section, userSection } from "./config";
 import * as format from "./format";
 import { Prepared } from "./pending";
@@ -99,7 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     const ws = folders();
     const params = {
       command,
-      cwd: opts.cwd ?? ws[0] ?? os.homedir(),
+      cwd: resolveCwd(opts.cwd, ws),
       workspaceFolders: ws,
       ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
       ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
@@ -295,7 +295,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
         } else if (v.decision === "refuse") {
           throw new Error(format.refusalMessage(v));
         }
-        const dir = cwd || folders()[0] || os.homedir();
+        const dir = resolveCwd(cwd, folders());
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         try {

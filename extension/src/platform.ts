@@ -46,3 +46,15 @@ export function serverPath(setting: string | undefined, extensionRoot: string, p
   if (s.startsWith("~/") || s.startsWith("~\\")) return path.join(home, s.slice(2));
   return s;
 }
+
+/**
+ * resolveCwd is the directory a command runs in: cwd when absolute, resolved
+ * against the first workspace folder when relative, and the first workspace
+ * folder (else home) when empty.
+ */
+export function resolveCwd(cwd: string | undefined, folders: readonly string[], home = os.homedir()): string {
+  const base = folders[0] ?? home;
+  const c = (cwd ?? "").trim();
+  if (c === "") return base;
+  return path.isAbsolute(c) ? path.normalize(c) : path.resolve(base, c);
+}

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { Targets, targetFor, binaryName, bundledServerPath, serverPath } from "../../src/platform";
+import { Targets, targetFor, binaryName, bundledServerPath, serverPath, resolveCwd } from "../../src/platform";
 
 test("every packaged target maps to a Go GOOS/GOARCH", () => {
   assert.deepEqual(Targets.map((t) => t.vsce), ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"]);
@@ -37,4 +37,18 @@ test("ml-ai.serverPath wins when set", () => {
     ["~/bin/command-safety", path.join("/home/u", "bin/command-safety")],
   ];
   for (const [setting, want] of cases) assert.equal(serverPath(setting, "/ext", "linux", "/home/u"), want, String(setting));
+});
+
+test("resolveCwd", () => {
+  const cases: [string | undefined, string[], string][] = [
+    [undefined, ["/w", "/v"], "/w"],
+    ["", ["/w"], "/w"],
+    ["  ", [], "/home/u"],
+    ["/abs/dir", ["/w"], "/abs/dir"],
+    ["/abs/../x", ["/w"], "/x"],
+    ["sub/dir", ["/w"], "/w/sub/dir"],
+    ["..", ["/w/a"], "/w"],
+    ["sub", [], "/home/u/sub"],
+  ];
+  for (const [cwd, folders, want] of cases) assert.equal(resolveCwd(cwd, folders, "/home/u"), want, String(cwd));
 });
