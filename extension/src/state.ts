@@ -94,7 +94,6 @@ export class GateCore {
   /** setState records a new state and tells the listeners when it changed. */
   setState(state: ServerState, detail = ""): void {
     if (this.current.state === state && this.current.detail === detail) return;
-    // "down" and "stopped" are final until the extension starts a new server.
     this.current = { state, detail };
     for (const l of this.listeners) l(this.current);
   }
