@@ -182,7 +182,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
         },
       },
       errorHandler: {
-        error: (_e, _m, count) => (count !== undefined && count <= 3 ? { action: ErrorAction.Continue } : { action: ErrorAction.Shutdown }),
+        // handled: the channel never reveals itself (the status bar says what is wrong).
+        error: (_e, _m, count) => (count !== undefined && count <= 3
+          ? { action: ErrorAction.Continue, handled: true }
+          : { action: ErrorAction.Shutdown, handled: true }),
         closed: () => {
           if (deactivating) return { action: CloseAction.DoNotRestart, handled: true };
           if (restarts.crashed()) {
