@@ -1,6 +1,8 @@
 package gate_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,9 +33,21 @@ var typical = []string{
 	"bash -lc 'ls && git status'",
 }
 
-var benchOpts = classifier.Options{Cwd: "/home/u/ws", Workspaces: []string{"/home/u/ws"}, Home: "/home/u"}
+// benchEnv makes a real home with a workspace in it (with src/ and build/),
+// as on a developer's machine: path resolution asks the real filesystem.
+func benchEnv(b *testing.B) classifier.Options {
+	home := b.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{"src", "build"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home}
+}
 
 func BenchmarkClassifyTypical(b *testing.B) {
+	benchOpts := benchEnv(b)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		classifier.Classify(typical[i%len(typical)], benchOpts)
@@ -41,6 +55,7 @@ func BenchmarkClassifyTypical(b *testing.B) {
 }
 
 func BenchmarkClassifyEach(b *testing.B) {
+	benchOpts := benchEnv(b)
 	for _, cmd := range typical {
 		b.Run(cmd, func(b *testing.B) {
 			for b.Loop() {
@@ -81,6 +96,7 @@ func nestedShC() string {
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func BenchmarkClassifyHostile(b *testing.B) {
+	benchOpts := benchEnv(b)
 	for name, cmd := range hostile() {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
