@@ -60,7 +60,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // run hundreds of commands a second, so durability wins.
 //
 // Several processes may append at once: each waits for the write lock
-// ([busyTimeout]) and Append retries on SQLITE_BUSY until ctx ends.
+// (up to 5 s a try) and Append retries on SQLITE_BUSY until ctx ends.
 func (l *Log) Append(ctx context.Context, v gate.Verdict, session string) (int64, error) {
 	row, err := newRow(v, session)
 	if err != nil {
