@@ -73,7 +73,7 @@ func (l *Log) Append(ctx context.Context, v gate.Verdict, session string) (int64
 			return err
 		}
 		defer tx.Rollback()
-		if id, err = row.insert(ctx, tx); err != nil {
+		if id, err = l.insert(ctx, tx, row); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -144,16 +144,33 @@ func newRow(v gate.Verdict, session string) (row, error) {
 	return r, nil
 }
 
+const (
+	insertVerdictSQL = `INSERT INTO verdicts (time, request_id, command, cwd, workspaces,
+		agent, mode, session, decision, effects, decided_by, rule, reason, classification_enabled,
+		micros, classifier_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertEffectSQL = `INSERT INTO verdict_effects (effect, verdict_id) VALUES (?, ?)`
+)
+
+// execer runs one statement: a transaction, a database, or a prepared
+// statement's text bound to one of them (see [Log.insert]).
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-func (r row) insert(ctx context.Context, tx execer) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO verdicts (time, request_id, command, cwd, workspaces,
-		agent, mode, session, decision, effects, decided_by, rule, reason, classification_enabled,
-		micros, classifier_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.time, r.requestID, r.command, r.cwd, r.workspaces, r.agent, r.mode, r.session, r.decision,
-		r.effects, r.decidedBy, r.rule, r.reason, r.enabled, r.micros, gate.ClassifierVersion, r.status)
+func (r row) args() []any {
+	return []any{r.time, r.requestID, r.command, r.cwd, r.workspaces, r.agent, r.mode, r.session, r.decision,
+		r.effects, r.decidedBy, r.rule, r.reason, r.enabled, r.micros, gate.ClassifierVersion, r.status}
+}
+
+// insert writes the row with ex (tests and bulk loads use it directly).
+func (r row) insert(ctx context.Context, ex execer) (int64, error) {
+	return r.insertWith(
+		func(args ...any) (sql.Result, error) { return ex.ExecContext(ctx, insertVerdictSQL, args...) },
+		func(args ...any) (sql.Result, error) { return ex.ExecContext(ctx, insertEffectSQL, args...) })
+}
+
+func (r row) insertWith(verdict, effect func(args ...any) (sql.Result, error)) (int64, error) {
+	res, err := verdict(r.args()...)
 	if err != nil {
 		return 0, err
 	}
@@ -162,11 +179,19 @@ func (r row) insert(ctx context.Context, tx execer) (int64, error) {
 		return 0, err
 	}
 	for _, c := range r.classes {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO verdict_effects (effect, verdict_id) VALUES (?, ?)`, c, id); err != nil {
+		if _, err := effect(c, id); err != nil {
 			return 0, err
 		}
 	}
 	return id, nil
+}
+
+// insert writes the row in tx with the log's prepared statements.
+func (l *Log) insert(ctx context.Context, tx *sql.Tx, r row) (int64, error) {
+	v, e := tx.StmtContext(ctx, l.insertVerdict), tx.StmtContext(ctx, l.insertEffect)
+	return r.insertWith(
+		func(args ...any) (sql.Result, error) { return v.ExecContext(ctx, args...) },
+		func(args ...any) (sql.Result, error) { return e.ExecContext(ctx, args...) })
 }
 
 // ErrUnavailable is wrapped by the errors of [Record] when the decision log
