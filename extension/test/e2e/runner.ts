@@ -294,6 +294,8 @@ export async function run(): Promise<void> {
       const kills: number[] = [];
       // One restart already happened above; kill until the policy gives up.
       for (let i = 0; i < 6 && a.state() !== "down"; i++) {
+        await waitFor(() => a.state() === "down" || (a.state() === "running" && serverPids().length === 1), 20_000, `one server before kill ${i + 1}`);
+        if (a.state() === "down") break;
         const [pid] = serverPids();
         expect(pid, "no server process");
         process.kill(pid, "SIGKILL");
@@ -303,6 +305,8 @@ export async function run(): Promise<void> {
           20_000, `restart or give up after kill ${i + 1}`);
       }
       await waitFor(() => a.state() === "down", 10_000, "state down");
+      // One restart happened in the check above: 4 more restarts, and the 6th crash stays down.
+      expect(kills.length === 5, `down after ${kills.length} kills here, want 5 (5 restarts allowed in 3 minutes)`);
       await sleep(1500);
       expect(serverPids().length === 0, `a server is running again: ${JSON.stringify(serverPids())}`);
       const v = await classify("ls");
