@@ -234,7 +234,7 @@ func suggestible(program string) bool {
 	}
 	switch p.Special {
 	case effects.SpecialShell, effects.SpecialInterpreter, effects.SpecialEnv, effects.SpecialXargs,
-		effects.SpecialEval, effects.SpecialTimeout, effects.SpecialWatch, effects.SpecialFlock,
+		effects.SpecialEval, effects.SpecialWatch, effects.SpecialFlock,
 		effects.SpecialScript, effects.SpecialSubmodule, effects.SpecialSSH, effects.SpecialKubectlExec:
 		return false
 	}

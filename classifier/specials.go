@@ -75,7 +75,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, inv.env(args)
 	case effects.SpecialEval:
 		return nil, inv.eval(args)
-	case effects.SpecialRedirectCD:
+	case effects.SpecialCD:
 		inv.cd(args)
 		return nil, true
 	case effects.SpecialFind:

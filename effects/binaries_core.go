@@ -154,7 +154,7 @@ var coreutils = []Program{
 	{Name: "tail", Aliases: names("gtail"), Effects: fx(Read), Operands: ReadPaths,
 		Flags:    fl(arg("-n", "--lines", "-c", "--bytes", "--pid", "-s", "--sleep-interval", "--max-unchanged-stats"), optArg("--follow")),
 		Examples: ex("tail -n 50 a.log", "tail -f a.log")},
-	{Name: "tee", Aliases: names("gtee"), Effects: fx(WriteInside), Operands: WritePaths, Special: SpecialTee, Why: "tee writes its input into files",
+	{Name: "tee", Aliases: names("gtee"), Effects: fx(WriteInside), Operands: WritePaths, Why: "tee writes its input into files",
 		Flags:    fl(optArg("--output-error")),
 		Examples: ex("tee out.log", "tee -a build.log"), NotExamples: ex("tee ~/.bashrc", "tee /dev/null", "tee --output-error ~/.bashrc")},
 	{Name: "touch", Aliases: names("gtouch"), Effects: fx(WriteInside), Operands: WritePaths, Why: "touch creates files or changes their times",

@@ -486,7 +486,7 @@ var gitPrograms = []Program{
 	// git: the options before the subcommand (git(1)); -C and -c are read by
 	// the classifier as the directory and as configuration that may name a
 	// program (SPEC §3 rule 11).
-	{Name: "git", Effects: fx(Read), Special: SpecialGit, Other: fx(OpaqueMedium),
+	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(dir("-C"), config("-c"), arg("--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"),
 			Flag{Names: names("--config-env"), Value: Arg, Effects: fx(OpaqueMedium), Why: "git --config-env takes configuration, which may name a program, from the environment",
 				Examples: ex("git --config-env=core.pager=PAGER log")},

@@ -44,7 +44,7 @@ var goPrograms = []Program{
 			{Name: "get", Effects: fx(Network, WriteInside), Why: "go get downloads modules and changes go.mod", SingleDashLong: true,
 				Flags: goBuildFlags, Examples: ex("go get golang.org/x/tools@latest", "go get -u ./...")},
 			rsub("help", "go help build"),
-			{Name: "install", Effects: fx(Network, WriteOutside), Special: SpecialInstall, SingleDashLong: true, HomeWrite: "~/go/bin",
+			{Name: "install", Effects: fx(Network, WriteOutside), SingleDashLong: true, HomeWrite: "~/go/bin",
 				Why:   "go install downloads and installs binaries into ~/go/bin",
 				Flags: goBuildFlags, Examples: ex("go install golang.org/x/tools/gopls@latest", "go install ./cmd/...")},
 			{Name: "list", Effects: fx(Read), SingleDashLong: true, Flags: flags(goBuildFlags, fl(arg("-f", "-reuse"))),

@@ -463,7 +463,7 @@ var servicePrograms = []Program{
 	{Name: "crontab", Effects: fx(SystemChange), Operands: ReadPaths, Why: "crontab replaces the user's scheduled commands",
 		Flags:    fl(arg("-u"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("crontab -l")}),
 		Examples: ex("crontab jobs.txt", "crontab -r", "crontab -e")},
-	{Name: "defaults", Effects: fx(Read), Special: SpecialDefaults, Other: fx(SystemChange),
+	{Name: "defaults", Effects: fx(Read), Other: fx(SystemChange),
 		Subcommands: []Program{
 			{Name: "delete", Aliases: names("import", "rename", "write"), Effects: fx(SystemChange), Why: "defaults write changes macOS preferences", Examples: ex("defaults write com.apple.dock autohide -bool true")},
 			{Name: "domains", Aliases: names("export", "find", "read", "read-type"), Effects: fx(Read), Examples: ex("defaults read com.apple.dock", "defaults domains")},

@@ -141,7 +141,7 @@ var pythonPrograms = []Program{
 			rsub("help", "pip help install"),
 			sub("index", fx(Network), "pip index asks the package index", "pip index versions requests"),
 			rsub("inspect", "pip inspect"),
-			{Name: "install", Effects: fx(Network, WriteOutside), Special: SpecialInstall, Why: "pip install downloads packages into the Python environment",
+			{Name: "install", Effects: fx(Network, WriteOutside), Why: "pip install downloads packages into the Python environment",
 				Flags: flags(pipInstallFlags, fl(Flag{Names: names("--break-system-packages"), Effects: fx(SystemChange),
 					Why: "--break-system-packages changes the system's Python", Examples: ex("pip install --break-system-packages x")},
 					Flag{Names: names("--user"), Effects: fx(WriteOutside), HomeWrite: "~/.local/lib",

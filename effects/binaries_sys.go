@@ -32,7 +32,7 @@ var systemTools = []Program{
 			"-o", "--out-interface", "-m", "--match"),
 			Flag{Names: names("-L", "--list", "-S", "--list-rules"), Replace: true, Effects: fx(Read), Examples: ex("iptables -L -n")}),
 		Examples: ex("iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "ufw allow 22")},
-	{Name: "killall", Aliases: names("pkill"), Effects: fx(SystemChange), Special: SpecialKill, Why: "pkill sends a signal that can stop processes",
+	{Name: "killall", Aliases: names("pkill"), Effects: fx(SystemChange), Why: "pkill sends a signal that can stop processes",
 		Flags: fl(arg("-s", "--signal", "-u", "--user", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-t", "--terminal", "--older", "-y", "--younger",
 			"--ns", "--nslist", "-F", "--pidfile"),
 			Flag{Names: names("-l", "--list"), Replace: true, Effects: fx(Read), Examples: ex("killall -l")}),

@@ -147,26 +147,20 @@ const (
 	SpecialEnv                 // env: assignments, -u, -i, -S 'cmd', then a command
 	SpecialXargs               // xargs/parallel: options then a command run with stdin's words
 	SpecialGitConfig           // git config: values that name programs, --global writes home
-	SpecialGit                 // git: -C, -c, --git-dir, --work-tree before the subcommand
 	SpecialSSH                 // ssh: host then a remote command (network + inner effects)
 	SpecialDD                  // dd: if=, of= operands
 	SpecialChmod               // chmod/chown: setuid bits, targets
 	SpecialTar                 // tar: -x/-c modes, -f archive, -C dir
-	SpecialRedirectCD          // cd/pushd/popd: change the tracked cwd
+	SpecialCD                  // cd/pushd/popd: change the tracked cwd
 	SpecialDocker              // docker/podman run: --privileged, -v /:/host
 	SpecialKubectlExec         // kubectl exec ... -- CMD: remote command
 	SpecialEval                // eval/source/.: the program cannot be identified unless literal
-	SpecialTee                 // tee: operands written
 	SpecialTruncate            // truncate: -s 0 deletes content
-	SpecialInstall             // pip/npm/cargo/go install: home or global writes
-	SpecialTimeout             // timeout: options, a duration, then a command
 	SpecialWatch               // watch: options then a command string (like sh -c)
 	SpecialFlock               // flock: options, a lock file, then a command or -c 'cmd'
 	SpecialScript              // script -c 'cmd'
 	SpecialSubmodule           // git submodule foreach 'cmd'
 	SpecialCode                // code/cursor/codium: --uninstall-extension, --disable-extension
-	SpecialKill                // kill/pkill/killall
-	SpecialDefaults            // macOS defaults: read vs write
 )
 
 // Table returns the table of known programs, sorted by name.

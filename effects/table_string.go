@@ -67,31 +67,25 @@ func _() {
 	_ = x[SpecialEnv-6]
 	_ = x[SpecialXargs-7]
 	_ = x[SpecialGitConfig-8]
-	_ = x[SpecialGit-9]
-	_ = x[SpecialSSH-10]
-	_ = x[SpecialDD-11]
-	_ = x[SpecialChmod-12]
-	_ = x[SpecialTar-13]
-	_ = x[SpecialRedirectCD-14]
-	_ = x[SpecialDocker-15]
-	_ = x[SpecialKubectlExec-16]
-	_ = x[SpecialEval-17]
-	_ = x[SpecialTee-18]
-	_ = x[SpecialTruncate-19]
-	_ = x[SpecialInstall-20]
-	_ = x[SpecialTimeout-21]
-	_ = x[SpecialWatch-22]
-	_ = x[SpecialFlock-23]
-	_ = x[SpecialScript-24]
-	_ = x[SpecialSubmodule-25]
-	_ = x[SpecialCode-26]
-	_ = x[SpecialKill-27]
-	_ = x[SpecialDefaults-28]
+	_ = x[SpecialSSH-9]
+	_ = x[SpecialDD-10]
+	_ = x[SpecialChmod-11]
+	_ = x[SpecialTar-12]
+	_ = x[SpecialCD-13]
+	_ = x[SpecialDocker-14]
+	_ = x[SpecialKubectlExec-15]
+	_ = x[SpecialEval-16]
+	_ = x[SpecialTruncate-17]
+	_ = x[SpecialWatch-18]
+	_ = x[SpecialFlock-19]
+	_ = x[SpecialScript-20]
+	_ = x[SpecialSubmodule-21]
+	_ = x[SpecialCode-22]
 }
 
-const _Special_name = "NoneSpecialFindSpecialSedSpecialAwkSpecialShellSpecialInterpreterSpecialEnvSpecialXargsSpecialGitConfigSpecialGitSpecialSSHSpecialDDSpecialChmodSpecialTarSpecialRedirectCDSpecialDockerSpecialKubectlExecSpecialEvalSpecialTeeSpecialTruncateSpecialInstallSpecialTimeoutSpecialWatchSpecialFlockSpecialScriptSpecialSubmoduleSpecialCodeSpecialKillSpecialDefaults"
+const _Special_name = "NoneSpecialFindSpecialSedSpecialAwkSpecialShellSpecialInterpreterSpecialEnvSpecialXargsSpecialGitConfigSpecialSSHSpecialDDSpecialChmodSpecialTarSpecialCDSpecialDockerSpecialKubectlExecSpecialEvalSpecialTruncateSpecialWatchSpecialFlockSpecialScriptSpecialSubmoduleSpecialCode"
 
-var _Special_index = [...]uint16{0, 4, 15, 25, 35, 47, 65, 75, 87, 103, 113, 123, 132, 144, 154, 171, 184, 202, 213, 223, 238, 252, 266, 278, 290, 303, 319, 330, 341, 356}
+var _Special_index = [...]uint16{0, 4, 15, 25, 35, 47, 65, 75, 87, 103, 113, 122, 134, 144, 153, 166, 184, 195, 210, 222, 234, 247, 263, 274}
 
 func (i Special) String() string {
 	idx := int(i) - 0
