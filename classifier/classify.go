@@ -44,6 +44,12 @@ func Classify(src string, opts Options) (res Result) {
 			Reason: fmt.Sprintf("the command is %d bytes, over the limit of %d", len(src), MaxBytes),
 		}}}
 	}
+	if nestingExceeds(src, MaxDepth) {
+		return Result{Parts: []Part{{
+			Class: effects.Unknown, Text: src, End: len(src), Refusal: effects.TooDeep,
+			Reason: fmt.Sprintf("the command nests brackets deeper than %d levels", MaxDepth),
+		}}}
+	}
 	w := newWalker(src, opts)
 	w.classifySource(src, 0, len(src), true, 0)
 	w.finish()
@@ -96,4 +102,60 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	w.frame = frame{src: src, base: base, end: end, exact: exact}
 	w.stmts(f.Stmts, depth+1)
 	w.frame = saved
+}
+
+// nestingExceeds reports whether src nests brackets — `(`, `$(`, `((`, `{`,
+// `${` — deeper than max, outside quotes and comments. Such a command is
+// too deep for the walker anyway (each bracket is at least one level of the
+// syntax tree), and the parser spends seconds on tens of thousands of them,
+// so it is refused before parsing. The scan only ever refuses: a miscount
+// (brackets in a here-document body) makes a refusal, never an allow.
+func nestingExceeds(src string, max int) bool {
+	depth := 0
+	wordStart := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '\\':
+			i++ // the next byte is literal
+		case '\'':
+			if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
+				i += j + 1
+			} else {
+				return false // unterminated: the parser will say so
+			}
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+				if src[i-1] == '$' && i < len(src) && src[i] == '(' {
+					// $( inside double quotes nests too; count it.
+					depth++
+					if depth > max {
+						return true
+					}
+				}
+			}
+		case '#':
+			if wordStart {
+				if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					return false
+				}
+			}
+		case '(', '{':
+			depth++
+			if depth > max {
+				return true
+			}
+		case ')', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+		wordStart = c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
+	}
+	return false
 }

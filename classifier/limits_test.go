@@ -22,6 +22,14 @@ func TestLimits(t *testing.T) {
 		{"long pipeline", strings.Repeat("ls | ", 5000) + "ls", effects.TooDeep},
 		{"deep sh -c", strings.Repeat("sh -c '", 1) + "ls" + "'", ""},
 		{"unparseable", "if then fi (", effects.Unparseable},
+		// Refused by the bracket pre-scan, before the parser (which takes
+		// about a second on 32,000 nested parentheses).
+		{"32000 nested parentheses", strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000), effects.TooDeep},
+		{"nested braces", strings.Repeat("{ ", 16000) + "ls;", effects.TooDeep},
+		{"deep arithmetic", "echo $((" + strings.Repeat("(", 30000) + "1" + strings.Repeat(")", 30000) + "))", effects.TooDeep},
+		// Brackets in quotes and comments are data.
+		{"parentheses in quotes", "echo '" + strings.Repeat("(", 200) + "' \"" + strings.Repeat("{", 200) + "\"", ""},
+		{"parentheses in a comment", "ls # " + strings.Repeat("(", 200), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -77,6 +77,8 @@ func hostile() map[string]string {
 		"64KiB-quotes":   "echo '" + strings.Repeat("x", 64<<10-8) + "'",
 		"deep-subshells": strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200),
 		"many-redirects": "ls" + strings.Repeat(" > /tmp/x", (64<<10)/10-1),
+		"20000-commands": strings.Repeat("ls;", (64<<10)/3-1),
+		"deep-parens":    strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000),
 	}
 }
 
