@@ -20,8 +20,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 	case "alias":
 		inv.emit()
 		for _, a := range args {
-			if name, val, ok := strings.Cut(a.value, "="); ok && !a.dynamic {
-				_ = name
+			if _, val, ok := strings.Cut(a.value, "="); ok && !a.dynamic {
 				w.nested(val, a.word, inv.depth)
 			} else if a.dynamic {
 				inv.opaqueHigh("an alias whose value is only known at run time")
@@ -1164,13 +1163,6 @@ func (inv *invocation) tar() {
 		if mode != "" && strings.ContainsRune(first, 'f') && len(ops) > 1 {
 			if mode == "c" {
 				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), ops[1])
-			}
-		}
-		if strings.ContainsRune(first, 'C') {
-			for i, o := range ops {
-				if i > 1 && !o.dynamic {
-					_ = o
-				}
 			}
 		}
 	}

@@ -445,13 +445,19 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	}
 }
 
-func (w *walker) saveCwd() [2]any {
-	return [2]any{append([]string(nil), w.cwd...), append([][]string(nil), w.dirStack...)}
+// cwdState is the tracked working directory and pushd stack, saved around
+// subshells and substitutions (their cd does not leak out).
+type cwdState struct {
+	cwd      []string
+	dirStack [][]string
 }
 
-func (w *walker) restoreCwd(s [2]any) {
-	w.cwd = s[0].([]string)
-	w.dirStack = s[1].([][]string)
+func (w *walker) saveCwd() cwdState {
+	return cwdState{append([]string(nil), w.cwd...), append([][]string(nil), w.dirStack...)}
+}
+
+func (w *walker) restoreCwd(s cwdState) {
+	w.cwd, w.dirStack = s.cwd, s.dirStack
 }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
