@@ -6,7 +6,8 @@
 # extension's unit and end-to-end tests.
 #
 #   FUZZTIME=20s   how long each fuzz target runs (0 skips fuzzing)
-#   SKIP_E2E=1     skip the VS Code end-to-end test (it needs apt and ~2 min)
+#   SKIP_E2E=1     skip the browser tests (VS Code in code-server, the review page;
+#                  they install Debian packages and take a few minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-20s}
@@ -57,6 +58,11 @@ if [ -f extension/package.json ]; then
     step "extension: end-to-end in code-server"
     extension/scripts/e2e.sh
   fi
+fi
+
+if [ "${SKIP_E2E:-0}" != "1" ] && [ -x review/e2e/run.sh ]; then
+  step "review page: browser test in headless Chromium"
+  review/e2e/run.sh
 fi
 
 step "all checks passed"
