@@ -17,6 +17,19 @@ var systemDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin
 
 // call classifies a simple command.
 func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
+	// Past the part cap, a command identical to one already classified in
+	// the same directory cannot add anything: skip it. This bounds lines
+	// of thousands of repeated commands.
+	if len(w.parts) >= MaxParts {
+		key := w.textOf(c) + "\x00" + strings.Join(w.cwd, "\x00")
+		if w.seenCalls[key] {
+			return
+		}
+		if w.seenCalls == nil {
+			w.seenCalls = map[string]bool{}
+		}
+		w.seenCalls[key] = true
+	}
 	for _, a := range c.Assigns {
 		w.assign(a, depth, c)
 	}

@@ -42,6 +42,7 @@ type walker struct {
 	rootsDone bool
 	expandCfg *expand.Config
 	evalCache map[string]string
+	seenCalls map[string]bool // commands classified past the part cap
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
