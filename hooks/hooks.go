@@ -56,6 +56,11 @@ type Config struct {
 	GitRoot func(dir string) string
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// Hold, when not nil, is hold mode (SPEC §10): a prompt verdict, once
+	// recorded as pending, is passed to Hold, which waits for a human to
+	// approve or reject it and returns the verdict to answer (allow or
+	// refuse, never prompt). Allows and refusals never wait.
+	Hold func(ctx context.Context, v gate.Verdict) gate.Verdict
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
@@ -167,6 +172,12 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 	v, err = record(ctx, cfg, v, c.session)
 	if err != nil {
 		note = logFailure(err)
+	}
+	if cfg.Hold != nil && v.Decision == effects.Prompt {
+		v = cfg.Hold(ctx, v)
+		if v.Decision == effects.Prompt { // a Hold must decide; never hand back ask
+			v.Decision = effects.Refuse
+		}
 	}
 	out := ad.answer(v.Decision, v.Reason)
 	out.Stderr = joinNote(out.Stderr, note)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ml-ai/command-safety/audit"
+	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/hooks"
 	"github.com/ml-ai/command-safety/settings"
@@ -34,6 +35,8 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		agent = args[0]
 	}
+	hold, holdFlag, rest, holdErr := parseHold(args)
+	args = rest
 	if agent == "-h" || agent == "--help" || agent == "help" {
 		hookUsage(stderr)
 		return 2 // not an answer: exit 2 is a block for every supported agent
@@ -52,7 +55,17 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 1 {
 		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", args[1:])
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	if holdErr != nil {
+		cfg.BadArgs = holdErr.Error()
+	}
+	timeout := hookTimeout
+	if hold {
+		cfg.Hold = h.hold(holdFlag)
+		// The hold bounds its own wait (the flag or ml-ai.holdTimeout, at
+		// most 7 days); the settings are read inside Run.
+		timeout += 7 * 24 * time.Hour
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	out := hooks.Run(ctx, agent, stdin, cfg)
 	if _, err := stdout.Write(out.Stdout); err != nil {
@@ -65,8 +78,71 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return out.Code
 }
 
+// parseHold takes `--hold` or `--hold=DURATION` out of the hook's arguments
+// (anywhere after the agent name). A zero duration means the setting
+// ml-ai.holdTimeout (default 10 minutes).
+func parseHold(args []string) (hold bool, d time.Duration, rest []string, err error) {
+	for i, a := range args {
+		if i == 0 || (a != "--hold" && !strings.HasPrefix(a, "--hold=")) {
+			rest = append(rest, a)
+			continue
+		}
+		hold = true
+		if v, ok := strings.CutPrefix(a, "--hold="); ok {
+			if d, err = time.ParseDuration(v); err != nil || d <= 0 {
+				return hold, 0, rest, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
+			}
+		}
+	}
+	return hold, d, rest, nil
+}
+
+// holdTimeout is the hold's timeout: the flag, else ml-ai.holdTimeout.
+func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
+	if flag > 0 {
+		return flag
+	}
+	if h.snapHold > 0 {
+		return h.snapHold
+	}
+	return settings.DefaultHoldTimeout
+}
+
+// hold returns hold mode's wait (SPEC §10): the prompt is pending in the
+// decision log; a human releases it from the review page, VS Code or
+// `command-safety log resolve`. Approved runs; rejected, timed out or any
+// failure denies, with a reason that says which.
+func (h *hookEnv) hold(flag time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
+	return func(ctx context.Context, v gate.Verdict) gate.Verdict {
+		deny := func(why string) gate.Verdict {
+			v.Decision = effects.Refuse
+			v.Reason = why
+			return v
+		}
+		if h.log == nil || v.LogID == 0 {
+			return deny("held for review, but the decision log is unavailable, so nobody can release it: " + v.Reason)
+		}
+		timeout := h.holdTimeout(flag)
+		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s): %s\n", v.LogID, timeout, v.Reason)
+		res, err := h.log.Hold(ctx, v.LogID, timeout, 0)
+		switch {
+		case err != nil && !res.Approved():
+			return deny(fmt.Sprintf("held for review, and the hold failed (%v); denied", err))
+		case res.Approved():
+			v.Decision = effects.Allow
+			v.Reason = fmt.Sprintf("approved by %s after review: %s", res.Entry.Reviewer, v.Reason)
+			return v
+		case res.TimedOut:
+			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s; %s", res.Timeout, v.Reason))
+		case res.Cancelled:
+			return deny("held for review, and the hook was stopped before anybody answered; " + v.Reason)
+		}
+		return deny(fmt.Sprintf("rejected by %s after review: %s", res.Entry.Reviewer, v.Reason))
+	}
+}
+
 func hookUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: command-safety hook <agent>          answer the agent's pre-command hook (stdin: its JSON)
+	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]]  answer the agent's pre-command hook (stdin: its JSON)
        command-safety hook install <agent> [--project|--user] [--dir DIR]
        command-safety hook uninstall <agent> [--project|--user] [--dir DIR]
 agents: %s
@@ -75,11 +151,12 @@ agents: %s
 
 // hookEnv loads the settings and opens the decision log for one hook run.
 type hookEnv struct {
-	env     settings.Env
-	stderr  io.Writer
-	logPath string // the log the settings name, or the default; "" when unknown
-	pathErr error
-	log     *audit.Log
+	snapHold time.Duration // ml-ai.holdTimeout from the last settings read
+	env      settings.Env
+	stderr   io.Writer
+	logPath  string // the log the settings name, or the default; "" when unknown
+	pathErr  error
+	log      *audit.Log
 }
 
 func newHookEnv(stderr io.Writer) *hookEnv {
@@ -89,6 +166,7 @@ func newHookEnv(stderr io.Writer) *hookEnv {
 // policy reads the same settings files as check, for the hook's workspaces.
 func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	snap := settings.Load(h.env, workspaces)
+	h.snapHold = snap.HoldTimeout
 	for _, p := range snap.Problems {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}

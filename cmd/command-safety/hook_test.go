@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/effects"
@@ -377,4 +378,106 @@ func hookDecision(t *testing.T, agent, stdout string) string {
 	}
 	s, _ := m["decision"].(string)
 	return s
+}
+
+// TestHookHold runs hooks in hold mode as processes: a prompt waits pending
+// in the decision log until another process (here `command-safety log
+// resolve`, as a reviewer would) approves or rejects it; a timeout denies;
+// allows and refusals never wait.
+func TestHookHold(t *testing.T) {
+	s := newHookSandbox(t)
+	payload := func(session, command string) string {
+		return `{"session_id":"` + session + `","cwd":"` + s.work + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`
+	}
+	type result struct {
+		stdout, stderr string
+		code           int
+		took           time.Duration
+	}
+	start := func(session, command, hold string) chan result {
+		ch := make(chan result, 1)
+		go func() {
+			t0 := time.Now()
+			out, errOut, code := s.run(t, payload(session, command), nil, "hook", "claude-code", hold)
+			ch <- result{out, errOut, code, time.Since(t0)}
+		}()
+		return ch
+	}
+	// pending waits for the held row of session and returns its id.
+	pending := func(session string) int64 {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if l, err := audit.Open(s.logPath()); err == nil {
+				rows, _ := l.Query(context.Background(), audit.Filter{Status: audit.StatusPending})
+				l.Close()
+				for _, r := range rows {
+					if _, held := audit.HeldUntil(r.Note); r.Session == session && held {
+						return r.LogID
+					}
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("no held row for session %s", session)
+		return 0
+	}
+	resolve := func(id int64, verb, reviewer string) {
+		t.Helper()
+		if out, errOut, code := s.run(t, "", nil, "log", "resolve", fmt.Sprint(id), verb, "--reviewer", reviewer); code != 0 {
+			t.Fatalf("log resolve: exit %d\n%s%s", code, out, errOut)
+		}
+	}
+	wait := func(ch chan result) result {
+		t.Helper()
+		select {
+		case r := <-ch:
+			return r
+		case <-time.After(30 * time.Second):
+			t.Fatal("the held hook did not answer")
+		}
+		return result{}
+	}
+
+	t.Run("approved", func(t *testing.T) {
+		ch := start("hold-a", "npm install left-pad", "--hold=30s")
+		id := pending("hold-a")
+		resolve(id, "approve", "ada")
+		r := wait(ch)
+		if got := hookDecision(t, "claude-code", r.stdout); got != "allow" || !strings.Contains(r.stdout, "approved by ada") {
+			t.Errorf("decision %q, want allow approved by ada\nstdout: %s\nstderr: %s", got, r.stdout, r.stderr)
+		}
+	})
+	t.Run("rejected", func(t *testing.T) {
+		ch := start("hold-r", "npm install left-pad", "--hold=30s")
+		id := pending("hold-r")
+		resolve(id, "reject", "bob")
+		r := wait(ch)
+		if got := hookDecision(t, "claude-code", r.stdout); got != "deny" || !strings.Contains(r.stdout, "rejected by bob") {
+			t.Errorf("decision %q, want deny rejected by bob\nstdout: %s", got, r.stdout)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		r := wait(start("hold-t", "npm install left-pad", "--hold=1s"))
+		if got := hookDecision(t, "claude-code", r.stdout); got != "deny" || !strings.Contains(r.stdout, "timed out") {
+			t.Errorf("decision %q, want deny timed out\nstdout: %s", got, r.stdout)
+		}
+		if r.took < time.Second {
+			t.Errorf("answered after %v, before the 1s hold ran out", r.took)
+		}
+	})
+	t.Run("allow and refuse never wait", func(t *testing.T) {
+		for cmd, want := range map[string]string{"ls": "allow", "rm -rf ~": "deny"} {
+			r := wait(start("hold-n", cmd, "--hold=30s"))
+			if got := hookDecision(t, "claude-code", r.stdout); got != want || r.took > 10*time.Second {
+				t.Errorf("%s: %q after %v, want %s at once", cmd, got, r.took, want)
+			}
+		}
+	})
+	t.Run("bad duration", func(t *testing.T) {
+		r := wait(start("hold-b", "ls", "--hold=soon"))
+		if got := hookDecision(t, "claude-code", r.stdout); got != "deny" {
+			t.Errorf("--hold=soon: %q, want deny", got)
+		}
+	})
 }
