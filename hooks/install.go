@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Scope says which of an agent's settings files a hook goes into.
@@ -127,11 +129,15 @@ type layout struct {
 	event   string // key under "hooks"
 	matcher string // "" when entries sit directly in the event's array
 	entry   func(command string) *object
+	// timeoutKey is the entry's key for the hook's time limit and unit
+	// seconds, when the agent has one: hold mode needs it raised.
+	timeoutKey string
 }
 
 var layouts = map[string]layout{
 	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ...}]}]}}
-	"claude-code": {event: "PreToolUse", matcher: "Bash", entry: func(cmd string) *object {
+	// "timeout" is in seconds (https://code.claude.com/docs/en/hooks).
+	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", entry: func(cmd string) *object {
 		return obj("type", "command", "command", cmd)
 	}},
 	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ...}]}}
@@ -151,6 +157,13 @@ var layouts = map[string]layout{
 // Everything else in the file is preserved. A file that is not plain JSON
 // (for example JSONC with comments) is an error, never overwritten.
 func Install(agent string, data []byte, command string) (Edit, error) {
+	return InstallHold(agent, data, command, 0)
+}
+
+// InstallHold is [Install] for a hook in hold mode that may wait up to hold
+// for a human: where the agent has a per-hook time limit, the entry's limit
+// is set a minute above hold so the agent does not kill the waiting hook.
+func InstallHold(agent string, data []byte, command string, hold time.Duration) (Edit, error) {
 	lay, root, hooksObj, err := open(agent, data)
 	if err != nil {
 		return Edit{}, err
@@ -185,9 +198,20 @@ func Install(agent string, data []byte, command string) (Edit, error) {
 			entry.set("command", command)
 			changes = append(changes, fmt.Sprintf("~ hooks.%s%s.command: %q -> %q", lay.event, path, old, command))
 		}
+		if hold > 0 && lay.timeoutKey != "" {
+			want := json.Number(strconv.Itoa(int((hold + time.Minute).Seconds())))
+			if old, _ := entry.get(lay.timeoutKey); old != want {
+				entry.set(lay.timeoutKey, want)
+				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v", lay.event, path, lay.timeoutKey, want))
+			}
+		}
 	})
 	if !found {
-		var add any = lay.entry(command)
+		e := lay.entry(command)
+		if hold > 0 && lay.timeoutKey != "" {
+			e.set(lay.timeoutKey, json.Number(strconv.Itoa(int((hold + time.Minute).Seconds()))))
+		}
+		var add any = e
 		if lay.matcher != "" {
 			add = obj("matcher", lay.matcher, "hooks", []any{add})
 		}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 const testBinary = "/opt/ml-ai/bin/command-safety"
@@ -366,4 +367,36 @@ func canonical(t *testing.T, data string) any {
 		t.Fatalf("%v\n%s", err, data)
 	}
 	return v
+}
+
+// TestInstallHold: hold mode raises Claude Code's per-hook time limit a
+// minute above the hold, on a new entry and on an existing one; agents
+// without such a key get the command only.
+func TestInstallHold(t *testing.T) {
+	cmd := HookCommand("/opt/command-safety", "claude-code") + " --hold=10m0s"
+	e, err := InstallHold("claude-code", nil, cmd, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(e.Data), `"timeout": 660`) || !strings.Contains(string(e.Data), "--hold=10m0s") {
+		t.Errorf("new entry:\n%s", e.Data)
+	}
+	plain, err := Install("claude-code", nil, HookCommand("/opt/command-safety", "claude-code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := InstallHold("claude-code", plain.Data, cmd, 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(again.Data), `"timeout": 180`) || len(again.Changes) != 2 {
+		t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
+	}
+	c, err := InstallHold("cursor", nil, HookCommand("/opt/command-safety", "cursor")+" --hold", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(c.Data), "timeout") {
+		t.Errorf("cursor got a timeout key:\n%s", c.Data)
+	}
 }

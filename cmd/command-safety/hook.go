@@ -97,6 +97,27 @@ func parseHold(args []string) (hold bool, d time.Duration, rest []string, err er
 	return hold, d, rest, nil
 }
 
+// holdDuration is the `--hold[=DURATION]` flag of `hook install`.
+type holdDuration struct {
+	set bool
+	d   time.Duration
+}
+
+func (h *holdDuration) String() string   { return h.d.String() }
+func (h *holdDuration) IsBoolFlag() bool { return true }
+func (h *holdDuration) Set(v string) error {
+	h.set = true
+	if v == "true" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("want a positive duration such as 10m")
+	}
+	h.d = d
+	return nil
+}
+
 // holdTimeout is the hold's timeout: the flag, else ml-ai.holdTimeout.
 func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
 	if flag > 0 {
@@ -203,6 +224,8 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 	project := fset.Bool("project", false, "use the agent's settings file in the project directory (the default)")
 	dir := fset.String("dir", "", "the project directory (default: the current directory)")
 	binary := fset.String("binary", "", "the command-safety binary the hook runs (default: this one)")
+	var hold holdDuration
+	fset.Var(&hold, "hold", "install the hook in hold mode: `--hold` (ml-ai.holdTimeout) or `--hold=DURATION`")
 	fset.Usage = func() {
 		fmt.Fprintf(stderr, "usage: command-safety hook %s <%s> [--project|--user] [--dir DIR]\n",
 			verb, strings.Join(hooks.Agents(), "|"))
@@ -273,7 +296,17 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "command-safety hook install: --binary: %v\n", err)
 			return exitUsage
 		}
-		edit, err = hooks.Install(agent, data, hooks.HookCommand(bin, agent))
+		command := hooks.HookCommand(bin, agent)
+		wait := time.Duration(0)
+		if hold.set {
+			command += " --hold"
+			wait = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).HoldTimeout
+			if hold.d > 0 {
+				command += "=" + hold.d.String()
+				wait = hold.d
+			}
+		}
+		edit, err = hooks.InstallHold(agent, data, command, wait)
 	} else {
 		if !existed {
 			fmt.Fprintf(stdout, "%s: no such file; nothing to remove\n", path)
