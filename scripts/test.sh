@@ -39,11 +39,36 @@ step "go test -race"
 go test -race -count=1 ./...
 go test -race -count=1 -tags tablesrc ./effects/...
 
+# fuzz_one runs one fuzz target. Go 1.26's fuzz coordinator can fail a run
+# with a bare "context deadline exceeded" when -fuzztime ends while a worker is
+# busy (golang/go#75804, fixed in Go 1.27). Such a run writes no failing
+# input, so it is reported and not counted; a real failure always writes its
+# input under testdata/fuzz/ and fails here.
+fuzz_one() {
+  local dir="$1/testdata/fuzz/$2" before after log rc
+  before=$(ls "$dir" 2>/dev/null | sort)
+  log=$(mktemp)
+  set +e
+  go test -run '^$' -fuzz "^${2}\$" -fuzztime "$FUZZTIME" "$1" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  after=$(ls "$dir" 2>/dev/null | sort)
+  if [ "$rc" != 0 ]; then
+    if [ "$before" = "$after" ] && grep -q "context deadline exceeded" "$log" && ! grep -q "Failing input" "$log"; then
+      echo "fuzz $2: the Go 1.26 coordinator's deadline race (golang/go#75804), no failing input; not a failure"
+    else
+      rm -f "$log"
+      return 1
+    fi
+  fi
+  rm -f "$log"
+}
+
 if [ "$FUZZTIME" != "0" ]; then
   for target in $(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v node_modules | xargs -n1 dirname | sort -u); do
     for fn in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$target"/*_test.go | sed 's/^func //'); do
       step "fuzz $target $fn ($FUZZTIME)"
-      go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$FUZZTIME" "$target"
+      fuzz_one "$target" "$fn"
     done
   done
 fi
