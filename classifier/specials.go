@@ -69,10 +69,10 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		"vault kv get", "vault read", "git credential fill", "op read", "op item get", "doctl auth token",
 		"kubectl config view", "heroku auth:token", "npm token list":
 		// Commands whose output is a stored credential (SPEC §5.5).
-		w.noteCredential(inv.at, inv.prog)
+		w.notePrinted(inv.at, inv.prog)
 	case "git credential", "git credential-store", "git credential-cache":
 		if len(args) > 0 && (args[0].value == "fill" || args[0].value == "get") {
-			w.noteCredential(inv.at, inv.prog+" "+args[0].value)
+			w.notePrinted(inv.at, inv.prog+" "+args[0].value)
 		}
 	}
 	switch e.Special {

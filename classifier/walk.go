@@ -35,7 +35,10 @@ type walker struct {
 
 	// Facts for the line-wide rules of SPEC §5.5.
 	credential *Part // first part that reads stored credentials
-	network    bool  // some part reaches the network
+	// printed: the credential is the output of a command that fetches it
+	// (`vault kv get`): only another part reaching the network sends it on.
+	printed  bool
+	networks [][2]int // spans of the parts that reach the network
 	deepDone   bool
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
@@ -64,7 +67,7 @@ func newWalker(src string, opts Options) *walker {
 func (w *walker) add(p Part) {
 	switch {
 	case p.Class == effects.Network:
-		w.network = true
+		w.networks = append(w.networks, [2]int{p.Start, p.End})
 	case p.Class == effects.OpaqueHigh && p.Refusal == "":
 		p.Refusal = effects.UnidentifiableProgram // §5.7
 	case p.Class == effects.Privilege && p.Refusal == "":
@@ -801,13 +804,30 @@ func (w *walker) noteCredential(n syntax.Node, what string) {
 	w.credential = &p
 }
 
+// notePrinted records a command whose output is a stored credential.
+func (w *walker) notePrinted(n syntax.Node, what string) {
+	if w.credential != nil {
+		return
+	}
+	w.noteCredential(n, what)
+	w.credential.Reason = "`" + what + "` prints a stored credential"
+	w.printed = true
+}
+
 // finish applies the line-wide rules after the walk.
 func (w *walker) finish() {
-	if w.credential != nil && w.network {
+	if w.credential == nil {
+		return
+	}
+	for _, n := range w.networks {
+		if w.printed && n == [2]int{w.credential.Start, w.credential.End} {
+			continue // the command that fetched the credential
+		}
 		c := *w.credential
 		c.Refusal = effects.CredentialExfiltration
-		c.Reason = c.Reason + " and another part of the line reaches the network"
+		c.Reason += " and another part of the line reaches the network"
 		w.add(c)
+		return
 	}
 }
 
