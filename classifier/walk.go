@@ -39,7 +39,7 @@ type walker struct {
 	// (`vault kv get`): only another part reaching the network sends it on.
 	printed  bool
 	networks [][2]int // spans of the parts that reach the network
-	deepDone   bool
+	deepDone bool
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
