@@ -28,6 +28,9 @@ const ServerName = "command-safety"
 type InitializationOptions struct {
 	Agent string `json:"agent,omitempty"`
 	Mode  string `json:"mode,omitempty"`
+	// Held asks for [MethodHeld] notifications: the commands that hooks in
+	// hold mode are waiting on (SPEC §10).
+	Held bool `json:"held,omitempty"`
 }
 
 // initializeParams is the part of LSP InitializeParams the server reads;
@@ -122,7 +125,7 @@ func (s *Server) initialize(ctx context.Context, reply jsonrpc2.Replier, req jso
 	clientConfig := p.Capabilities.Workspace != nil && p.Capabilities.Workspace.Configuration
 
 	s.mu.Lock()
-	s.roots, s.agent, s.mode, s.clientConfig = roots, io.Agent, io.Mode, clientConfig
+	s.roots, s.agent, s.mode, s.clientConfig, s.wantHeld = roots, io.Agent, io.Mode, clientConfig, io.Held
 	s.mu.Unlock()
 	s.log.Info("initialize", "roots", roots, "agent", io.Agent, "mode", io.Mode, "clientConfiguration", clientConfig)
 

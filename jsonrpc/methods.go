@@ -22,6 +22,10 @@ const (
 	MethodConfiguration = "workspace/configuration"
 	// MethodLogMessage is the LSP log notification (server → client): one line per verdict.
 	MethodLogMessage = "window/logMessage"
+
+	// MethodHeld (server → client notification, opt-in with
+	// initializationOptions.held) lists the commands hooks in hold mode wait on.
+	MethodHeld = "commandSafety/held"
 )
 
 // ConfigSection is the settings section the server asks the client for.

@@ -71,6 +71,7 @@ type Server struct {
 	roots        []string // workspace roots from initialize (and folder changes)
 	agent, mode  string   // initializationOptions defaults
 	clientConfig bool     // the client answers workspace/configuration
+	wantHeld     bool     // the client asked for commandSafety/held
 	inflight     map[jsonrpc2.ID]*call
 
 	settings   atomic.Pointer[settings.Snapshot]

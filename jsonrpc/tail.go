@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -61,6 +62,7 @@ func (s *Server) tail(ctx context.Context) {
 			}()
 		}
 	}
+	held := "-" // nothing sent yet: the first sync always notifies
 	tick := time.NewTicker(tailInterval)
 	defer tick.Stop()
 	for {
@@ -72,7 +74,56 @@ func (s *Server) tail(ctx context.Context) {
 		case <-tick.C:
 		}
 		last = s.showNewRows(ctx, db, last)
+		held = s.syncHeld(ctx, db, held)
 	}
+}
+
+// HeldParams are the params of [MethodHeld]: every command a hook in hold
+// mode is waiting on now, newest first (empty when none is).
+type HeldParams struct {
+	Held []HeldCommand `json:"held"`
+}
+
+// HeldCommand is one held command; resolve it with commandSafety/resolve.
+type HeldCommand struct {
+	LogID     int64     `json:"logId"`
+	Command   string    `json:"command"`
+	Cwd       string    `json:"cwd"`
+	Agent     string    `json:"agent"`
+	Reason    string    `json:"reason"`
+	Time      time.Time `json:"time"`
+	HeldUntil time.Time `json:"heldUntil"`
+}
+
+// syncHeld sends MethodHeld when the set of held rows changed since prev
+// (a key of their ids), and returns the new key.
+func (s *Server) syncHeld(ctx context.Context, db *audit.Log, prev string) string {
+	s.mu.Lock()
+	want := s.wantHeld
+	s.mu.Unlock()
+	if !want {
+		return prev
+	}
+	es, err := db.Query(ctx, audit.Filter{Status: audit.StatusPending, Limit: 200})
+	if err != nil {
+		return prev
+	}
+	now := s.opts.Now()
+	params := HeldParams{Held: []HeldCommand{}}
+	key := ""
+	for _, e := range es {
+		until, held := audit.HeldUntil(e.Note)
+		if !held || until.Before(now) {
+			continue
+		}
+		params.Held = append(params.Held, HeldCommand{LogID: e.LogID, Command: e.Command, Cwd: e.Cwd,
+			Agent: e.Agent, Reason: e.Reason, Time: e.Time, HeldUntil: until})
+		key += fmt.Sprintf("%d,", e.LogID)
+	}
+	if key != prev {
+		s.notify(MethodHeld, params)
+	}
+	return key
 }
 
 // showNewRows sends a log line for each row after id last that another

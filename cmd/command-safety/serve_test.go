@@ -114,6 +114,7 @@ type client struct {
 	order     []string           // raw ids in arrival order
 	logs      []logMessage
 	configReq []json.RawMessage // params of workspace/configuration requests
+	held      []json.RawMessage // params of commandSafety/held notifications
 	readErr   error
 	exited    bool
 	exitCode  int
@@ -315,6 +316,11 @@ func (c *client) dispatch(m message) {
 		}
 		c.mu.Lock()
 		c.logs = append(c.logs, lm)
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	case m.Method == "commandSafety/held":
+		c.mu.Lock()
+		c.held = append(c.held, m.Params)
 		c.cond.Broadcast()
 		c.mu.Unlock()
 	case m.Method == "workspace/configuration":
@@ -1202,4 +1208,69 @@ func TestServeShowsOtherWriters(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the server's own verdict shown %d times", n)
 	}
+}
+
+// TestServeReleasesHeldHooks: a client that asks for commandSafety/held
+// learns of a hook waiting in hold mode, approves it with
+// commandSafety/resolve, and the hook answers allow (SPEC §10, issue 7).
+func TestServeReleasesHeldHooks(t *testing.T) {
+	c := startServe(t, serveOpts{})
+	c.initialize(map[string]any{"initializationOptions": map[string]any{"held": true}})
+	c.classify(map[string]any{"command": "ls"}) // opens the log the hook shares
+
+	payload := `{"session_id":"held-1","cwd":"` + c.ws + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"}}`
+	hook := exec.Command(buildServe(t, false), "hook", "claude-code", "--hold=30s")
+	hook.Dir = c.ws
+	hook.Env = []string{"HOME=" + c.home, "PATH=" + os.Getenv("PATH"),
+		"XDG_STATE_HOME=" + filepath.Join(c.home, ".local", "state"), "XDG_CONFIG_HOME=" + filepath.Join(c.home, ".config")}
+	hook.Stdin = strings.NewReader(payload)
+	var out bytes.Buffer
+	hook.Stdout = &out
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- hook.Wait() }()
+	t.Cleanup(func() { _ = hook.Process.Kill() })
+
+	type held struct {
+		Held []struct {
+			LogID   int64  `json:"logId"`
+			Command string `json:"command"`
+		} `json:"held"`
+	}
+	var id int64
+	c.waitFor("a held command", serveTimeout, func() bool {
+		for _, raw := range c.held {
+			var h held
+			if json.Unmarshal(raw, &h) == nil && len(h.Held) == 1 && h.Held[0].Command == "npm install left-pad" {
+				id = h.Held[0].LogID
+				return true
+			}
+		}
+		return false
+	})
+	select {
+	case err := <-done:
+		t.Fatalf("the hook answered before anybody released it: %v\n%s", err, out.String())
+	default:
+	}
+	released := time.Now()
+	c.call("commandSafety/resolve", map[string]any{"id": id, "outcome": "approved", "reviewer": "vscode-user"}, nil)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held hook was not released")
+	}
+	if d := time.Since(released); d > 2*time.Second {
+		t.Errorf("released after %v, want within a second or so", d)
+	}
+	if !strings.Contains(out.String(), `"permissionDecision":"allow"`) || !strings.Contains(out.String(), "approved by vscode-user") {
+		t.Errorf("hook answer: %s", out.String())
+	}
+	// The held list empties.
+	c.waitFor("an empty held list", serveTimeout, func() bool {
+		var h held
+		return len(c.held) > 0 && json.Unmarshal(c.held[len(c.held)-1], &h) == nil && len(h.Held) == 0
+	})
 }
