@@ -15,7 +15,8 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
-import { ConfigSection, InitializationOptions, Methods, Outcome, ResolveParams, Verdict } from "./protocol";
+import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Verdict } from "./protocol";
+import { HeldTracker, heldMessage, heldStatus } from "./held";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
 import { resolveCwd, serverPath } from "./platform";
@@ -82,9 +83,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   item.command = "ml-ai.commandSafety.showLog";
   context.subscriptions.push(item);
   let enabled = effective().commandSafety === true;
+  const held = new HeldTracker();
   const paint = (): void => {
     const s = format.status(core.state, enabled, core.detail);
-    item.text = s.text;
+    item.text = s.text + heldStatus(core.state === "running" ? held.count : 0);
     item.tooltip = s.tooltip;
     item.backgroundColor = s.severity === "normal" ? undefined
       : new vscode.ThemeColor(s.severity === "error" ? "statusBarItem.errorBackground" : "statusBarItem.warningBackground");
@@ -147,12 +149,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     }
   };
 
+  // A held command: Approve or Reject resolves it (the waiting hook answers
+  // within a second); Open Review starts `command-safety review` in a terminal.
+  const askHeld = async (c: LanguageClient, exe: string, h: HeldCommand): Promise<void> => {
+    const choice = await vscode.window.showWarningMessage(heldMessage(h), "Approve", "Reject", "Open Review");
+    if (choice === "Approve" || choice === "Reject") {
+      const outcome = choice === "Approve" ? "approved" : "rejected";
+      try {
+        await c.sendRequest(Methods.resolve, { id: h.logId, outcome, reviewer: os.userInfo().username });
+        channel.info(`held command ${h.logId} ${outcome} in VS Code: ${h.command}`);
+      } catch (err) {
+        channel.warn(`could not resolve held command ${h.logId}: ${errorText(err)}`);
+      }
+    } else if (choice === "Open Review") {
+      const term = vscode.window.createTerminal({ name: "Command Safety review", shellPath: exe, shellArgs: ["review"] });
+      term.show();
+    }
+  };
+
   // The server.
   const startClient = async (): Promise<void> => {
     const exe = serverPath(config().get<string>("serverPath"), context.extensionPath, process.platform);
     const serverOptions: ServerOptions = { command: exe, args: ["serve"], transport: TransportKind.stdio };
     // API callers that name no agent get the server's default budget.
-    const init: InitializationOptions = { agent: "", mode: "" };
+    const init: InitializationOptions = { agent: "", mode: "", held: true };
     const clientOptions: LanguageClientOptions = {
       outputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -203,6 +223,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     };
     const c = new LanguageClient("ml-ai.commandSafety", ChannelName, serverOptions, clientOptions);
     client = c;
+    // Hooks in hold mode (SPEC §10): ask about each held command once; the
+    // status bar shows how many wait.
+    c.onNotification(Methods.held, (p: HeldParams) => {
+      for (const h of held.update(p.held ?? [])) void askHeld(c, exe, h);
+      paint();
+    });
     c.onDidChangeState((e) => {
       if (e.newState === State.Running) {
         core.setState("running");

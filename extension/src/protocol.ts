@@ -9,6 +9,8 @@ export const Methods = {
   classify: "commandSafety/classify",
   /** Request: {@link ResolveParams} → null: a human approved or rejected a prompt. */
   resolve: "commandSafety/resolve",
+  /** Notification (server → client, opt-in): {@link HeldParams}. */
+  held: "commandSafety/held",
 } as const;
 
 /** The configuration section the server asks for with `workspace/configuration`. */
@@ -73,4 +75,22 @@ export interface ResolveParams {
 export interface InitializationOptions {
   agent: string;
   mode: string;
+  /** Ask for `commandSafety/held` notifications. */
+  held?: boolean;
+}
+
+/** One command a hook in hold mode waits on (jsonrpc.HeldCommand). */
+export interface HeldCommand {
+  logId: number;
+  command: string;
+  cwd: string;
+  agent: string;
+  reason: string;
+  time: string;
+  heldUntil: string;
+}
+
+/** Params of `commandSafety/held`: every command held right now. */
+export interface HeldParams {
+  held: HeldCommand[];
 }
