@@ -233,6 +233,12 @@ async function main(): Promise<number> {
             await toast.waitFor({ state: "visible", timeout: 10_000 });
             text = (await toast.innerText()).replace(/\u00a0/g, " ");
             await page.keyboard.press("Escape");
+          } else if (name === "held-approve") {
+            // The notification for a held command: press its Approve button.
+            const toast = page.locator(".notification-toast", { hasText: "npm install left-pad" }).first();
+            await toast.waitFor({ state: "visible", timeout: 15_000 });
+            text = (await toast.innerText()).replace(/\u00a0/g, " ");
+            await toast.getByRole("button", { name: "Approve" }).click({ timeout: 5000 });
           } else if (name === "screenshot-output") {
             await showOutput(page, docs);
             text = "ok";

@@ -6,6 +6,7 @@
 // before any run, the tool's prompted commands are cancelled by the driver,
 // and HOME is a temporary directory.
 
+import * as childProcess from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -270,6 +271,34 @@ export async function run(): Promise<void> {
       expect(seen.text.includes("npm install x") && seen.text.includes("Reason:"), `modal text: ${JSON.stringify(seen.text)}`);
       progress.serverVerdicts.push({ command: "ls", decision: "allow" }, { command: "rm -rf ~", decision: "refuse" }, { command: "npm install x", decision: "prompt" });
       return "ok";
+    });
+
+    await check("a hook in hold mode is released from VS Code: its notification's Approve lets it run", async () => {
+      const ext = vscode.extensions.getExtension("ml-ai.command-safety");
+      expect(ext, "the extension is not installed");
+      const bin = path.join(ext.extensionPath, "bin", process.platform === "win32" ? "command-safety.exe" : "command-safety");
+      // The same HOME as the server: the hook writes the same decision log.
+      const hook = childProcess.spawn(bin, ["hook", "claude-code", "--hold=60s"], { cwd: ws, env: process.env });
+      let out = "";
+      hook.stdout.on("data", (b: Buffer) => { out += b.toString(); });
+      const exited = new Promise<number | null>((resolve) => hook.on("exit", (code) => resolve(code)));
+      hook.stdin.end(JSON.stringify({
+        session_id: "held-e2e", cwd: ws, permission_mode: "default", hook_event_name: "PreToolUse",
+        tool_name: "Bash", tool_input: { command: "npm install left-pad" },
+      }));
+      progress.serverVerdicts.push({ command: "npm install left-pad", decision: "prompt" }); // the tail's line
+      try {
+        await sleep(3000); // the server notices the held row within a second or two
+        const bar = await askDriver("statusbar-held");
+        expect(bar.includes("1 held"), `status bar: ${JSON.stringify(bar)}`);
+        const toast = await askDriver("held-approve");
+        expect(toast.includes("npm install left-pad"), `notification: ${JSON.stringify(toast)}`);
+        const code = await within(exited, 15_000, "the held hook to answer");
+        expect(code === 0 && out.includes('"permissionDecision":"allow"'), `hook exit ${code}: ${out}`);
+        return `status bar ${JSON.stringify(bar.slice(0, 60))}; hook: ${out.slice(0, 120)}`;
+      } finally {
+        hook.kill();
+      }
     });
 
     await check("killing the server makes the next command prompt, and the server comes back", async () => {
