@@ -8,9 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ml-ai/command-safety/audit"
@@ -65,7 +67,16 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// most 7 days); the settings are read inside Run.
 		timeout += 7 * 24 * time.Hour
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx := context.Background()
+	if hold {
+		// A signal (the agent giving up on the hook, Ctrl-C) ends the wait:
+		// audit.Log.Hold rejects the row as hold-cancelled, so it does not
+		// stay pending on the review page, and the answer is deny.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	out := hooks.Run(ctx, agent, stdin, cfg)
 	if _, err := stdout.Write(out.Stdout); err != nil {

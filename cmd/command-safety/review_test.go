@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -196,5 +199,66 @@ func TestReviewUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := serveReview(context.Background(), []string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "usage: command-safety review") {
 		t.Errorf("-h: exit %d stdout %q", code, stdout.String())
+	}
+}
+
+// TestHookHoldStopped: a hook in hold mode that gets SIGTERM (its agent gave
+// up) denies, and its row does not stay pending on the review page: the hold
+// rejects it as hold-cancelled, so a late Approve gets 409.
+func TestHookHoldStopped(t *testing.T) {
+	s := newHookSandbox(t)
+	if _, _, code := s.run(t, "", nil, "check", "--cwd", s.work, "--", "ls"); code != 0 {
+		t.Fatalf("check ls: exit %d", code) // creates the log for this process to watch
+	}
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	cmd := exec.Command(hookBinary(t), "hook", "claude-code", "--hold=30s")
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string{}, s.env...), "CLAUDE_PROJECT_DIR="+s.work)
+	cmd.Stdin = strings.NewReader(`{"session_id":"held","cwd":"` + s.work +
+		`","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl https://example.com/stopped"}}`)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+
+	var row audit.Entry
+	for deadline := time.Now().Add(10 * time.Second); row.LogID == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no held row; stderr: %s", stderr.String())
+		}
+		es, err := l.Query(context.Background(), audit.Filter{Grep: "example.com/stopped", Limit: 1})
+		if err == nil && len(es) == 1 {
+			if _, ok := audit.HeldUntil(es[0].Note); ok {
+				row = es[0]
+			}
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hook still waits after SIGTERM")
+	}
+	var out struct {
+		HookSpecificOutput struct {
+			PermissionDecision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || out.HookSpecificOutput.PermissionDecision != "deny" {
+		t.Errorf("answer %q (%v), want deny", stdout.String(), err)
+	}
+	e, err := l.Get(context.Background(), row.LogID)
+	if err != nil || e.Status != audit.StatusRejected || e.Reviewer != audit.ReviewerCancelled {
+		t.Errorf("row after SIGTERM: %s by %q (%v), want rejected by %s", e.Status, e.Reviewer, err, audit.ReviewerCancelled)
 	}
 }
