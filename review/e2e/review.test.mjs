@@ -253,7 +253,7 @@ test('resolving a row that is no longer pending answers 409 and the page says so
   assert.equal(st.body.reviewer, 'fast-hands');
 });
 
-test('a request from another origin is refused (403) even with the cookie', async () => {
+test('a POST with a forged CSRF token is refused (403) even with the cookie', async () => {
   // The page's own fetch with a forged CSRF token.
   const st = await page.evaluate(async () => {
     const r = await fetch('/api/resolve', {
