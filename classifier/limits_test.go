@@ -60,9 +60,7 @@ func TestLimits(t *testing.T) {
 func TestPanicBecomesRefusal(t *testing.T) {
 	PanicOnBugs = false
 	defer func() { PanicOnBugs = true }()
-	r := Classify("ls", Options{Cwd: "/ws", Workspaces: []string{"/ws"}, Home: "/home/u", FS: panicFS{}, RuleStore: nil})
-	_ = r
-	r = Classify("rm -rf build", Options{Cwd: "/ws", Workspaces: []string{"/ws"}, Home: "/home/u", FS: panicFS{}})
+	r := Classify("rm -rf build", Options{Cwd: "/ws", Workspaces: []string{"/ws"}, Home: "/home/u", FS: panicFS{}})
 	if rs := refusals(r); len(rs) != 1 || rs[0] != string(effects.InternalError) {
 		t.Fatalf("refusals %v, want internal-error", rs)
 	}

@@ -60,20 +60,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 				break
 			}
 		}
-	case "gh":
-		if len(args) >= 2 && args[0].value == "auth" && args[1].value == "token" {
-			w.noteCredential(inv.at, "gh auth token")
-		}
-	case "gcloud auth print-access-token", "gcloud auth print-identity-token", "gcloud auth application-default",
-		"az account get-access-token", "aws configure get", "aws sts get-session-token", "aws ecr get-login-password",
-		"vault kv get", "vault read", "git credential fill", "op read", "op item get", "doctl auth token",
-		"kubectl config view", "heroku auth:token", "npm token list":
-		// Commands whose output is a stored credential (SPEC §5.5).
+	}
+	if e.Credential {
 		w.notePrinted(inv.at, inv.prog)
-	case "git credential", "git credential-store", "git credential-cache":
-		if len(args) > 0 && (args[0].value == "fill" || args[0].value == "get") {
-			w.notePrinted(inv.at, inv.prog+" "+args[0].value)
-		}
 	}
 	switch e.Special {
 	case effects.SpecialShell:

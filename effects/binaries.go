@@ -81,6 +81,9 @@ func sortedTable(families ...[]Program) []Program {
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }
 
+// secret marks an entry whose output is a stored credential.
+func secret(p Program) Program { p.Credential = true; return p }
+
 // ex is a list of example commands.
 func ex(s ...string) []string { return s }
 

@@ -183,7 +183,7 @@ var gitSubcommands = []Program{
 		Other:    fx(WriteInside),
 		Examples: ex("git config user.name x"), NotExamples: ex("git config --global user.name x", "git config --get user.name", "git config core.pager 'sh -c x'")},
 	{Name: "count-objects", Aliases: names("fsck", "show-index", "verify-pack"), Effects: fx(Read), Examples: ex("git count-objects -v", "git fsck")},
-	{Name: "credential", Effects: fx(Read), Examples: ex("git credential fill")},
+	{Name: "credential", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
 	{Name: "describe", Effects: fx(Read), Flags: fl(arg("--match", "--exclude", "--candidates"), optArg("--dirty", "--broken", "--abbrev")),
 		Examples: ex("git describe --tags", "git describe --always --dirty")},
 	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Flags: gitDiffFlags,
@@ -518,8 +518,7 @@ var gitPrograms = []Program{
 					{Name: "setup-git", Effects: fx(WriteOutside), HomeWrite: "~/.gitconfig", Why: "gh auth setup-git changes ~/.gitconfig", Examples: ex("gh auth setup-git")},
 					sub("status", fx(Network), "gh auth status asks GitHub about the stored token", "gh auth status"),
 					{Name: "switch", Effects: fx(WriteOutside), HomeWrite: "~/.config/gh/hosts.yml", Why: "gh auth switch changes gh's configuration", Examples: ex("gh auth switch")},
-					// gh auth token prints the stored token: the classifier marks it a credential read.
-					rsub("token", "gh auth token"),
+					secret(rsub("token", "gh auth token")),
 				},
 				Examples: ex("gh auth")},
 			sub("browse", fx(Network), "gh browse opens GitHub in a browser", "gh browse"),

@@ -173,10 +173,10 @@ var miscPrograms = []Program{
 	{Name: "vault", Effects: fx(Network), Why: "vault talks to the secrets server", Other: fx(Network, SystemChange),
 		Subcommands: []Program{
 			{Name: "kv", Effects: fx(Network), Why: "vault kv reads or writes secrets", Other: fx(Network, SystemChange),
-				Subcommands: []Program{sub("get", fx(Network), "vault kv get reads a secret", "vault kv get secret/app"), sub("list", fx(Network), "vault kv list lists secrets", "vault kv list secret/")},
+				Subcommands: []Program{secret(sub("get", fx(Network), "vault kv get reads a secret", "vault kv get secret/app")), sub("list", fx(Network), "vault kv list lists secrets", "vault kv list secret/")},
 				Examples:    ex("vault kv")},
 			{Name: "login", Effects: fx(Network, WriteOutside), HomeWrite: "~/.vault-token", Why: "vault login stores a token in ~/.vault-token", Examples: ex("vault login")},
-			sub("read", fx(Network), "vault read reads a secret", "vault read secret/app"),
+			secret(sub("read", fx(Network), "vault read reads a secret", "vault read secret/app")),
 			sub("status", fx(Network), "vault status asks the server", "vault status"),
 		},
 		Examples: ex("vault")},

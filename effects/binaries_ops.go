@@ -239,7 +239,7 @@ var containerPrograms = []Program{
 					rsub("get-clusters", "kubectl config get-clusters"),
 					rsub("get-contexts", "kubectl config get-contexts"),
 					rsub("get-users", "kubectl config get-users"),
-					rsub("view", "kubectl config view --minify"),
+					secret(rsub("view", "kubectl config view --minify")),
 				},
 				Examples: ex("kubectl config")},
 			{Name: "cp", Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "kubectl cp copies files between a pod and the machine",
@@ -269,7 +269,7 @@ var cloudPrograms = []Program{
 	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange),
 		Subcommands: []Program{
 			{Name: "configure", Effects: fx(WriteOutside), HomeWrite: "~/.aws/credentials", Why: "aws configure writes ~/.aws/credentials", Other: fx(WriteOutside),
-				Subcommands: []Program{rsub("get", "aws configure get region"), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
+				Subcommands: []Program{secret(rsub("get", "aws configure get region")), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
 				Examples:    ex("aws configure")},
 			{Name: "s3", Effects: fx(Network), Why: "aws s3 talks to S3", Other: fx(Network, SystemChange),
 				Subcommands: []Program{
@@ -301,7 +301,7 @@ var cloudPrograms = []Program{
 		Flags: fl(arg("--project", "--region", "--zone", "--format", "--account", "--configuration", "--filter", "--limit", "--impersonate-service-account", "--verbosity")),
 		Subcommands: []Program{
 			{Name: "auth", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gcloud", Why: "gcloud auth stores credentials under ~/.config/gcloud", Other: fx(Network, WriteOutside),
-				Subcommands: []Program{rsub("list", "gcloud auth list"), sub("print-access-token", fx(Network), "gcloud auth print-access-token mints a token", "gcloud auth print-access-token")},
+				Subcommands: []Program{rsub("list", "gcloud auth list"), secret(sub("print-access-token", fx(Network), "gcloud auth print-access-token mints a token", "gcloud auth print-access-token"))},
 				Examples:    ex("gcloud auth login")},
 			{Name: "config", Effects: fx(Read), Other: fx(WriteOutside),
 				Subcommands: []Program{rsub("get", "gcloud config get project"), rsub("get-value", "gcloud config get-value project"), rsub("list", "gcloud config list"),

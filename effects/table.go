@@ -54,6 +54,10 @@ type Program struct {
 	// install`): a home write is a write-protected-path refusal (SPEC §3
 	// judgment calls, §5.2).
 	HomeWrite string
+	// Credential: the entry's output is a stored credential (`gh auth
+	// token`, `vault kv get`): a line that also sends anything over the
+	// network is a credential-exfiltration refusal (SPEC §5.5).
+	Credential bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are

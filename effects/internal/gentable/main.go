@@ -93,6 +93,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 		b.WriteString("Outside: true, ")
 	}
 	str(b, "HomeWrite", p.HomeWrite)
+	if p.Credential {
+		b.WriteString("Credential: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
