@@ -93,8 +93,19 @@ func dsn(path string) string {
 // Path returns the absolute path of the database file.
 func (l *Log) Path() string { return l.path }
 
-// Close closes the log. Appending afterwards fails.
-func (l *Log) Close() error { return l.db.Close() }
+// Close closes the log. Appending afterwards fails. Close it before the
+// process ends: the last connection to close checkpoints the WAL into the
+// database and removes it, where an exit without closing leaves a WAL that
+// the next opener must read whole to rebuild its index.
+func (l *Log) Close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(append(errs, l.db.Close())...)
+}
 
 func (l *Log) setup(ctx context.Context) error {
 	var mode string

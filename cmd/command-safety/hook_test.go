@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +172,34 @@ func TestHookProcess(t *testing.T) {
 			t.Errorf("row %d: agent %q decision %s session %q reason %q; want %q %s %q",
 				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, c.agent, c.logged, c.session)
 		}
+	}
+}
+
+// TestHookLeavesNoWAL: hooks that are the log's only writers close it, so
+// the last close checkpoints the WAL into the database and removes it. Before
+// this, each hook exited with its WAL frames in place, the next one rebuilt
+// the WAL index by reading the whole file, and the WAL grew without bound
+// (about 40 KiB per hook call), making every later hook slower.
+func TestHookLeavesNoWAL(t *testing.T) {
+	s := newHookSandbox(t)
+	in := `{"session_id":"w","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	for i := range 5 {
+		if out, stderr, code := s.run(t, in, nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
+			t.Fatalf("run %d: exit %d %s %s", i, code, out, stderr)
+		}
+		if st, err := os.Stat(s.logPath() + "-wal"); err == nil && st.Size() > 0 {
+			t.Fatalf("run %d left a %d-byte WAL behind", i, st.Size())
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if rows, err := l.Query(context.Background(), audit.Filter{}); err != nil || len(rows) != 5 {
+		t.Fatalf("%d rows (%v), want 5: the checkpoint lost rows", len(rows), err)
 	}
 }
 
