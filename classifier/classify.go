@@ -84,6 +84,10 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	if strings.TrimSpace(src) == "" {
 		return
 	}
+	if w.units += syntaxUnits(src, MaxUnits-w.units); w.units > MaxUnits {
+		w.tooLarge()
+		return
+	}
 	f, err := parse(src)
 	if err != nil {
 		msg := err.Error()

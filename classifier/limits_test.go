@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/ml-ai/command-safety/effects"
 )
 
@@ -19,7 +22,26 @@ func TestLimits(t *testing.T) {
 		{"exactly 64 KiB", "echo " + strings.Repeat("x", MaxBytes-5), ""},
 		{"65-deep substitutions", strings.Repeat("echo $(", 65) + "ls" + strings.Repeat(")", 65), effects.TooDeep},
 		{"200-deep subshells", strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200), effects.TooDeep},
-		{"long pipeline", strings.Repeat("ls | ", 5000) + "ls", effects.TooDeep},
+		{"long pipeline", strings.Repeat("ls | ", 100) + "ls", effects.TooDeep},
+		// Past MaxUnits of syntax, refused before parsing (SPEC rule 10's
+		// bounded time): each shape took 5–13 ms at 64 KiB.
+		{"64 KiB pipeline", strings.Repeat("ls | ", (64<<10)/5-1) + "ls", effects.TooLarge},
+		{"20,000 commands", strings.Repeat("ls;", (64<<10)/3-1), effects.TooLarge},
+		{"command substitutions", "echo " + strings.Repeat("$(ls)", 5000), effects.TooLarge},
+		{"commands in a double-quoted substitution", `echo "$(` + strings.Repeat("ls;", 5000) + `)"`, effects.TooLarge},
+		{"commands in a here-document's substitution", "cat <<EOF\n$(" + strings.Repeat("ls;", 5000) + ")\nEOF", effects.TooLarge},
+		{"a shift that looks like a here-document", "echo $((1<<X))\n" + strings.Repeat("ls;", 5000) + "\nX", effects.TooLarge},
+		{"commands in sh -c", "sh -c '" + strings.Repeat("ls;", 5000) + "'", effects.TooLarge},
+		{"2,100 words", "echo" + strings.Repeat(" w", 2100), effects.TooLarge},
+		{"2,000 words", "echo" + strings.Repeat(" w", 2000), ""},
+		{"brace expansions", "echo" + strings.Repeat(" {1..16000}", 100), effects.TooLarge},
+		{"combinatorial braces", "echo " + strings.Repeat("{a,b}", 26), effects.TooLarge},
+		{"brace expansion under the limit", "echo {a..t}{0..99}", ""},
+		// Data is one unit, however long.
+		{"64 KiB here-document", "cat > f.py <<'EOF'\n" + strings.Repeat("x = 1; y = [2, 3] | 4\n", 2900) + "EOF", ""},
+		{"64 KiB unquoted here-document", "cat > f.md <<EOF\n" + strings.Repeat("a b c d e f g h i j k l m n\n", 2300) + "EOF", ""},
+		{"64 KiB quoted words", "echo '" + strings.Repeat("a b c; ", 9000) + "'", ""},
+		{"64 KiB comment", "ls # " + strings.Repeat("a b c; ", 9000), ""},
 		{"deep sh -c", strings.Repeat("sh -c '", 1) + "ls" + "'", ""},
 		{"unparseable", "if then fi (", effects.Unparseable},
 		// Refused by the bracket pre-scan, before the parser (which takes
@@ -73,3 +95,63 @@ type panicFS struct{}
 
 func (panicFS) EvalSymlinks(string) (string, error) { panic("boom") }
 func (panicFS) IsFile(string) bool                  { panic("boom") }
+
+// TestBraceFields: the field count computed without expanding matches what
+// the expander builds, so the unit budget charges what the walker will see.
+func TestBraceFields(t *testing.T) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	for _, src := range []string{
+		"plain", "{a,b}", "x{a,b}y{1..3}", "{1..10}", "{10..1}", "{1..10..3}", "{1..10..-3}",
+		"{a..e}", "{z..a..2}", "{01..10}", "{a,{b,c}{d,e}}", "{a}", "{,}", "{-5..5}",
+		"'{a,b}'", "{a,b}'{c,d}'", "{1..2}{a..c}{x,y,z}",
+	} {
+		f, err := p.Parse(strings.NewReader("echo "+src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		word := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
+		vals, err := expand.Fields(&expand.Config{}, word)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := braceFields(word); got != len(vals) {
+			t.Errorf("braceFields(%s) = %d, the expander makes %d: %q", src, got, len(vals), vals)
+		}
+	}
+	for src, want := range map[string]int{
+		"{1..9223372036854775807}":                    MaxUnits + 1,
+		"{-9223372036854775808..9223372036854775807}": MaxUnits + 1,
+		"{1..10..-9223372036854775808}":               1,
+		"{0..9}{0..9}{0..9}{0..9}":                    MaxUnits + 1,
+	} {
+		f, _ := p.Parse(strings.NewReader("echo "+src), "")
+		if got := braceFields(f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]); got != want {
+			t.Errorf("braceFields(%s) = %d, want %d", src, got, want)
+		}
+	}
+}
+
+// TestSyntaxUnits pins what the pre-parse scan counts: word starts,
+// operators, quotes, escapes and expansions, but not data.
+func TestSyntaxUnits(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{"ls", 1},
+		{"ls -la src", 3},
+		{"a | b && c", 6}, // three words, |, and the two bytes of &&
+		{"echo 'x y z; | &'", 3},
+		{`echo "a $b $(c d)"`, 7},
+		{"ls # a b c ; | &", 1},
+		{"cat <<'EOF'\nx y; z | w\n$(a b c)\nEOF\nls", 4},
+		{"cat <<EOF\nx y; z | w\n$(a b)\nEOF", 6},
+		{"cat <<EOF\nno delimiter line; a b c", 10}, // scanned as code: counts more, not less
+		{"echo $((1 << 2)) x", 7},
+		{"echo $'a\\'b' c", 4},
+	} {
+		if got := syntaxUnits(tc.src, MaxUnits); got != tc.want {
+			t.Errorf("syntaxUnits(%q) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 type osFS struct{}
 
 func (osFS) EvalSymlinks(p string) (string, error) { return filepath.EvalSymlinks(p) }
+func (osFS) Lstat(p string) (fs.FileInfo, error)   { return os.Lstat(p) }
 func (osFS) IsFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
@@ -58,7 +60,7 @@ func (w *walker) resolveIn(p string, glob bool, dirs []string) []string {
 			out = append(out, "")
 			continue
 		}
-		out = append(out, w.physical(d+"/"+p, glob))
+		out = append(out, w.physicalIn(d, p, glob))
 	}
 	return out
 }
@@ -67,15 +69,27 @@ func (w *walker) resolveIn(p string, glob bool, dirs []string) []string {
 // after the symlinks before it are resolved, and symlinks on the longest
 // existing prefix are followed. A `..` after a glob component is unknown
 // (the glob may match a symlink).
-func (w *walker) physical(p string, glob bool) string {
-	comps := strings.Split(p, "/")
-	if len(comps) > 256 {
+func (w *walker) physical(p string, glob bool) string { return w.physicalIn("", p, glob) }
+
+// physicalIn is [walker.physical] of dir/p, without joining them first.
+func (w *walker) physicalIn(dir, p string, glob bool) string {
+	if strings.Count(dir, "/")+strings.Count(p, "/") >= 256 {
 		return ""
 	}
-	cur := "/"
+	// cur is the path so far, built in place in a buffer the walker keeps:
+	// joining component by component allocated and cleaned a string per
+	// component, and a command may name thousands of paths.
+	cur := append(w.pathBuf[:0], '/')
+	defer func() { w.pathBuf = cur[:0] }()
 	sawGlob := false
 	last := "" // the glob component, which must be the last one
-	for _, c := range comps {
+	for rest, more := dir, p; rest != "" || more != ""; {
+		if rest == "" {
+			rest, more = more, ""
+			continue
+		}
+		var c string
+		c, rest, _ = strings.Cut(rest, "/")
 		switch c {
 		case "", ".":
 			continue
@@ -83,7 +97,11 @@ func (w *walker) physical(p string, glob bool) string {
 			if sawGlob {
 				return ""
 			}
-			cur = path.Dir(w.evalPrefix(cur))
+			r, ok := w.resolvePrefix(cur)
+			if !ok {
+				return ""
+			}
+			cur = append(cur[:0], path.Dir(r)...)
 		default:
 			if glob && (hasGlobChars(c) || strings.Contains(c, "(")) {
 				if strings.Contains(c, "(") && strings.Contains(c, "..") {
@@ -106,53 +124,102 @@ func (w *walker) physical(p string, glob bool) string {
 			if sawGlob {
 				return ""
 			}
-			cur = path.Join(cur, c)
+			if len(cur) > 1 {
+				cur = append(cur, '/')
+			}
+			cur = append(cur, c...)
 		}
+	}
+	r, ok := w.resolvePrefix(cur)
+	if !ok {
+		return ""
 	}
 	if sawGlob {
 		// The names the glob matches are children of the resolved directory.
-		return path.Join(w.evalPrefix(cur), last)
+		return path.Join(r, last)
 	}
-	return w.evalPrefix(cur)
+	return r
 }
 
-// evalPrefix follows symlinks on the longest existing prefix of p. Results
-// are remembered for the rest of the call: a command names the same
-// directories again and again.
-func (w *walker) evalPrefix(p string) string {
+// maxResolutions bounds the path prefixes one classification resolves on
+// the filesystem (each costs a system call or more). Past it, further paths
+// are unknown: a write or delete of them is not allowed, and the reason says
+// why. A command naming thousands of distinct paths (`rm f1 f2 … f7000`)
+// took over half a second before this bound.
+const maxResolutions = 256
+
+// prefix is a path with the symlinks on its longest existing prefix
+// resolved; exists says whether all of it exists.
+type prefix struct {
+	path   string
+	exists bool
+}
+
+// lstatFS is implemented by filesystems that tell in one call whether a path
+// exists and whether it is a symlink (the real one). With it a path whose
+// parent is resolved costs one lstat instead of one per component.
+type lstatFS interface {
+	Lstat(p string) (fs.FileInfo, error)
+}
+
+// resolvePrefix is [walker.evalPrefix] within the resolution budget: ok is
+// false when p would need the filesystem and the budget is spent.
+func (w *walker) resolvePrefix(p []byte) (string, bool) {
+	if r, ok := w.evalCache[string(p)]; ok {
+		return r.path, true
+	}
+	if w.resolutions >= maxResolutions {
+		w.capped = true
+		return "", false
+	}
+	return w.evalPrefix(string(p)), true
+}
+
+// evalPrefix follows symlinks on the longest existing prefix of p, a clean
+// absolute path. Results are remembered for the rest of the call: a command
+// names the same directories again and again.
+func (w *walker) evalPrefix(p string) string { return w.evalPrefixOf(p).path }
+
+func (w *walker) evalPrefixOf(p string) prefix {
 	if r, ok := w.evalCache[p]; ok {
 		return r
 	}
 	r := w.evalPrefixUncached(p)
 	if w.evalCache == nil {
-		w.evalCache = map[string]string{}
+		w.evalCache = map[string]prefix{}
 	}
-	if len(w.evalCache) < 1024 {
-		w.evalCache[p] = r
-	}
+	w.evalCache[p] = r
 	return r
 }
 
-func (w *walker) evalPrefixUncached(p string) string {
-	fs := w.fs()
-	rest := ""
-	for cur := p; ; {
-		if r, err := fs.EvalSymlinks(cur); err == nil {
-			if rest == "" {
-				return path.Clean(r)
-			}
-			return path.Join(r, rest)
-		}
-		if cur == "/" {
-			return p
-		}
-		if rest == "" {
-			rest = path.Base(cur)
-		} else {
-			rest = path.Base(cur) + "/" + rest
-		}
-		cur = path.Dir(cur)
+// evalPrefixUncached resolves p's parent (remembered) and then its last
+// component: the same result as resolving the whole path, with one lookup
+// per new path rather than one per component.
+func (w *walker) evalPrefixUncached(p string) prefix {
+	if p == "/" || !strings.HasPrefix(p, "/") {
+		return prefix{path: p, exists: p == "/"}
 	}
+	w.resolutions++
+	parent := w.evalPrefixOf(path.Dir(p))
+	child := path.Join(parent.path, path.Base(p))
+	if !parent.exists {
+		return prefix{path: child}
+	}
+	fsys := w.fs()
+	if l, ok := fsys.(lstatFS); ok {
+		fi, err := l.Lstat(child)
+		if err != nil {
+			return prefix{path: child}
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return prefix{path: child, exists: true}
+		}
+	}
+	r, err := fsys.EvalSymlinks(child)
+	if err != nil {
+		return prefix{path: child}
+	}
+	return prefix{path: path.Clean(r), exists: true}
 }
 
 // exists reports whether directory or file p exists.
@@ -302,6 +369,9 @@ func (w *walker) locate(p string) location {
 func (w *walker) describe(p string, loc location) string {
 	switch loc {
 	case locUnknown:
+		if w.capped {
+			return fmt.Sprintf("a path that is not resolved (the command names more than %d paths; split it)", maxResolutions)
+		}
 		return "a path that cannot be resolved before running"
 	case locRoot:
 		return "the workspace root " + p
@@ -337,12 +407,10 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		loc = w.locate(p)
 	}
 	part := base
+	part.Class, part.Refusal = effects.WriteOutside, ""
 	switch loc {
 	case locInside, locRoot:
 		part.Class = effects.WriteInside
-		if part.Reason == "" {
-			part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
-		}
 		switch {
 		case !hooks:
 		case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks"):
@@ -353,30 +421,34 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 			} else {
 				hook := base
 				hook.Class = effects.OpaqueHigh
-				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", base.Text, p)
+				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", brief(base.Text), p)
 				w.add(hook)
 			}
 		case strings.HasSuffix(p, "/.git/config"):
 			hook := base
 			hook.Class = effects.OpaqueMedium
-			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", base.Text, p)
+			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", brief(base.Text), p)
 			w.add(hook)
 		}
 	case locRuleStore:
-		part.Class = effects.WriteOutside
 		part.Refusal = effects.RuleStoreModification
-		part.Reason = fmt.Sprintf("`%s` changes %s", base.Text, w.describe(p, loc))
-	case locDevice, locSystem, locHome:
-		part.Class = effects.WriteOutside
+	case locDevice, locSystem, locHome, locUnknown:
 		part.Refusal = effects.WriteProtectedPath
-		part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
+	}
+	if !w.keeps(part) {
+		return
+	}
+	switch loc {
+	case locInside, locRoot:
+		if part.Reason == "" {
+			part.Reason = fmt.Sprintf("`%s` writes %s", brief(base.Text), w.describe(p, loc))
+		}
+	case locRuleStore:
+		part.Reason = fmt.Sprintf("`%s` changes %s", brief(base.Text), w.describe(p, loc))
 	case locUnknown:
-		part.Class = effects.WriteOutside
-		part.Refusal = effects.WriteProtectedPath
-		part.Reason = fmt.Sprintf("`%s` writes %s, so it cannot be proven to stay out of the home directory and system paths", base.Text, w.describe(p, loc))
+		part.Reason = fmt.Sprintf("`%s` writes %s, so it cannot be proven to stay out of the home directory and system paths", brief(base.Text), w.describe(p, loc))
 	default:
-		part.Class = effects.WriteOutside
-		part.Reason = fmt.Sprintf("`%s` writes %s", base.Text, w.describe(p, loc))
+		part.Reason = fmt.Sprintf("`%s` writes %s", brief(base.Text), w.describe(p, loc))
 	}
 	w.add(part)
 }
@@ -388,18 +460,19 @@ func (w *walker) remove(base Part, p string) {
 	part.Class = effects.Deletion
 	switch loc {
 	case locInside:
-		if part.Reason == "" {
-			part.Reason = fmt.Sprintf("`%s` deletes %s", base.Text, w.describe(p, loc))
-		}
 	case locRuleStore:
 		part.Refusal = effects.RuleStoreModification
-		part.Reason = fmt.Sprintf("`%s` deletes %s", base.Text, w.describe(p, loc))
 	default:
 		part.Refusal = effects.DeleteOutsideWorkspace
-		part.Reason = fmt.Sprintf("`%s` deletes %s", base.Text, w.describe(p, loc))
-		if loc == locUnknown {
-			part.Reason += ", so it cannot be proven inside the workspace"
-		}
+	}
+	if !w.keeps(part) {
+		return
+	}
+	if part.Reason == "" || loc != locInside {
+		part.Reason = fmt.Sprintf("`%s` deletes %s", brief(base.Text), w.describe(p, loc))
+	}
+	if loc == locUnknown && !w.capped {
+		part.Reason += ", so it cannot be proven inside the workspace"
 	}
 	w.add(part)
 }

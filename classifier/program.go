@@ -93,7 +93,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 		}
 		return
 	}
-	inv := &invocation{w: w, at: at, text: text, prog: prog, depth: depth, red: red, dirs: w.cwd}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, depth: depth, red: red, dirs: w.cwd}
 	inv.run(e, args[1:])
 }
 
@@ -115,10 +115,10 @@ func (w *walker) runFile(at syntax.Node, prog, text string) {
 		}
 	}
 	if inside {
-		w.add(w.part(at, effects.OpaqueLow, prog, fmt.Sprintf("`%s` runs %s, a file of the project that is not inspected", text, prog)))
+		w.add(w.part(at, effects.OpaqueLow, prog, fmt.Sprintf("`%s` runs %s, a file of the project that is not inspected", brief(text), prog)))
 		return
 	}
-	w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s, a program from outside the workspace", text, prog)))
+	w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s, a program from outside the workspace", brief(text), prog)))
 }
 
 // invocation is one program with its arguments being classified.

@@ -1197,7 +1197,7 @@ func (inv *invocation) tar() {
 // GIT_PAGER, a `git -c core.pager=`, an alias `!cmd` (SPEC §3 rule 11).
 func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int) {
 	if dynamic {
-		p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("`%s` sets a program only known at run time", w.textOf(at)))
+		p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("`%s` sets a program only known at run time", brief(w.textOf(at))))
 		w.allKnown = false
 		w.add(p)
 		return

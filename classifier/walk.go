@@ -2,7 +2,9 @@ package classifier
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -40,12 +42,22 @@ type walker struct {
 	printed  bool
 	networks [][2]int // spans of the parts that reach the network
 	deepDone bool
+	// units counts the syntax of every source parsed (the command and the
+	// `sh -c` strings in it) against MaxUnits.
+	units     int
+	largeDone bool
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
 	expandCfg *expand.Config
-	evalCache map[string]string
-	seenCalls map[string]bool // commands classified past the part cap
+	evalCache map[string]prefix // evalPrefix's results for this call
+	// resolutions counts the prefixes resolved on the filesystem; past
+	// maxResolutions further paths are left unresolved (unknown).
+	resolutions int
+	capped      bool            // a path was left unresolved by the cap
+	pathBuf     []byte          // physicalIn's scratch space
+	seenCalls   map[string]bool // commands classified past the part cap
+	kinds       []partKind      // the distinct kinds among parts
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -73,17 +85,28 @@ func (w *walker) add(p Part) {
 	case p.Class == effects.Privilege && p.Refusal == "":
 		p.Refusal = effects.PrivilegeEscalation // §5.3
 	}
-	if len(w.parts) >= MaxParts {
-		// Past the cap a part is kept only when it adds a class or a
-		// refusal not seen yet: the decision is the same, the verdict stays
-		// small.
-		for _, q := range w.parts {
-			if q.Class == p.Class && q.Refusal == p.Refusal {
-				return
-			}
-		}
+	if !w.keeps(p) {
+		return
+	}
+	k := partKind{p.Class, p.Refusal}
+	if !slices.Contains(w.kinds, k) {
+		w.kinds = append(w.kinds, k)
 	}
 	w.parts = append(w.parts, p)
+}
+
+// partKind is what past [MaxParts] makes a part worth keeping.
+type partKind struct {
+	class   effects.Class
+	refusal effects.Rule
+}
+
+// keeps reports whether add would keep p (its Class and Refusal final):
+// past [MaxParts] a part is kept only when it adds a class or a refusal not
+// seen yet, so the decision is the same and the verdict stays small. Callers
+// that build long reasons ask first.
+func (w *walker) keeps(p Part) bool {
+	return len(w.parts) < MaxParts || !slices.Contains(w.kinds, partKind{p.Class, p.Refusal})
 }
 
 // span returns the original-command span and text of a node in the frame.
@@ -117,6 +140,17 @@ func (w *walker) tooDeep(at int) {
 	w.allKnown = false
 	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: effects.TooDeep,
 		Reason: fmt.Sprintf("the command nests deeper than %d levels", MaxDepth)})
+}
+
+// tooLarge refuses the command, once, for having more syntax than MaxUnits.
+func (w *walker) tooLarge() {
+	if w.largeDone {
+		return
+	}
+	w.largeDone = true
+	w.allKnown = false
+	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: effects.TooLarge,
+		Reason: fmt.Sprintf("the command has more than %d words (brace expansions counted), operators, quotes and expansions, over the limit that keeps classification fast; split it", MaxUnits)})
 }
 
 func (w *walker) unsupported(n syntax.Node, what string) {
@@ -481,7 +515,7 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 		name := n.Value
 		w.funcs[name] = true
 		if selfSpawns(name, c.Body, false, 0) {
-			p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", w.textOf(c), name))
+			p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", brief(w.textOf(c)), name))
 			p.Refusal = effects.ForkBomb
 			w.add(p)
 		}
@@ -555,7 +589,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	}
 	if a.Name == nil {
 		if a.Naked && a.Value != nil && isDynamicWord(a.Value, false) {
-			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", w.textOf(a)))
+			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", brief(w.textOf(a))))
 			p.Refusal = effects.UnidentifiableProgram
 			w.add(p)
 		}
@@ -579,12 +613,12 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if name == "CDPATH" {
 		w.cdpath = true
 	}
-	if name == "PROMPT_COMMAND" && literal {
+	if name == "PROMPT_COMMAND" && a.Value != nil && literal {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
 	}
 	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
-		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", w.textOf(a), name, why)))
+		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(a)), name, why)))
 		if codeVars[name] && a.Value != nil {
 			w.codeValue(val, !literal, a.Value, depth)
 		}
@@ -859,4 +893,26 @@ func singleQuotedOnly(n syntax.Node) (*syntax.SglQuoted, bool) {
 		return nil, false
 	}
 	return sq, true
+}
+
+// briefMax bounds the command text quoted in a reason.
+const briefMax = 120
+
+// brief returns text for quoting in a reason: whole when short, otherwise its
+// start and end around an ellipsis, cut on rune boundaries. A reason names the
+// offending part; quoting 64 KiB of it in each of thousands of parts made
+// classification quadratic.
+func brief(text string) string {
+	if len(text) <= briefMax {
+		return text
+	}
+	head, tail := briefMax*2/3, briefMax/3
+	for head > 0 && !utf8.RuneStart(text[head]) {
+		head--
+	}
+	cut := len(text) - tail
+	for cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut++
+	}
+	return text[:head] + " … " + text[cut:]
 }

@@ -1,6 +1,8 @@
 package classifier
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -60,6 +62,15 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if v, ok := extGlobLiteral(word); ok {
 		// The expander does not take extended globs: keep the pattern.
 		return wordFields{fields: []field{{value: v, glob: true, word: word}}}
+	}
+	if n := braceFields(word); n > 1 {
+		// Each field of a brace expansion is a word to classify:
+		// `{1..16000}` is 16,000 of them, and the expander builds up to
+		// 16Ki per word. They count against MaxUnits before any is built.
+		if w.units += n - 1; w.units > MaxUnits {
+			w.tooLarge()
+			return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+		}
 	}
 	vals, err := expand.Fields(cfg, word)
 	if tilde == tildeCwd {
@@ -312,4 +323,67 @@ func isPattern(s string) bool {
 	}
 	i := strings.IndexByte(s, '[')
 	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
+}
+
+// braceFields returns how many fields the brace expansions of word make
+// (1 without any), computed without building them; it saturates above
+// MaxUnits.
+func braceFields(word *syntax.Word) int {
+	cp := *word // SplitBraces replaces the Parts slice
+	if !syntax.SplitBraces(&cp) {
+		return 1
+	}
+	return braceProduct(&cp)
+}
+
+// braceProduct is the number of words w expands to: the product of its
+// brace expansions' sizes.
+func braceProduct(w *syntax.Word) int {
+	n := 1
+	for _, p := range w.Parts {
+		if br, ok := p.(*syntax.BraceExp); ok {
+			n = min(n*braceSize(br), MaxUnits+1) // both factors are at most MaxUnits+1: no overflow
+		}
+	}
+	return n
+}
+
+// braceSize is the number of alternatives of one brace expansion, the way
+// mvdan.cc/sh/v3/expand counts them: a sequence {a..b[..step]} of numbers or
+// characters, or the sum of its elements' expansions.
+func braceSize(br *syntax.BraceExp) int {
+	if !br.Sequence {
+		n := 0
+		for _, e := range br.Elems {
+			n = min(n+braceProduct(e), MaxUnits+1)
+		}
+		return max(n, 1)
+	}
+	if len(br.Elems) < 2 {
+		return 1
+	}
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return 1
+		}
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	step := int64(1)
+	if len(br.Elems) > 2 {
+		if n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64); n != 0 {
+			step = n
+		}
+	}
+	step = max(step, -step) // only the step's size matters
+	if step < 0 {
+		step = math.MaxInt64 // -MinInt64 overflows: a single element
+	}
+	span := uint64(to) - uint64(from) // exact in two's complement, whatever the signs
+	if to < from {
+		span = uint64(from) - uint64(to)
+	}
+	return int(min(span/uint64(step), uint64(MaxUnits))) + 1
 }

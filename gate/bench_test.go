@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,7 @@ func BenchmarkClassifyEach(b *testing.B) {
 }
 
 func hostile() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"64KiB-words":    "echo " + strings.Repeat("abcdefg ", (64<<10-5)/8),
 		"64KiB-pipeline": strings.Repeat("ls | ", (64<<10)/5-1) + "ls",
 		"64KiB-and-list": strings.Repeat("rm a && ", (64<<10)/8-1) + "ls",
@@ -80,6 +81,36 @@ func hostile() map[string]string {
 		"20000-commands": strings.Repeat("ls;", (64<<10)/3-1),
 		"deep-parens":    strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000),
 	}
+	// Just under classifier.MaxUnits: the costliest commands that are
+	// classified rather than refused before parsing.
+	units := classifier.MaxUnits
+	for name, cmd := range map[string]string{
+		"limit-commands":      strings.Repeat("ls;", units/2-1),
+		"limit-pipeline":      strings.Repeat("ls | ", units/2-1) + "ls",
+		"limit-words":         "echo" + strings.Repeat(" abcdefg", units-2),
+		"limit-substitutions": "echo " + strings.Repeat("$(ls)", units/2-2),
+		"limit-sh-c":          "sh -c '" + strings.Repeat("ls;", units/2-4) + "'",
+		"limit-rm-files":      "rm" + numbered(" src/f%d", units-2),
+		"limit-rm-dirs":       "rm" + numbered(" d%d/f", units-2),
+		"limit-writes":        numbered("echo>f%d;", units/4-1),
+		"limit-cd":            numbered("cd d%d;ls;", units/5-1),
+		"limit-brace-fields":  fmt.Sprintf("rm src/f{1..%d}", units-2),
+	} {
+		if len(cmd) > classifier.MaxBytes {
+			panic(name + " is over 64 KiB")
+		}
+		m[name] = cmd
+	}
+	return m
+}
+
+// numbered repeats format (one %d) with 0, 1, … n-1.
+func numbered(format string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
 }
 
 // nestedShC nests `sh -c '...'` as deep as fits in 64 KiB (quoting grows
