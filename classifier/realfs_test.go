@@ -66,7 +66,7 @@ func TestRealSymlinks(t *testing.T) {
 		{"rm -rf out/../ws/x", effects.Deletion, ""},                            // back inside
 		{"rm -rf missing/a/b/c", effects.Deletion, ""},                          // nothing exists: lexical
 		{"rm -rf file.txt/x", effects.Deletion, ""},                             // a file is not a directory
-		{"echo x > out/f", effects.WriteOutside, ""},                            // outside, not home proper
+		{"echo x > out/f", effects.WriteOutside, effects.WriteProtectedPath},    // home/elsewhere/f
 		{"echo x > filelink", effects.WriteOutside, effects.WriteProtectedPath}, // ~/.bashrc
 		{"echo x > in/f", effects.WriteInside, ""},
 		{"cd out && rm -rf x", effects.Deletion, effects.DeleteOutsideWorkspace},
