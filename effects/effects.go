@@ -132,7 +132,7 @@ const (
 	UnidentifiableProgram  Rule = "unidentifiable-program"   // §5.7
 	Unparseable            Rule = "unparseable"              // §5.8: parse errors and syntax we do not support
 	InternalError          Rule = "internal-error"           // §5.8
-	TooLarge               Rule = "too-large"                // §5.8: over 64 KiB
+	TooLarge               Rule = "too-large"                // §5.8: over 64 KiB, or over classifier.MaxUnits of syntax
 	TooDeep                Rule = "too-deep"                 // §5.8: nesting deeper than 64
 )
 
