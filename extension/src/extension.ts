@@ -115,9 +115,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     return v;
   };
 
-  const resolve = async (v: Verdict, outcome: Outcome): Promise<void> => {
+  const resolve = async (v: Verdict, outcome: Outcome, by = reviewer()): Promise<void> => {
     if (!v.logId || !client || core.state !== "running") return;
-    const p: ResolveParams = { id: v.logId, outcome, reviewer: reviewer() };
+    const p: ResolveParams = { id: v.logId, outcome, reviewer: by };
     try {
       await client.sendRequest(Methods.resolve, p);
     } catch (err) {
@@ -294,7 +294,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   );
 
   // The language-model tool.
-  const prepared = new Prepared();
+  // A prompt the human never confirmed in VS Code (cancelled, or the chat
+  // ended: VS Code does not say which) is rejected in the decision log when
+  // its entry expires, with a reviewer name that says so.
+  const prepared = new Prepared(undefined, undefined, (v) => {
+    if (v.decision === "prompt") void resolve(v, "rejected", `${reviewer()} (not confirmed in VS Code)`);
+  });
+  const sweep = setInterval(() => prepared.expire(), 60_000);
+  context.subscriptions.push({ dispose: () => clearInterval(sweep) });
   if (vscode.lm?.registerTool) {
     const tool: vscode.LanguageModelTool<ToolInput> = {
       prepareInvocation: async (options) => {

@@ -7,6 +7,13 @@ import { Verdict } from "./protocol";
  * Prepared remembers the verdict prepareInvocation showed for a tool input,
  * so that invoke knows whether the human was asked (and approved: VS Code
  * calls invoke only after an approval). Entries expire after `ttlMs`.
+ *
+ * VS Code never reports a confirmation the human cancelled: invoke is simply
+ * not called. An entry that expires is therefore handed to `onExpire`, so
+ * that a prompt nobody approved does not stay pending in the decision log
+ * (where approving it later would record an approval for a command that
+ * never ran). A late approval is not lost: invoke without an entry
+ * classifies again and asks the human itself.
  */
 export class Prepared {
   private readonly entries = new Map<string, { verdict: Verdict; at: number }[]>();
@@ -14,6 +21,7 @@ export class Prepared {
   constructor(
     readonly ttlMs = 30 * 60 * 1000,
     private readonly now: () => number = Date.now,
+    private readonly onExpire: (v: Verdict) => void = () => {},
   ) {}
 
   /** key identifies a tool input: the command and cwd as the agent gave them. */
@@ -46,10 +54,12 @@ export class Prepared {
     return n;
   }
 
-  private expire(): void {
+  /** expire drops the entries older than ttlMs, handing each to onExpire. */
+  expire(): void {
     const t = this.now();
     for (const [k, list] of this.entries) {
       const live = list.filter((e) => t - e.at < this.ttlMs);
+      for (const e of list) if (t - e.at >= this.ttlMs) this.onExpire(e.verdict);
       if (live.length === 0) this.entries.delete(k);
       else this.entries.set(k, live);
     }

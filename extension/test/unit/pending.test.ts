@@ -29,3 +29,22 @@ test("entries expire", () => {
   t = 1000;
   assert.equal(p.take(k), undefined);
 });
+
+test("expired entries go to onExpire once; taken ones never", () => {
+  let t = 0;
+  const expired: string[] = [];
+  const p = new Prepared(1000, () => t, (x) => expired.push(x.command));
+  p.put(Prepared.key("a", "/w"), v("a"));
+  p.put(Prepared.key("b", "/w"), v("b"));
+  t = 500;
+  p.put(Prepared.key("c", "/w"), v("c"));
+  assert.equal(p.take(Prepared.key("b", "/w"))?.command, "b"); // invoked: approved, not expired
+  t = 1000;
+  p.expire();
+  assert.deepEqual(expired, ["a"]);
+  t = 1500;
+  p.expire();
+  p.expire();
+  assert.deepEqual(expired, ["a", "c"]);
+  assert.equal(p.size(), 0);
+});
