@@ -29,6 +29,7 @@ func main() {
 	n := flag.Int("n", 200, "runs per command")
 	agent := flag.String("agent", "claude-code", "the adapter to run")
 	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
+	empty := flag.String("empty", "", "a Go binary that does nothing, measured as the floor for Go programs")
 	flag.Parse()
 	if *bin == "" {
 		flag.Usage()
@@ -75,6 +76,9 @@ func main() {
 	// nothing, and this binary starting and printing its usage.
 	if t, err := exec.LookPath("true"); err == nil {
 		measure("(baseline) "+t, []string{t}, nil, false)
+	}
+	if *empty != "" {
+		measure("(baseline) empty Go program", []string{*empty}, nil, false)
 	}
 	measure("(baseline) command-safety help", []string{abs, "help"}, nil, false)
 	for _, command := range []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"} {

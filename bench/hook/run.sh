@@ -6,4 +6,7 @@ cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/command-safety" ./cmd/command-safety
-go run bench/hook/latency.go -bin "$out/command-safety" -agent "${1:-claude-code}" -n "${2:-200}"
+# The floor for any Go binary on this machine: one that does nothing.
+printf 'package main\n\nfunc main() {}\n' >"$out/empty.go"
+go build -o "$out/empty" "$out/empty.go"
+go run bench/hook/latency.go -bin "$out/command-safety" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}"
