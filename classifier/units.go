@@ -162,24 +162,31 @@ func (s *unitScanner) dollar(i int) int {
 // dquoted scans a double-quoted string from i (just past the opening quote)
 // and returns the index after the closing one.
 func (s *unitScanner) dquoted(i int) int {
-	src := s.src
-	for i < len(src) && s.n <= s.limit {
-		switch src[i] {
-		case '"':
+	for i < len(s.src) && s.n <= s.limit {
+		if s.src[i] == '"' {
 			return i + 1
-		case '\\':
-			s.n++
-			i += 2
-		case '$':
-			i = s.dollar(i)
-		case '`':
-			s.n++
-			i = s.code(i+1, untilBackquot)
-		default:
-			i++
 		}
+		i = s.expansion(i)
 	}
 	return i
+}
+
+// expansion scans the byte at i of text where only escapes and expansions
+// are syntax (double quotes, unquoted here-document bodies) and returns the
+// index after what it scanned: `$…` and `$(…)` (as code), a backquoted
+// command, an escape, or one plain byte.
+func (s *unitScanner) expansion(i int) int {
+	switch s.src[i] {
+	case '\\':
+		s.n++
+		return i + 2
+	case '$':
+		return s.dollar(i)
+	case '`':
+		s.n++
+		return s.code(i+1, untilBackquot)
+	}
+	return i + 1
 }
 
 // arith scans arithmetic from i (just past `((`) to the matching `))`.
@@ -305,19 +312,7 @@ func (s *unitScanner) body(i int, h heredoc) (int, bool) {
 // expansions counts the expansions of an unquoted here-document body
 // src[i:end]: `$`, backquotes and escapes, with `$(…)` scanned as code.
 func (s *unitScanner) expansions(i, end int) {
-	src := s.src
 	for i < end && s.n <= s.limit {
-		switch src[i] {
-		case '\\':
-			s.n++
-			i += 2
-		case '$':
-			i = s.dollar(i)
-		case '`':
-			s.n++
-			i = s.code(i+1, untilBackquot)
-		default:
-			i++
-		}
+		i = s.expansion(i)
 	}
 }

@@ -133,24 +133,22 @@ func (w *walker) part(n syntax.Node, class effects.Class, program, reason string
 }
 
 func (w *walker) tooDeep(at int) {
-	if w.deepDone {
-		return
-	}
-	w.deepDone = true
-	w.allKnown = false
-	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: effects.TooDeep,
-		Reason: fmt.Sprintf("the command nests deeper than %d levels", MaxDepth)})
+	w.refuseWhole(&w.deepDone, effects.TooDeep, fmt.Sprintf("the command nests deeper than %d levels", MaxDepth))
 }
 
 // tooLarge refuses the command, once, for having more syntax than MaxUnits.
 func (w *walker) tooLarge() {
-	if w.largeDone {
+	w.refuseWhole(&w.largeDone, effects.TooLarge, fmt.Sprintf("the command has more than %d words (brace expansions counted), operators, quotes and expansions, over the limit that keeps classification fast; split it", MaxUnits))
+}
+
+// refuseWhole refuses the whole command under rule, once (done records it).
+func (w *walker) refuseWhole(done *bool, rule effects.Rule, reason string) {
+	if *done {
 		return
 	}
-	w.largeDone = true
+	*done = true
 	w.allKnown = false
-	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: effects.TooLarge,
-		Reason: fmt.Sprintf("the command has more than %d words (brace expansions counted), operators, quotes and expansions, over the limit that keeps classification fast; split it", MaxUnits)})
+	w.add(Part{Class: effects.Unknown, Text: w.orig, Start: 0, End: len(w.orig), Refusal: rule, Reason: reason})
 }
 
 func (w *walker) unsupported(n syntax.Node, what string) {
