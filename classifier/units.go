@@ -85,7 +85,12 @@ func (s *unitScanner) code(i int, until byte) int {
 			i = s.arith(i + 2)
 			wordStart = false
 			continue
-		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+		case strings.HasPrefix(src[i:], "<<<"): // a here-string, not a here-document
+			s.n++
+			i += 3
+			wordStart = true
+			continue
+		case strings.HasPrefix(src[i:], "<<"):
 			s.n++
 			i = s.heredocOp(i + 2)
 			wordStart = true
