@@ -78,7 +78,7 @@ func parse(src string) (*syntax.File, error) {
 // command when exact is true; otherwise every span is [base, end).
 func (w *walker) classifySource(src string, base, end int, exact bool, depth int) {
 	if depth > MaxDepth {
-		w.tooDeep(base)
+		w.tooDeep()
 		return
 	}
 	if strings.TrimSpace(src) == "" {

@@ -50,7 +50,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 		return
 	}
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	name := args[0]

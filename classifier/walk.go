@@ -132,7 +132,8 @@ func (w *walker) part(n syntax.Node, class effects.Class, program, reason string
 	return Part{Class: class, Text: t, Start: s, End: e, Program: program, Reason: reason}
 }
 
-func (w *walker) tooDeep(at int) {
+// tooDeep refuses the command, once, for nesting deeper than MaxDepth.
+func (w *walker) tooDeep() {
 	w.refuseWhole(&w.deepDone, effects.TooDeep, fmt.Sprintf("the command nests deeper than %d levels", MaxDepth))
 }
 
@@ -161,7 +162,7 @@ func (w *walker) unsupported(n syntax.Node, what string) {
 // stmts walks a statement list in order; cwd changes flow from one to the next.
 func (w *walker) stmts(list []*syntax.Stmt, depth int) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	for _, s := range list {
@@ -179,7 +180,7 @@ const (
 
 func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	w.hookContent = nil
@@ -402,7 +403,7 @@ func isDigits(s string) bool {
 
 func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	switch c := cmd.(type) {
@@ -675,7 +676,7 @@ var runsPrograms = map[string]string{
 // test walks a `[[ ]]` expression for command substitutions.
 func (w *walker) test(x syntax.TestExpr, depth int) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	switch t := x.(type) {
@@ -699,7 +700,7 @@ func (w *walker) test(x syntax.TestExpr, depth int) {
 // a variable assigned such a value in this line makes the line opaque-high.
 func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	switch a := x.(type) {
@@ -740,7 +741,7 @@ func (w *walker) wordSubst(word *syntax.Word, depth int) {
 
 func (w *walker) wordPart(p syntax.WordPart, depth int) {
 	if depth > MaxDepth {
-		w.tooDeep(0)
+		w.tooDeep()
 		return
 	}
 	switch x := p.(type) {
