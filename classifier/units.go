@@ -186,6 +186,10 @@ func (s *unitScanner) expansion(i int) int {
 		s.n++
 		return i + 2
 	case '$':
+		if i+1 < len(s.src) && s.src[i+1] == '\'' {
+			s.n++ // $'…' is not a quote here: a $ and a plain '
+			return i + 2
+		}
 		return s.dollar(i)
 	case '`':
 		s.n++
