@@ -97,6 +97,7 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 			if sawGlob {
 				return ""
 			}
+			w.dotdots = append(w.dotdots, string(cur))
 			r, ok := w.resolvePrefix(cur)
 			if !ok {
 				return ""
@@ -435,6 +436,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	case locDevice, locSystem, locHome, locUnknown:
 		part.Refusal = effects.WriteProtectedPath
 	}
+	w.touch(p, part, false)
 	if !w.keeps(part) {
 		return
 	}
@@ -465,6 +467,7 @@ func (w *walker) remove(base Part, p string) {
 	default:
 		part.Refusal = effects.DeleteOutsideWorkspace
 	}
+	w.touch(p, part, true)
 	if !w.keeps(part) {
 		return
 	}

@@ -136,8 +136,13 @@ type invocation struct {
 	outside  bool
 	operands []field
 	flags    []flagHit
-	entry    *effects.Program
-	args     []field // the arguments after the program or subcommand name
+	links    bool // the entry or a flag makes the written paths links
+	// target is `-t DIR` (`--target-directory`): every operand of a copy or
+	// move then goes into DIR. Kept apart because flags are emitted (and
+	// dropped) before the operands are classified.
+	target *flagHit
+	entry  *effects.Program
+	args   []field // the arguments after the program or subcommand name
 }
 
 type flagHit struct {
@@ -216,6 +221,14 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.finishSpecial(e)
 	inv.homeWrites(e)
+	inv.links = e.Links
+	for _, h := range inv.flags {
+		inv.links = inv.links || h.flag.Links
+	}
+	if t := inv.has("-t", "--target-directory"); t != nil && (e.Operands == effects.CopyPaths || e.Operands == effects.MovePaths) {
+		hit := *t
+		inv.target = &hit
+	}
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
@@ -547,13 +560,25 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 			inv.deleteOperand(base, o)
 		}
 	case effects.CopyPaths:
-		if len(ops) >= 2 || inv.has("-t", "--target-directory") == nil && len(ops) == 1 {
-			inv.writeOperand(base, ops[len(ops)-1])
+		var dest *field
+		sources := ops[:max(len(ops)-1, min(len(ops), 1))]
+		if inv.target != nil {
+			sources = ops // all go into the -t directory, which the flag wrote
 		}
-		for _, o := range ops[:max(len(ops)-1, min(len(ops), 1))] {
+		links := inv.makesLinks(sources)
+		if inv.target == nil && len(ops) >= 1 {
+			dest = &ops[len(ops)-1]
+			w.noTouch = links // what makes the link is not a write through it
+			inv.writeOperand(base, *dest)
+			w.noTouch = false
+		}
+		for _, o := range sources {
 			if !o.dynamic {
 				w.noteRead(inv.at, o.value, nil)
 			}
+		}
+		if links {
+			inv.recordLinks(sources, dest, len(ops) == 1)
 		}
 	case effects.MovePaths:
 		for _, o := range ops {
@@ -561,17 +586,31 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 				w.noteRead(inv.at, o.value, nil)
 			}
 		}
+		var sources []field
+		var dest *field
+		if inv.target != nil {
+			sources = ops
+		} else if len(ops) >= 2 {
+			sources, dest = ops[:len(ops)-1], &ops[len(ops)-1]
+		}
+		links := inv.makesLinks(sources)
 		for i, o := range ops {
+			w.noTouch = links && dest != nil && i == len(ops)-1 // what makes the link is not a write through it
 			inv.writeOperand(base, o)
-			if i == len(ops)-1 && len(ops) >= 2 && !o.dynamic {
-				for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
-					if p != "" && w.fs().IsFile(p) {
-						d := base
-						d.Reason = fmt.Sprintf("`%s` replaces the existing file %s", inv.text, o.value)
-						w.remove(d, p)
-					}
+			if i == len(ops)-1 && len(ops) >= 2 && !o.dynamic && inv.target == nil {
+				inv.replaced(base, o.value, o.glob)
+			}
+			w.noTouch = false
+		}
+		if t := inv.target; t != nil && t.value != nil && !t.value.dynamic {
+			for _, o := range ops { // mv -t DIR a b replaces DIR/a and DIR/b
+				if !o.dynamic && !o.glob {
+					inv.replaced(base, path.Join(t.value.value, path.Base(o.value)), false)
 				}
 			}
+		}
+		if links {
+			inv.recordLinks(sources, dest, false)
 		}
 	case effects.Script:
 		for _, h := range inv.flags {
@@ -580,6 +619,18 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 			}
 		}
 		inv.script(ops)
+	}
+}
+
+// replaced classifies a move onto value: an existing file there is deleted.
+func (inv *invocation) replaced(base Part, value string, glob bool) {
+	w := inv.w
+	for _, p := range w.resolveIn(value, glob, inv.dirs) {
+		if p != "" && w.fs().IsFile(p) {
+			d := base
+			d.Reason = fmt.Sprintf("`%s` replaces the existing file %s", inv.text, value)
+			w.remove(d, p)
+		}
 	}
 }
 

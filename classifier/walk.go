@@ -54,10 +54,18 @@ type walker struct {
 	// resolutions counts the prefixes resolved on the filesystem; past
 	// maxResolutions further paths are left unresolved (unknown).
 	resolutions int
-	capped      bool            // a path was left unresolved by the cap
-	pathBuf     []byte          // physicalIn's scratch space
-	seenCalls   map[string]bool // commands classified past the part cap
-	kinds       []partKind      // the distinct kinds among parts
+	capped      bool   // a path was left unresolved by the cap
+	pathBuf     []byte // physicalIn's scratch space
+
+	// The links the command makes and what it writes, deletes and climbs
+	// out of with `..`, for the check in links.go.
+	links        []linkPath
+	linksUnknown bool // a link whose path is only known at run time
+	touched      []touch
+	dotdots      []string
+	noTouch      bool            // the write being classified makes a link
+	seenCalls    map[string]bool // commands classified past the part cap
+	kinds        []partKind      // the distinct kinds among parts
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -849,6 +857,7 @@ func (w *walker) notePrinted(n syntax.Node, what string) {
 
 // finish applies the line-wide rules after the walk.
 func (w *walker) finish() {
+	w.linkRefusals()
 	if w.credential == nil {
 		return
 	}

@@ -58,6 +58,10 @@ type Program struct {
 	// token`, `vault kv get`): a line that also sends anything over the
 	// network is a credential-exfiltration refusal (SPEC §5.5).
 	Credential bool
+	// Links: the paths the entry writes become links (`ln`, `link`). Paths
+	// through them cannot be resolved before the command runs, so anything
+	// else in the command that writes or deletes through them is unknown.
+	Links bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -83,7 +87,9 @@ type Flag struct {
 	Outside bool
 	// HomeWrite: like [Program.HomeWrite], for this flag (`pip install --user`).
 	HomeWrite string
-	Why       string
+	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).
+	Links bool
+	Why   string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }

@@ -96,6 +96,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Credential {
 		b.WriteString("Credential: true, ")
 	}
+	if p.Links {
+		b.WriteString("Links: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
@@ -118,6 +121,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 		b.WriteString("Outside: true, ")
 	}
 	str(b, "HomeWrite", f.HomeWrite)
+	if f.Links {
+		b.WriteString("Links: true, ")
+	}
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
 	b.WriteString("}")
