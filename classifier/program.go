@@ -131,12 +131,13 @@ type invocation struct {
 	red   redirInfo
 	dirs  []string // where the program works: the cwd, or -C DIR
 
-	classes  []effects.Class
-	why      string
-	outside  bool
-	operands []field
-	flags    []flagHit
-	links    bool // the entry or a flag makes the written paths links
+	classes   []effects.Class
+	why       string
+	outside   bool
+	operands  []field
+	flags     []flagHit
+	links     bool // the entry or a flag makes the written paths links
+	replacing bool // a Replace flag took over the entry's effects (`php -l`)
 	// target is `-t DIR` (`--target-directory`): every operand of a copy or
 	// move then goes into DIR. Kept apart because flags are emitted (and
 	// dropped) before the operands are classified.
@@ -224,6 +225,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.links = e.Links
 	for _, h := range inv.flags {
 		inv.links = inv.links || h.flag.Links
+		inv.replacing = inv.replacing || h.flag.Replace
 	}
 	if t := inv.has("-t", "--target-directory"); t != nil && (e.Operands == effects.CopyPaths || e.Operands == effects.MovePaths) {
 		hit := *t
@@ -613,10 +615,8 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 			inv.recordLinks(sources, dest, false)
 		}
 	case effects.Script:
-		for _, h := range inv.flags {
-			if h.flag.Replace {
-				return // `node --check a.js`, `php -l a.php`: the file is read, not run
-			}
+		if inv.replacing {
+			return // `php -l a.php`, `node --check a.js`: the file is read, not run
 		}
 		inv.script(ops)
 	}
