@@ -138,6 +138,10 @@ type invocation struct {
 	flags     []flagHit
 	links     bool // the entry or a flag makes the written paths links
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
+	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
+	// flagWrites are the values of WritePath flags, classified once all
+	// flags are known (writeFlagValues).
+	flagWrites []field
 	// target is `-t DIR` (`--target-directory`): every operand of a copy or
 	// move then goes into DIR. Kept apart because flags are emitted (and
 	// dropped) before the operands are classified.
@@ -196,8 +200,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				return
 			}
 			if s := e.Sub(a.value); s != nil {
+				inv.writeFlagValues()
 				inv.emitFlags()
-				inv.flags = nil
+				inv.flags, inv.replacing, inv.readOnly = nil, false, false
 				inv.prog += " " + s.Name
 				inv.run(s, args[i+1:])
 				return
@@ -208,6 +213,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 		if e.Operands == effects.Command && len(inv.operands) >= e.Skip {
+			inv.writeFlagValues()
 			inv.finishSpecial(e)
 			inv.homeWrites(e)
 			inv.emit()
@@ -220,12 +226,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			continue
 		}
 	}
+	inv.writeFlagValues()
 	inv.finishSpecial(e)
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
 		inv.links = inv.links || h.flag.Links
-		inv.replacing = inv.replacing || h.flag.Replace
 	}
 	if t := inv.has("-t", "--target-directory"); t != nil && (e.Operands == effects.CopyPaths || e.Operands == effects.MovePaths) {
 		hit := *t
@@ -240,7 +246,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 // (`npm config set` writes ~/.npmrc): home writes are protected (SPEC §5.2).
 func (inv *invocation) homeWrites(e *effects.Program) {
 	w := inv.w
-	hw := []string{e.HomeWrite}
+	var hw []string
+	if !inv.readOnly || len(inv.operands) > 0 { // `poetry config --list` only reads what `poetry config` writes
+		hw = append(hw, e.HomeWrite)
+	}
 	for _, h := range inv.flags {
 		hw = append(hw, h.flag.HomeWrite)
 	}
@@ -275,6 +284,7 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	inv.writeFlagValues()
 	inv.homeWrites(e)
 	inv.emit()
 	inv.emitFlags()
@@ -343,7 +353,9 @@ func findFlag(e *effects.Program, name string) *effects.Flag {
 func (inv *invocation) applyFlag(h flagHit) {
 	w := inv.w
 	inv.flags = append(inv.flags, h)
+	inv.readOnly = inv.readOnly || h.flag.ReadOnly
 	if h.flag.Replace {
+		inv.replacing = true
 		inv.classes = append([]effects.Class(nil), h.flag.Effects...)
 		if h.flag.Why != "" {
 			inv.why = h.flag.Why
@@ -358,13 +370,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 	val := *h.value
 	switch h.flag.Value {
 	case effects.WritePath:
-		if val.dynamic {
-			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
-		} else if !harmlessDevice(val.value) && val.value != "-" {
-			for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
-				w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
-			}
-		}
+		inv.flagWrites = append(inv.flagWrites, val) // see writeFlagValues
 	case effects.ReadPath:
 		if !val.dynamic && w.credentialPath(strings.TrimPrefix(val.value, "@")) {
 			w.noteCredential(inv.at, val.value)
@@ -385,6 +391,27 @@ func (inv *invocation) applyFlag(h flagHit) {
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
 			if configIsCode(key, value) {
 				w.codeValue(value, val.dynamic, inv.at, inv.depth)
+			}
+		}
+	}
+}
+
+// writeFlagValues classifies the files that flags name to be written (`sort
+// -o out`), once every flag is known: a ReadOnly flag (`ssh-keygen -f key
+// -l` fingerprints the key) makes them files read.
+func (inv *invocation) writeFlagValues() {
+	w := inv.w
+	vals := inv.flagWrites
+	inv.flagWrites = nil
+	if inv.readOnly {
+		return
+	}
+	for _, val := range vals {
+		if val.dynamic {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+		} else if !harmlessDevice(val.value) && val.value != "-" {
+			for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
+				w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
 			}
 		}
 	}
@@ -504,7 +531,7 @@ func (inv *invocation) removeIn(p Part, d string) {
 // pathDriven reports whether the invocation's location classes come from
 // its path operands.
 func (inv *invocation) pathDriven() bool {
-	switch inv.entry.Operands {
+	switch inv.operandRole() {
 	case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
 		for _, o := range inv.operands[min(inv.entry.Skip, len(inv.operands)):] {
 			if o.dynamic || !remote(o.value) {
@@ -513,6 +540,20 @@ func (inv *invocation) pathDriven() bool {
 		}
 	}
 	return false
+}
+
+// operandRole is what the operands are: the entry's role, except that a
+// ReadOnly flag makes a writer's operands files read (`gzip -c a`, `sd -p x
+// y f`).
+func (inv *invocation) operandRole() effects.Operands {
+	r := inv.entry.Operands
+	if inv.readOnly {
+		switch r {
+		case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
+			return effects.ReadPaths
+		}
+	}
+	return r
 }
 
 // isLocationClass reports whether c depends on where a path lies.
@@ -546,7 +587,7 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 	}
 	ops = ops[e.Skip:]
 	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
-	switch e.Operands {
+	switch inv.operandRole() {
 	case effects.ReadPaths:
 		for _, o := range ops {
 			if !o.dynamic {

@@ -10,7 +10,8 @@ import (
 // TestTableExamples classifies every example of the effects table: each
 // entry's Examples classify to exactly its Effects (read aside when other
 // classes are present) and its NotExamples do not; each flag's Examples
-// include the flag's Effects (Codex-style match / not_match).
+// include the flag's Effects, exactly them for a Replace flag (Codex-style
+// match / not_match).
 func TestTableExamples(t *testing.T) {
 	n := 0
 	var walk func(prefix string, p *effects.Program)
@@ -46,13 +47,26 @@ func TestTableExamples(t *testing.T) {
 			}
 		}
 		for _, f := range p.Flags {
+			if f.ReadOnly && !f.Replace {
+				t.Errorf("%s %v: ReadOnly without Replace: the entry's effects would stay", name, f.Names)
+			}
 			for _, ex := range f.Examples {
 				n++
-				got := classesOf(Classify(ex, tableOpts))
+				r := Classify(ex, tableOpts)
+				got := classesOf(r)
 				for _, c := range f.Effects {
 					if !hasClass(got, c) {
 						t.Errorf("%s %v: example %q lacks %s (got [%s])", name, f.Names, ex, c, renderSet(got))
 					}
+				}
+				// A flag that replaces the entry's effects leaves nothing
+				// else: `php -l a.php` reads a.php and does not run it.
+				want := renderSet(f.Effects)
+				if (p.Outside || f.Outside) && hasClass(f.Effects, effects.Deletion) {
+					want += " !" + string(effects.DeleteOutsideWorkspace)
+				}
+				if f.Replace && classSet(r) != want {
+					t.Errorf("%s %v: example %q classifies as [%s], the flag replaces the effects with [%s]", name, f.Names, ex, classSet(r), want)
 				}
 			}
 		}

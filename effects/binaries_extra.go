@@ -71,7 +71,7 @@ var extraPrograms = []Program{
 		Examples: ex("cloc src", "tokei .")},
 	{Name: "codesign", Effects: fx(WriteInside), Operands: WritePaths, Why: "codesign signs the files in place",
 		Flags: fl(arg("-s", "--sign", "--entitlements", "--options", "-i", "--identifier", "--keychain"), optArg("--timestamp"),
-			Flag{Names: names("-v", "--verify", "-d", "--display", "--validate-constraint"), Replace: true, Effects: fx(Read), Examples: ex("codesign -v App.app")}),
+			Flag{Names: names("-v", "--verify", "-d", "--display", "--validate-constraint"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("codesign -v App.app")}),
 		Examples: ex("codesign -s - bin/app")},
 	{Name: "conan", Aliases: names("vcpkg"), Effects: fx(Read), Other: fx(Network, WriteOutside, OpaqueLow),
 		Subcommands: []Program{
@@ -214,7 +214,7 @@ var extraPrograms = []Program{
 		Examples: ex("rclone")},
 	interp("scala", "scala runs the program it is given", "scala run Main.scala", "scala -e 'println(1)'", "groovy"),
 	{Name: "sd", Effects: fx(WriteInside), Operands: WritePaths, Skip: 2, Why: "sd replaces text in the files in place",
-		Flags:    fl(arg("-f", "--flags", "-n", "--max-replacements"), Flag{Names: names("-p", "--preview"), Replace: true, Effects: fx(Read), Examples: ex("sd -p foo bar a.txt")}),
+		Flags:    fl(arg("-f", "--flags", "-n", "--max-replacements"), Flag{Names: names("-p", "--preview"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("sd -p foo bar a.txt")}),
 		Examples: ex("sd foo bar a.txt"), NotExamples: ex("sd foo bar ~/.bashrc")},
 	{Name: "sops", Effects: fx(Read), Operands: ReadPaths, Flags: fl(wpath("--output"), arg("--input-type", "--output-type", "--age", "--pgp", "--kms", "--extract"),
 		Flag{Names: names("-i", "--in-place"), Effects: fx(WriteInside), Why: "sops -i rewrites the file in place", Examples: ex("sops -e -i secrets.yaml")}),

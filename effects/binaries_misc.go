@@ -79,7 +79,7 @@ var miscPrograms = []Program{
 		Flags: fl(Flag{Names: names("-a", "-l", "-s", "-v"), Replace: true, Effects: fx(Read), Examples: ex("ifconfig -a")}), Examples: ex("ifconfig eth0 down")},
 	{Name: "k9s", Effects: fx(OpaqueMedium), Why: "k9s is an interactive cluster console that can change or delete resources", Flags: fl(arg("-n", "--namespace", "--context")), Examples: ex("k9s -n prod")},
 	{Name: "kubectx", Aliases: names("kubens"), Effects: fx(WriteOutside), HomeWrite: "~/.kube/config", Why: "kubectx changes the current context in ~/.kube/config",
-		Flags: fl(Flag{Names: names("-c", "--current"), Replace: true, Effects: fx(Read), Examples: ex("kubectx -c")}), Examples: ex("kubectx prod", "kubens kube-system")},
+		Flags: fl(Flag{Names: names("-c", "--current"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("kubectx -c")}), Examples: ex("kubectx prod", "kubens kube-system")},
 	{Name: "kustomize", Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
 			{Name: "build", Effects: fx(Read), Flags: fl(wpath("-o", "--output")), Examples: ex("kustomize build overlays/prod"), NotExamples: ex("kustomize build -o /tmp/out overlays/prod")},
@@ -92,10 +92,18 @@ var miscPrograms = []Program{
 		Examples: ex("ldconfig")},
 	ro("lsb_release", "lsb_release -a"),
 	{Name: "mdfind", Aliases: names("mdls"), Effects: fx(Read), Flags: fl(arg("-onlyin", "-name", "-attr")), SingleDashLong: true, Examples: ex("mdfind -name README")},
-	{Name: "mkfs", Aliases: names("fdisk", "mkfs.ext4", "mkfs.fat", "mkfs.xfs", "mkswap", "parted", "sfdisk", "sgdisk", "wipefs"), Effects: fx(Deletion), Operands: DeletePaths,
+	// mkfs has no read-only mode: its -l names a bad-blocks file
+	// (`mkfs.ext4 -l bad.txt /dev/sdb1` still formats), and sgdisk -l loads
+	// a partition table backup. The partition tools that list are apart.
+	{Name: "mkfs", Aliases: names("mkfs.ext4", "mkfs.fat", "mkfs.xfs", "mkswap", "sgdisk", "wipefs"), Effects: fx(Deletion), Operands: DeletePaths,
 		Why:      "mkfs destroys the contents of the device it is given",
-		Flags:    fl(arg("-t", "--type", "-L", "--label", "-b", "-O"), Flag{Names: names("-l", "--list"), Replace: true, Effects: fx(Read), Examples: ex("fdisk -l")}),
-		Examples: ex("mkfs.ext4 disk.img"), NotExamples: ex("mkfs.ext4 /dev/sdb1")},
+		Flags:    fl(arg("-t", "--type", "-L", "--label", "-b", "-O"), rpath("-l")),
+		Examples: ex("mkfs.ext4 disk.img"), NotExamples: ex("mkfs.ext4 /dev/sdb1", "mkfs.ext4 -l bad.txt /dev/sdb1", "sgdisk -l backup /dev/sdb")},
+	{Name: "fdisk", Aliases: names("parted", "sfdisk"), Effects: fx(Deletion), Operands: DeletePaths,
+		Why: "fdisk rewrites the partition table of the device it is given",
+		Flags: fl(arg("-b", "--sector-size", "-u", "--units"),
+			Flag{Names: names("-l", "--list"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("fdisk -l", "fdisk -l /dev/sda", "sfdisk --list /dev/sda")}),
+		Examples: ex("fdisk disk.img"), NotExamples: ex("fdisk /dev/sdb")},
 	{Name: "mongosh", Aliases: names("mariadb", "mongo", "mysql", "psql", "redis-cli"), Effects: fx(Network, SystemChange, OpaqueMedium),
 		Why:      "psql runs statements against a database server, and its shell escapes",
 		Flags:    fl(arg("-h", "--host", "-p", "--port", "-U", "--username", "-u", "--user", "-d", "--dbname", "-D", "--database", "-c", "--command", "-e", "--execute", "--eval", "-a", "-n"), rpath("-f", "--file"), wpath("-o", "--output", "-L", "--log-file")),

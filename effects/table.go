@@ -89,6 +89,12 @@ type Flag struct {
 	HomeWrite string
 	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).
 	Links bool
+	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
+	// `poetry config --list`): the operands are files read, the values of
+	// write-path flags are read, and the entry's HomeWrite does not happen
+	// when no operand follows. Only for modes that change nothing, whatever
+	// else is on the line.
+	ReadOnly bool
 	Why   string
 	// Examples classify to include every class of Effects.
 	Examples []string

@@ -124,6 +124,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Links {
 		b.WriteString("Links: true, ")
 	}
+	if f.ReadOnly {
+		b.WriteString("ReadOnly: true, ")
+	}
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
 	b.WriteString("}")
