@@ -95,7 +95,7 @@ type Flag struct {
 	// when no operand follows. Only for modes that change nothing, whatever
 	// else is on the line.
 	ReadOnly bool
-	Why   string
+	Why      string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
