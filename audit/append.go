@@ -53,9 +53,9 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // commit survives the process being killed (SIGKILL) but not a power cut or
 // OS crash, and the log must not lose a verdict it reported as logged: an
 // allowed command has run by then, and its files survive the crash. Measured
-// (BenchmarkAppend, 2-core machine shared with other builds, one 4 KiB
-// O_DSYNC write ≈ 0.7 ms): FULL ≈ 1.2 ms per append, NORMAL ≈ 0.5 ms (the
-// rest is CPU: triggers and nine B-trees in pure-Go SQLite). Either is small
+// (BenchmarkAppend, the 2-core project machine when quiet): FULL ≈ 0.5 ms
+// per append, NORMAL ≈ 0.26 ms (the rest is eleven WAL frames written one
+// pwrite pair each, triggers and nine B-trees in pure-Go SQLite). Either is small
 // next to starting the hook process or running the command, and agents do not
 // run hundreds of commands a second, so durability wins.
 //
