@@ -534,7 +534,7 @@ func (inv *invocation) pathDriven() bool {
 	switch inv.operandRole() {
 	case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
 		for _, o := range inv.operands[min(inv.entry.Skip, len(inv.operands)):] {
-			if o.dynamic || !remote(o.value) {
+			if o.dynamic || !inv.remote(o.value) {
 				return true
 			}
 		}
@@ -681,13 +681,29 @@ func remote(v string) bool {
 	return i > 0 && !strings.Contains(v[:i], "/")
 }
 
+// remote reports whether an operand of this invocation names a remote path:
+// `host:path` for a program that reaches other machines or containers
+// (rsync, scp, `docker cp`, `kubectl cp`). For a local program such as cp or
+// rm, `x:/../../.bashrc` is a path in the working directory like any other.
+func (inv *invocation) remote(v string) bool {
+	if !remote(v) {
+		return false
+	}
+	for _, c := range inv.entry.Effects {
+		if c == effects.Network || c == effects.SystemChange {
+			return true
+		}
+	}
+	return false
+}
+
 func (inv *invocation) writeOperand(base Part, o field) {
 	w := inv.w
 	if o.dynamic {
 		w.write(base, "", true)
 		return
 	}
-	if remote(o.value) || harmlessDevice(o.value) {
+	if inv.remote(o.value) || harmlessDevice(o.value) {
 		return
 	}
 	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
@@ -702,7 +718,7 @@ func (inv *invocation) deleteOperand(base Part, o field) {
 		w.remove(base, "")
 		return
 	}
-	if remote(o.value) {
+	if inv.remote(o.value) {
 		return
 	}
 	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {

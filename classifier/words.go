@@ -48,9 +48,221 @@ func (w *walker) word(word *syntax.Word) wordFields {
 			return wordFields{fields: []field{{value: "/dev/fd/63", word: word}}}
 		}
 	}
+	if isDynamicWord(word, w.opts.Home != "") {
+		return dynamicFields(word)
+	}
+	if v, ok := extGlobLiteral(word); ok {
+		// The expander does not take extended globs: keep the pattern.
+		return wordFields{fields: []field{{value: v, glob: true, word: word}}}
+	}
+	// Tildes after = and : in a word that looks like an assignment are
+	// expanded first, on the word as written: `a={x,~}` keeps its ~.
+	aw, ok := w.assignmentTildes(word)
+	if !ok {
+		return dynamicFields(word)
+	}
+	braced := *aw // SplitBraces replaces the Parts slice
+	if !syntax.SplitBraces(&braced) {
+		if braceLike(aw) {
+			return dynamicFields(word) // braces the expander reads otherwise than bash
+		}
+		return w.wordNoBraces(aw, word)
+	}
+	// Each field of a brace expansion is a word to classify: `{1..16000}`
+	// is 16,000 of them, and the expander builds up to 16Ki per word. They
+	// count against MaxUnits before any is built.
+	if n := braceProduct(&braced); n > 1 {
+		if w.units += n - 1; w.units > MaxUnits {
+			w.tooLarge()
+			return dynamicFields(word)
+		}
+	}
+	// Bash expands braces first and then each resulting word on its own,
+	// tilde included: `{,x}~-` is $OLDPWD and x~-, `{~..~}` is $HOME, while
+	// `'~'{,}` stays ~ twice.
+	var out wordFields
+	for bw, err := range expand.BracesSeq(nil, &braced) {
+		if err != nil {
+			return dynamicFields(word)
+		}
+		bw = joinLits(bw)
+		if braceLike(bw) {
+			return dynamicFields(word) // `{a},{x,}~}`: bash reads more braces
+		}
+		f := w.wordNoBraces(bw, word)
+		out.dynamic = out.dynamic || f.dynamic
+		for _, x := range f.fields {
+			if x.value == "" && !x.dynamic && !hasQuotes(bw) {
+				continue // bash drops the empty words of a brace expansion: `{,}`
+			}
+			out.fields = append(out.fields, x)
+		}
+	}
+	return out
+}
+
+// assignmentTildes expands the tildes bash expands in an argument that looks
+// like an assignment (`of=~/x`, `PATH=a:~/bin`): after the first `=` and
+// after each `:`, an unquoted tilde-prefix ending at `/`, `:` or the end of
+// the word. `--prefix=~` is no such word and keeps its tilde. It returns word
+// itself when there is nothing to expand, a copy with the tildes replaced,
+// or ok false when a tilde-prefix is only known at run time (`a=~-`,
+// `a=~user`) or the home directory is not known.
+func (w *walker) assignmentTildes(orig *syntax.Word) (*syntax.Word, bool) {
+	if len(orig.Parts) == 0 {
+		return orig, true
+	}
+	if _, ok := orig.Parts[0].(*syntax.Lit); !ok {
+		return orig, true
+	}
+	word := orig
+	if len(orig.Parts) > 1 {
+		word = joinLits(orig) // the parser splits `a[1]=~` in two
+	}
+	if len(word.Parts) == 0 {
+		return orig, true
+	}
+	first, ok := word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return orig, true
+	}
+	eq := strings.IndexByte(first.Value, '=')
+	if eq <= 0 || !strings.Contains(first.Value[eq:], "~") {
+		return orig, true
+	}
+	name := strings.TrimSuffix(first.Value[:eq], "+")
+	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+		name = name[:i] // a[1]=~ is an assignment too
+	}
+	if !isAssignName(name) {
+		return orig, true
+	}
+	home := w.opts.Home
+	var cwd string
+	if len(w.cwd) == 1 {
+		cwd = w.cwd[0]
+	}
+	v := first.Value
+	var b strings.Builder
+	b.WriteString(v[:eq+1])
+	changed := false
+	for i := eq + 1; i <= len(v); {
+		// i starts a segment (after = or :); copy up to the next :.
+		end := strings.IndexByte(v[i:], ':')
+		seg := v[i:]
+		if end >= 0 {
+			seg = v[i : i+end]
+		}
+		last := end < 0
+		if strings.HasPrefix(seg, "~") {
+			prefix, _, _ := strings.Cut(seg, "/")
+			if last && !strings.Contains(seg, "/") && len(word.Parts) > 1 {
+				return nil, false // quotes follow the prefix: bash may or may not expand
+			}
+			var repl string
+			switch prefix {
+			case "~":
+				repl = home
+			case "~+":
+				repl = cwd
+			}
+			if repl == "" || strings.ContainsAny(repl, "\\*?[{$'\"`") || strings.Contains(prefix, "\\") {
+				return nil, false
+			}
+			seg = repl + seg[len(prefix):]
+			changed = true
+		}
+		b.WriteString(seg)
+		if last {
+			break
+		}
+		b.WriteByte(':')
+		i += end + 1
+	}
+	if !changed {
+		return orig, true
+	}
+	lit := *first
+	lit.Value = b.String()
+	out := &syntax.Word{Parts: append([]syntax.WordPart{&lit}, word.Parts[1:]...)}
+	return out, true
+}
+
+// braceLike reports whether the unquoted, unescaped text of word still holds
+// a `{` before a `,` or `..` before a `}`: brace syntax that the expander
+// left alone or read differently from bash (`{a},}}`, `{a},{x,}~}`).
+func braceLike(word *syntax.Word) bool {
+	var b strings.Builder
+	for _, p := range word.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(unescaped(l.Value))
+		}
+		b.WriteByte(0) // quoted text separates
+	}
+	t := b.String()
+	open := strings.IndexByte(t, '{')
+	if open < 0 {
+		return false
+	}
+	rest := t[open:]
+	sep := strings.IndexAny(rest, ",")
+	if dots := strings.Index(rest, ".."); dots >= 0 && (sep < 0 || dots < sep) {
+		sep = dots
+	}
+	return sep >= 0 && strings.IndexByte(rest[sep:], '}') >= 0
+}
+
+// isAssignName reports whether s is a shell variable name.
+func isAssignName(s string) bool {
+	for i, c := range s {
+		if c != '_' && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// joinLits returns word with adjacent literal parts joined and empty ones
+// dropped: brace expansion leaves `~` and "" as two parts, and a tilde is
+// only expanded at the start of a literal that is not followed by quotes.
+func joinLits(word *syntax.Word) *syntax.Word {
+	out := &syntax.Word{Parts: make([]syntax.WordPart, 0, len(word.Parts))}
+	for _, p := range word.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			out.Parts = append(out.Parts, p)
+			continue
+		}
+		if l.Value == "" {
+			continue
+		}
+		if n := len(out.Parts); n > 0 {
+			if prev, ok := out.Parts[n-1].(*syntax.Lit); ok {
+				joined := *prev
+				joined.Value += l.Value
+				joined.ValueEnd = l.ValueEnd
+				out.Parts[n-1] = &joined
+				continue
+			}
+		}
+		out.Parts = append(out.Parts, l)
+	}
+	return out
+}
+
+// dynamicFields is the one unknown field of a word whose value depends on
+// run time.
+func dynamicFields(word *syntax.Word) wordFields {
+	return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+}
+
+// wordNoBraces expands a word without brace expansions (the word as
+// written, or one word of a brace expansion); orig is the word as written,
+// which the fields point at.
+func (w *walker) wordNoBraces(word, orig *syntax.Word) wordFields {
 	tilde := tildeForm(word)
-	if isDynamicWord(word, w.opts.Home != "") || tilde == tildeUnknown {
-		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+	if tilde == tildeUnknown || isDynamicWord(word, w.opts.Home != "") {
+		return dynamicFields(orig)
 	}
 	if w.expandCfg == nil {
 		w.expandCfg = &expand.Config{Env: expand.ListEnviron("HOME=" + w.opts.Home)}
@@ -59,40 +271,22 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if tilde == tildeLiteral || tilde == tildeCwd {
 		cfg = noTildeCfg
 	}
-	if v, ok := extGlobLiteral(word); ok {
-		// The expander does not take extended globs: keep the pattern.
-		return wordFields{fields: []field{{value: v, glob: true, word: word}}}
-	}
-	if n := braceFields(word); n > 1 {
-		// Each field of a brace expansion is a word to classify:
-		// `{1..16000}` is 16,000 of them, and the expander builds up to
-		// 16Ki per word. They count against MaxUnits before any is built.
-		if w.units += n - 1; w.units > MaxUnits {
-			w.tooLarge()
-			return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
-		}
-	}
 	vals, err := expand.Fields(cfg, word)
+	if err != nil {
+		return dynamicFields(orig)
+	}
 	if tilde == tildeCwd {
 		if len(w.cwd) != 1 || w.cwd[0] == "" {
-			return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
+			return dynamicFields(orig)
 		}
 		for i, v := range vals {
 			vals[i] = w.cwd[0] + strings.TrimPrefix(v, "~+")
 		}
 	}
-	if err != nil {
-		return wordFields{dynamic: true, fields: []field{{value: partialLiteral(word), dynamic: true, word: word}}}
-	}
 	glob := hasGlob(word)
-	braces := hasUnquotedBrace(word)
 	out := wordFields{fields: make([]field, 0, len(vals))}
 	for _, v := range vals {
-		// Bash expands a tilde after brace expansion: {a,~} is `a $HOME`.
-		if braces && w.opts.Home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
-			v = w.opts.Home + v[1:]
-		}
-		out.fields = append(out.fields, field{value: v, glob: glob, word: word})
+		out.fields = append(out.fields, field{value: v, glob: glob, word: orig})
 	}
 	return out
 }
@@ -107,7 +301,7 @@ func plainLiteral(word *syntax.Word) (string, bool) {
 	switch x := word.Parts[0].(type) {
 	case *syntax.Lit:
 		v := x.Value
-		if v == "" || v[0] == '~' || strings.ContainsAny(v, "\\*?[{") {
+		if v == "" || strings.ContainsAny(v, "\\*?[{~") {
 			return "", false
 		}
 		return v, true
@@ -215,7 +409,12 @@ func isDynamicWord(word *syntax.Word, homeKnown bool) bool {
 
 func dynamicPart(p syntax.WordPart, homeKnown bool) bool {
 	switch x := p.(type) {
-	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.SglQuoted:
+		// $'\cX' is a control character to bash; the expander keeps it as
+		// written. No control character is a / or a ., so only the name
+		// would differ, but a value that is not bash's is not known.
+		return x.Dollar && strings.Contains(x.Value, `\c`)
+	case *syntax.Lit, *syntax.ExtGlob:
 		return false
 	case *syntax.DblQuoted:
 		for _, q := range x.Parts {
@@ -290,6 +489,18 @@ func unescaped(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// hasQuotes reports whether word has a quoted part, which keeps an empty
+// field a field ("" and '' are explicit null arguments).
+func hasQuotes(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
 }
 
 func hasUnquotedBrace(word *syntax.Word) bool {

@@ -1,0 +1,140 @@
+package classifier
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// TestWordsMatchBash expands random literal words (quotes, escapes, $'…',
+// braces, tildes) both ways: with the walker's expansion and with a real
+// bash, and requires the same fields. Programs and paths are classified by
+// these values, so an expansion that differs from bash's would classify
+// another command than the one that runs (`'r'm`, `$'\x72m'`, `r{m,}`).
+//
+// Only bash's printf runs, on words without `$(`, backquotes, `${`, `$NAME`
+// or operators, with HOME in a temporary directory and that directory as
+// the working directory, so nothing is executed or expanded from outside.
+// Words the walker calls dynamic (run-time values) are skipped: they are
+// unknown, which is the conservative answer.
+func TestWordsMatchBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash on this machine")
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{
+		`'r'm`, `$'\x72m'`, `\rm`, `r\m`, `"r"m`, `r{m,}`, `{a,b}{c,d}`, `{1..3}`, `{a..c}`,
+		`{1..10..3}`, `{01..3}`, `~`, `~/x`, `a~`, `{a,~}`, `$'\u0041'`, `$'\101\t'`,
+		`$"x"`, `'a'"b"c`, `{a,b`, `{}`, `{a}`, `x{,}y`, `{a,{b,c}}`, `$'\cA'`, `$'\e'`,
+		// Tildes in words that look like assignments, and after braces.
+		`a=~`, `m+=~`, `of=~/x`, `a=x:~`, `a=~/x:~+`, `--p=~`, `a[1]=~`, `{a,b}=~`, `a={x,~}`,
+		`"a"=~`, `a\=~`, `{,y}~+`, `{~..~}`, `'~'{,}`, `\~{,y}`, `{,}`, `''{,}`, `{a},}}`,
+	}
+	n := 1500
+	if testing.Short() {
+		n = 200
+	}
+	for range n {
+		words = append(words, randomWord(rng))
+	}
+	var script strings.Builder
+	for _, w := range words {
+		// Each word's fields, NUL-terminated, then a record separator. The
+		// leading @ tells no fields (`{,}`) from one empty field.
+		fmt.Fprintf(&script, "printf '%%s\\0' @ %s; printf '\\036'\n", w)
+	}
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-s")
+	cmd.Stdin = strings.NewReader(script.String())
+	cmd.Dir = dir
+	// A UTF-8 locale, as agents' shells have: $'\u00e9' is é there (in the
+	// C locale bash keeps non-ASCII \u escapes as written).
+	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bash: %v\n%s", err, stderr.String())
+	}
+	records := strings.Split(out.String(), "\x1e")
+	if len(records) != len(words)+1 {
+		t.Fatalf("bash printed %d records for %d words\n%s", len(records)-1, len(words), stderr.String())
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}}
+	compared := 0
+	for i, word := range words {
+		f, err := p.Parse(strings.NewReader("x "+word), "")
+		if err != nil {
+			t.Errorf("%s: does not parse: %v", word, err)
+			continue
+		}
+		w := newWalker(word, opts)
+		var got []string
+		dynamic := false
+		for _, a := range f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1:] {
+			wf := w.word(a)
+			dynamic = dynamic || wf.dynamic
+			got = append(got, wf.values()...)
+		}
+		if dynamic || w.largeDone {
+			continue
+		}
+		want := strings.Split(records[i], "\x00")
+		want = want[1 : len(want)-1] // the @, and the empty string after the last NUL
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s: the walker expands to %q, bash to %q", word, got, want)
+		}
+		compared++
+	}
+	if compared < len(words)/2 {
+		t.Errorf("only %d of %d words compared: the generator makes too many dynamic words", compared, len(words))
+	}
+	t.Logf("%d of %d words expanded as bash does", compared, len(words))
+}
+
+// randomWord makes a word of literal shell syntax: letters, slashes, dots,
+// single and double quotes, backslash escapes, $'…' escapes, braces and
+// tildes, balanced so that bash reads it as one or more words.
+func randomWord(rng *rand.Rand) string {
+	var b strings.Builder
+	n := 1 + rng.IntN(5)
+	for range n {
+		switch rng.IntN(9) {
+		case 0:
+			b.WriteString([]string{"r", "m", "a", "b", "x", "/", ".", "-", "_", "1", "9"}[rng.IntN(11)])
+		case 1:
+			fmt.Fprintf(&b, "'%s'", []string{"", "a b", "r", "\\", "\"", "{a,b}", "~", "$x"}[rng.IntN(8)])
+		case 2:
+			fmt.Fprintf(&b, "\"%s\"", []string{"", "a b", "r", "\\\\", "\\\"", "'", "{a,b}", "~", "\\x"}[rng.IntN(9)])
+		case 3:
+			b.WriteString([]string{`\r`, `\m`, `\\`, `\'`, `\"`, `\ `, `\{`, `\,`, `\~`}[rng.IntN(9)])
+		case 4:
+			fmt.Fprintf(&b, "$'%s'", []string{`\x72`, `\101`, `\t`, `\n`, `\'`, `\\`, `\u00e9`, `\a`, `a b`, `\x`, `\cB`}[rng.IntN(11)])
+		case 5:
+			b.WriteString([]string{"{a,b}", "{x,}", "{,y}", "{1..3}", "{a..c}", "{3..1}", "{1..5..2}", "{a,b,c}", "{a}", "{}", "{,}", "{a,{b,c}}", "{0..0}"}[rng.IntN(13)])
+		case 6:
+			if b.Len() == 0 {
+				b.WriteString([]string{"~", "~/", "~+", "~-"}[rng.IntN(4)])
+			} else {
+				b.WriteString("~")
+			}
+		case 7:
+			b.WriteString([]string{":", "=", "@", "%", "+", ","}[rng.IntN(6)])
+		case 8:
+			b.WriteString([]string{"{", "}", ","}[rng.IntN(3)])
+		}
+	}
+	return b.String()
+}
