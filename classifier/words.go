@@ -492,7 +492,7 @@ func unescaped(s string) string {
 }
 
 // hasQuotes reports whether word has a quoted part, which keeps an empty
-// field a field: `""` and `''` are explicit null arguments.
+// field a field: empty double or single quotes are explicit null arguments.
 func hasQuotes(word *syntax.Word) bool {
 	for _, p := range word.Parts {
 		switch p.(type) {
