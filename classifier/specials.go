@@ -366,7 +366,7 @@ func (inv *invocation) env(args []field) bool {
 			if v == "-C" || v == "--chdir" {
 				if i+1 < len(args) {
 					inv.dirs = w.resolveIn(args[i+1].value, false, inv.dirs)
-					w.cwd = inv.dirs
+					w.cwd, w.lcwd = inv.dirs, inv.dirs
 				}
 			}
 			i++
@@ -447,23 +447,39 @@ func (inv *invocation) eval(args []field) bool {
 	return true
 }
 
-// cd, pushd, popd change the tracked working directory.
+// cd, pushd, popd change the tracked working directory. bash's cd is
+// logical by default: `cd DIR` goes to $PWD/DIR with `..` taken off the
+// path as written, and the kernel then follows the symlinks of that path;
+// with -P (or when that fails) `..` is taken after the symlinks. Both are
+// kept as candidates: a command after the cd must be safe in either.
 func (inv *invocation) cd(args []field) {
 	w := inv.w
 	w.add(w.part(inv.at, effects.Read, inv.prog, ""))
 	var ops []field
+	mayFail := false // the cd may leave the directory as it was
 	for _, a := range args {
 		if a.dynamic || !isOption(a.value) || a.value == "-" {
 			ops = append(ops, a)
+		} else if a.value != "--" && (inv.prog != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
+			mayFail = true // an option bash's cd rejects, or pushd -n (no cd at all)
 		}
 	}
-	old := w.cwd
-	var next []string
+	old, oldL := w.cwd, w.lcwd
+	var next, nextL []string
 	switch {
 	case inv.prog == "popd":
 		if n := len(w.dirStack); n > 0 {
-			w.cwd = w.dirStack[n-1]
-			w.dirStack = w.dirStack[:n-1]
+			popped, poppedL := w.dirStack[n-1], w.ldirStack[n-1]
+			if w.stackUncertain {
+				// A pushd that may have failed pushed nothing: this popd may
+				// pop any entry below, or fail and leave the directory.
+				popped, poppedL = old, oldL
+				for i := range n {
+					popped, poppedL = unionDirs(popped, w.dirStack[i]), unionDirs(poppedL, w.ldirStack[i])
+				}
+			}
+			w.dirStack, w.ldirStack = w.dirStack[:n-1], w.ldirStack[:n-1]
+			w.cwd, w.lcwd = popped, poppedL
 			return
 		}
 		next = []string{""}
@@ -481,26 +497,72 @@ func (inv *invocation) cd(args []field) {
 		case w.cdpath && !strings.HasPrefix(o.value, "/") && !strings.HasPrefix(o.value, "./") && !strings.HasPrefix(o.value, "../") && o.value != "." && o.value != "..":
 			next = []string{""}
 		default:
-			next = w.resolve(o.value, false)
+			mayFail = mayFail || w.cdMayFail(o.value, old) || w.cdMayFail(o.value, oldL)
+			next = w.resolve(o.value, false) // physical: -P
+			for _, l := range oldL {         // logical: -L, the default
+				lp := ""
+				switch {
+				case strings.HasPrefix(o.value, "/"):
+					lp = path.Clean(o.value)
+				case l != "":
+					lp = path.Clean(l + "/" + o.value)
+				}
+				nextL = append(nextL, lp)
+				if lp == "" {
+					next = append(next, "")
+				} else {
+					next = append(next, w.physical(lp, false))
+				}
+			}
 		}
 	}
+	next = unionDirs(next, nil)
+	nextL = unionDirs(nextL, next) // after -P, $PWD is the physical path
 	if inv.prog == "pushd" {
 		w.dirStack = append(w.dirStack, old)
+		w.ldirStack = append(w.ldirStack, oldL)
 	}
 	// A cd into a directory that exists succeeds; one into a directory we
 	// cannot see may fail and leave the old one: keep both (conservative).
 	for _, d := range next {
-		if d == "" || !w.exists(d) {
-			w.cwd = unionDirs(old, next)
+		if mayFail || d == "" || !w.exists(d) {
+			w.cwd, w.lcwd = unionDirs(old, next), unionDirs(oldL, nextL)
+			if inv.prog == "pushd" {
+				w.stackUncertain = true
+			}
 			return
 		}
 	}
-	w.cwd = next
+	w.cwd, w.lcwd = next, nextL
 }
 
+// cdMayFail reports whether `cd target` from one of dirs may fail although
+// where it leads exists: bash (logically) and the kernel (physically) both
+// need what comes before each `..` to exist (`cd missing/..` fails).
+func (w *walker) cdMayFail(target string, dirs []string) bool {
+	comps := strings.Split(target, "/")
+	for i, c := range comps {
+		if c != ".." || i == 0 {
+			continue
+		}
+		prefix := strings.Join(comps[:i], "/")
+		if prefix == "" {
+			continue // `/..` is `/`
+		}
+		for _, d := range w.resolveIn(prefix, false, dirs) {
+			if d == "" || !w.exists(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unionDirs returns the distinct directories of b and a, or the unknown
+// directory when there are more than maxCandidates.
 func unionDirs(a, b []string) []string {
-	out := append([]string(nil), b...)
-	for _, x := range a {
+	out := make([]string, 0, len(a)+len(b))
+	for _, x := range append(append([]string(nil), b...), a...) {
 		dup := false
 		for _, y := range out {
 			if x == y {
@@ -729,13 +791,14 @@ func (inv *invocation) remoteArgv(args []field) {
 		}
 		code = append(code, a.value)
 	}
-	savedOpts, savedCwd := w.opts, w.cwd
+	savedOpts, savedCwd := w.opts, w.saveCwd()
 	savedRoots, savedDone := w.physRoots, w.rootsDone
 	w.opts.Workspaces, w.opts.Home = nil, ""
 	w.physRoots, w.rootsDone = nil, true
-	w.cwd = []string{""}
+	w.cwd, w.lcwd = []string{""}, []string{""}
 	w.nested(strings.Join(code, " "), inv.at, inv.depth)
-	w.opts, w.cwd = savedOpts, savedCwd
+	w.opts = savedOpts
+	w.restoreCwd(savedCwd)
 	w.physRoots, w.rootsDone = savedRoots, savedDone
 }
 

@@ -28,9 +28,17 @@ type walker struct {
 	parts    []Part
 	allKnown bool
 
-	cwd      []string // candidate working directories; "" is unknown
+	cwd      []string // candidate working directories (physical); "" is unknown
 	dirStack [][]string
-	cdpath   bool // CDPATH was assigned in this line
+	// lcwd are the candidate working directories as bash's cd sees them
+	// (logical, $PWD): `cd link && cd ..` goes back to where the link is,
+	// not to the parent of its target. ldirStack is pushd's stack of them.
+	lcwd      []string
+	ldirStack [][]string
+	// stackUncertain: a pushd may have failed, so the stack may lack what
+	// the walker pushed and a popd may fail.
+	stackUncertain bool
+	cdpath         bool // CDPATH was assigned in this line
 
 	funcs map[string]bool   // functions defined in this line
 	vars  map[string]string // literal values assigned in this line
@@ -77,6 +85,7 @@ type walker struct {
 func newWalker(src string, opts Options) *walker {
 	w := &walker{orig: src, opts: opts, allKnown: true}
 	w.cwd = []string{cleanAbs(opts.Cwd)}
+	w.lcwd = w.cwd
 	for i := range w.opts.Workspaces {
 		w.opts.Workspaces[i] = cleanAbs(w.opts.Workspaces[i])
 	}
@@ -493,16 +502,17 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 // cwdState is the tracked working directory and pushd stack, saved around
 // subshells and substitutions (their cd does not leak out).
 type cwdState struct {
-	cwd      []string
-	dirStack [][]string
+	cwd, lcwd           []string
+	dirStack, ldirStack [][]string
 }
 
 func (w *walker) saveCwd() cwdState {
-	return cwdState{append([]string(nil), w.cwd...), append([][]string(nil), w.dirStack...)}
+	return cwdState{append([]string(nil), w.cwd...), append([]string(nil), w.lcwd...),
+		append([][]string(nil), w.dirStack...), append([][]string(nil), w.ldirStack...)}
 }
 
 func (w *walker) restoreCwd(s cwdState) {
-	w.cwd, w.dirStack = s.cwd, s.dirStack
+	w.cwd, w.lcwd, w.dirStack, w.ldirStack = s.cwd, s.lcwd, s.dirStack, s.ldirStack
 }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)

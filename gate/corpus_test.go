@@ -55,11 +55,13 @@ var (
 	corpusDirs = map[string]bool{
 		"/": true, "/home": true, "/home/u": true, "/srv": true, "/etc": true,
 		"/home/u/ws": true, "/home/u/ws/src": true, "/home/u/ws/scripts": true,
+		"/home/u/ws/src/a": true, "/home/u/ws/src/a/b": true,
 		"/srv/other": true, "/tmp": true,
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
 		"/home/u/ws/link-in":  "/home/u/ws/src",
+		"/home/u/ws/deep-in":  "/home/u/ws/src/a/b",
 	}
 )
 
