@@ -503,15 +503,6 @@ func hasQuotes(word *syntax.Word) bool {
 	return false
 }
 
-func hasUnquotedBrace(word *syntax.Word) bool {
-	for _, p := range word.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(unescaped(l.Value), "{") {
-			return true
-		}
-	}
-	return false
-}
-
 func hasProcSubst(word *syntax.Word) bool {
 	if word == nil {
 		return false

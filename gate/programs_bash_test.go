@@ -1,0 +1,122 @@
+package gate_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ml-ai/command-safety/classifier"
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// TestProgramPositionsMatchBash builds random command lines from wrappers
+// (env, timeout, nice, nohup, xargs, find -exec, command, exec, eval, sh -c,
+// bash -c, stdbuf, flock, time, builtin) around stand-in programs p1…p4, lets
+// a real bash run them, and requires every stand-in that ran to be a part
+// of the classification, or the classification to have an unknown program
+// part (which prompts or refuses). A program position the classifier misses
+// is a command that runs unclassified (SPEC §3 rule 1).
+//
+// The stand-ins only append their name to a log; the wrappers are the
+// system's own. Each line runs in a temporary directory, with HOME there,
+// a PATH of the stand-ins and /usr/bin:/bin, no stdin and a time limit.
+func TestProgramPositionsMatchBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash on this machine")
+	}
+	for _, p := range []string{"env", "timeout", "nice", "nohup", "xargs", "find", "stdbuf", "flock"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("no %s on this machine", p)
+		}
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	work := filepath.Join(dir, "work")
+	logFile := filepath.Join(dir, "ran.log")
+	for _, d := range []string{bin, work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stands := []string{"p1", "p2", "p3", "p4"}
+	for _, s := range stands {
+		script := fmt.Sprintf("#!/bin/sh\necho %s >> %q\n", s, logFile)
+		if err := os.WriteFile(filepath.Join(bin, s), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	lines := []string{
+		"env p1", "env -i p1", "env -u HOME p1", "env A=1 B=2 p1", "env -S 'p1 a'", "env -- p1",
+		"timeout 5 p1", "timeout -s KILL 5 p1", "timeout -k 1 5 p1", "nice p1", "nice -n 5 p1",
+		"nohup p1", "stdbuf -o0 p1", "flock lock p1", "flock -w 1 lock p1", "time p1", "time -p p1",
+		"command p1", "command -p p1", "builtin echo x; p1", "exec p1", "eval p1", "eval 'p1; p2'",
+		"sh -c 'p1'", "bash -c 'p1 && p2'", "sh -c 'p1' sh x", "echo a | xargs p1", "echo a | xargs -I{} p1 {}",
+		"echo a | xargs -n1 -P1 p1", "find . -maxdepth 0 -exec p1 {} \\;", "find . -maxdepth 0 -exec p1 {} +",
+		"find . -maxdepth 0 -execdir p1 {} \\;", "p1 | p2", "p1 && p2 || p3", "{ p1; p2; }", "(p1)",
+		"$(p1)", "echo $(p1)", "echo `p1`", "p1 <(p2)", "p1 > >(p2)", "if p1; then p2; fi", "while false; do p1; done; p2",
+		"for i in a; do p1; done", "case a in a) p1;; esac", "f() { p1; }; f", "x=$(p1) p2", "A=1 p1",
+		"timeout 5 env -i nice -n 1 p1", "env timeout 5 sh -c 'xargs p1 < /dev/null; p2'",
+	}
+	wrap := []string{"env", "env -i", "timeout 5", "nice -n 2", "nohup", "stdbuf -oL", "command", "time", "flock lock"}
+	for range 150 {
+		prog := stands[rng.IntN(len(stands))]
+		line := prog + " a"
+		for range rng.IntN(4) {
+			switch rng.IntN(4) {
+			case 0:
+				line = wrap[rng.IntN(len(wrap))] + " " + line
+			case 1:
+				line = "sh -c " + shellQuote(line)
+			case 2:
+				line = "echo x | xargs " + line
+			case 3:
+				line = line + "; " + stands[rng.IntN(len(stands))]
+			}
+		}
+		lines = append(lines, line)
+	}
+	opts := classifier.Options{Cwd: work, Workspaces: []string{work}, Home: dir}
+	compared := 0
+	for _, line := range lines {
+		os.Remove(logFile)
+		cmd := exec.Command("timeout", "10", bash, "--norc", "--noprofile", "-c", line)
+		cmd.Dir = work
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + bin + ":/usr/bin:/bin"}
+		cmd.Stdin = nil
+		_ = cmd.Run() // the stand-ins' log says what ran; exit codes do not matter
+		data, _ := os.ReadFile(logFile)
+		ran := strings.Fields(string(data))
+		if len(ran) == 0 {
+			continue
+		}
+		compared++
+		r := classifier.Classify(line, opts)
+		unknown := false
+		var seen []string
+		for _, p := range r.Parts {
+			seen = append(seen, strings.Fields(p.Program)...)
+			if p.Class == effects.OpaqueHigh || p.Refusal == effects.Unparseable {
+				unknown = true
+			}
+		}
+		for _, p := range ran {
+			if !slices.Contains(seen, p) && !unknown {
+				t.Errorf("%s: bash ran %s, which no part of the classification names (parts %+v)", line, p, r.Parts)
+				break
+			}
+		}
+	}
+	if compared < len(lines)/2 {
+		t.Errorf("only %d of %d lines ran a stand-in", compared, len(lines))
+	}
+	t.Logf("%d lines ran stand-ins; each was classified", compared)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
