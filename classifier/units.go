@@ -3,7 +3,7 @@ package classifier
 import "strings"
 
 // MaxUnits bounds the syntax a command may have: words, operators, quotes,
-// escapes and expansions, as [syntaxUnits] counts them. The parser and the
+// and expansions, as [syntaxUnits] counts them. The parser and the
 // walker spend about a microsecond per unit on a small machine, and 64 KiB
 // of dense syntax (`ls;ls;…`, `a | a | …`, `$(ls)$(ls)…`) holds 30,000 of
 // them, so without this bound classification took over 10 ms. Commands
@@ -15,7 +15,8 @@ const MaxUnits = 2048
 // limit. It is a scan, not a parse: it only has to be close, and where it
 // errs it must count fewer units, not more, so that it never refuses a
 // command for syntax it does not have. Counted are word starts, operator
-// bytes, quotes, escapes and `$`; here-document bodies are skipped when
+// bytes, quotes and `$`; escapes are not (they stay in one literal), and
+// here-document bodies are skipped when
 // their delimiter line is found (expansions in them are counted when the
 // delimiter is unquoted); comments are skipped; `$(…)`, backquotes and
 // arithmetic inside quotes and here-documents are scanned as code.
@@ -121,8 +122,7 @@ func (s *unitScanner) wordByte(i int) int {
 	src := s.src
 	switch src[i] {
 	case '\\':
-		s.n++
-		return i + 2
+		return i + 2 // an escaped byte is part of the literal, not a node
 	case '\'':
 		s.n++
 		if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
@@ -183,8 +183,7 @@ func (s *unitScanner) dquoted(i int) int {
 func (s *unitScanner) expansion(i int) int {
 	switch s.src[i] {
 	case '\\':
-		s.n++
-		return i + 2
+		return i + 2 // `"a\nb\n…"` is one literal to the parser
 	case '$':
 		if i+1 < len(s.src) && s.src[i+1] == '\'' {
 			s.n++ // $'…' is not a quote here: a $ and a plain '

@@ -80,6 +80,8 @@ func hostile() map[string]string {
 		"many-redirects": "ls" + strings.Repeat(" > /tmp/x", (64<<10)/10-1),
 		"20000-commands": strings.Repeat("ls;", (64<<10)/3-1),
 		"deep-parens":    strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000),
+		"64KiB-escapes":  "echo " + strings.Repeat(`\a`, 32000),
+		"64KiB-dq-lines": `echo -e "` + strings.Repeat(`a\n`, 21000) + `"`,
 	}
 	// Just under classifier.MaxUnits: the costliest commands that are
 	// classified rather than refused before parsing.
