@@ -25,10 +25,7 @@ import (
 // Words the walker calls dynamic (run-time values) are skipped: they are
 // unknown, which is the conservative answer.
 func TestWordsMatchBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash on this machine")
-	}
+	bash := realBash(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	if err := os.Mkdir(home, 0o755); err != nil {

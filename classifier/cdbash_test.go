@@ -20,10 +20,7 @@ import (
 // *` deletes outside the workspace while a physical reading of the `..`
 // stays inside. Only cd, pushd, popd and pwd run, in a temporary directory.
 func TestCdMatchesBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash on this machine")
-	}
+	bash := realBash(t)
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,31 @@ package classifier
 
 import (
 	"errors"
+	"os"
+	"os/exec"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/ml-ai/command-safety/effects"
 )
 
 func init() { PanicOnBugs = true }
+
+// realBash returns the path of bash for the tests that check the classifier
+// against it. Without bash they skip, unless REQUIRE_SHELLS=1 (as in
+// scripts/test.sh), where a missing bash is a failure.
+func realBash(t *testing.T) string {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		if os.Getenv("REQUIRE_SHELLS") == "1" {
+			t.Fatal("bash is required")
+		}
+		t.Skip("no bash on this machine")
+	}
+	return bash
+}
 
 // emptyFS is a filesystem where nothing exists but the root.
 type emptyFS struct{}

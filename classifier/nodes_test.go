@@ -2,7 +2,6 @@ package classifier
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -92,13 +91,7 @@ func TestBashAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		if os.Getenv("REQUIRE_SHELLS") == "1" {
-			t.Fatal("bash is required")
-		}
-		t.Skip("no bash")
-	}
+	bash := realBash(t)
 	for name, cmd := range corpusCommands(t) {
 		_, perr := parse(cmd)
 		out, berr := exec.Command(bash, "-n", "-O", "extglob", "-c", cmd).CombinedOutput()

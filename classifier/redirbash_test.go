@@ -17,10 +17,7 @@ import (
 // classified as written (SPEC §3 rule 4: redirections are writes whatever the
 // program). Only `:` and cd run, in a fresh temporary directory per line.
 func TestRedirectionsMatchBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash on this machine")
-	}
+	bash := realBash(t)
 	rng := rand.New(rand.NewPCG(6, 1))
 	targets := []string{"a", "b", "sub/c", "../up", "sub/../d", "./e", "sub/./f", "link/g", "'q r'", `"h"i`, "$'j'"}
 	ops := []string{">", ">>", ">|", "&>", "&>>", "<>", "2>", "3>", "1>>", "2>>"}
