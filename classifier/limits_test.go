@@ -144,13 +144,13 @@ func TestSyntaxUnits(t *testing.T) {
 		{"echo 'x y z; | &'", 3},
 		{`echo "a $b $(c d)"`, 7},
 		{"ls # a b c ; | &", 1},
-		{"cat <<'EOF'\nx y; z | w\n$(a b c)\nEOF\nls", 4},
-		{"cat <<EOF\nx y; z | w\n$(a b)\nEOF", 6},
-		{"cat <<EOF\nno delimiter line; a b c", 10}, // scanned as code: counts more, not less
+		{"cat <<'EOF'\nx y; z | w\n$(a b c)\nEOF\nls", 3},
+		{"cat <<EOF\nx y; z | w\n$(a b)\nEOF", 5},
+		{"cat <<EOF\nno delimiter line; a b c", 9}, // scanned as code: counts more, not less
 		{"echo $((1 << 2)) x", 7},
 		{"echo $'a\\'b' c", 4},
 		{"echo \"$'\" x", 5},           // in double quotes $' is a $ and a plain quote
-		{"cat <<< \"$x\"\n$x\nls", 10}, // a here-string: the line "$x" is code, not a delimiter
+		{"cat <<< \"$x\"\n$x\nls", 8}, // a here-string: the line "$x" is code, not a delimiter
 	} {
 		if got := syntaxUnits(tc.src, MaxUnits); got != tc.want {
 			t.Errorf("syntaxUnits(%q) = %d, want %d", tc.src, got, tc.want)

@@ -64,8 +64,7 @@ func (s *unitScanner) code(i int, until byte) int {
 			wordStart = true
 			i++
 			continue
-		case c == '\n':
-			s.n++
+		case c == '\n': // a separator; the words around it count, blank lines do not
 			wordStart = true
 			i = s.bodies(i + 1)
 			continue
