@@ -149,7 +149,7 @@ func TestSyntaxUnits(t *testing.T) {
 		{"cat <<EOF\nno delimiter line; a b c", 9}, // scanned as code: counts more, not less
 		{"echo $((1 << 2)) x", 7},
 		{"echo $'a\\'b' c", 4},
-		{"echo \"$'\" x", 5},           // in double quotes $' is a $ and a plain quote
+		{"echo \"$'\" x", 5},          // in double quotes $' is a $ and a plain quote
 		{"cat <<< \"$x\"\n$x\nls", 8}, // a here-string: the line "$x" is code, not a delimiter
 	} {
 		if got := syntaxUnits(tc.src, MaxUnits); got != tc.want {
