@@ -86,6 +86,10 @@ func (w *walker) word(word *syntax.Word) wordFields {
 			return dynamicFields(word)
 		}
 		bw = joinLits(bw)
+		if v, ok := plainLiteral(bw); ok {
+			out.fields = append(out.fields, field{value: v, word: word}) // the common case: `src/f{1..9}`
+			continue
+		}
 		if braceLike(bw) {
 			return dynamicFields(word) // `{a},{x,}~}`: bash reads more braces
 		}
