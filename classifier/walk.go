@@ -74,6 +74,7 @@ type walker struct {
 	noTouch      bool            // the write being classified makes a link
 	seenCalls    map[string]bool // commands classified past the part cap
 	kinds        []partKind      // the distinct kinds among parts
+	kindsBuf     [8]partKind     // kinds' first storage: most commands have few
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -84,6 +85,7 @@ type walker struct {
 
 func newWalker(src string, opts Options) *walker {
 	w := &walker{orig: src, opts: opts, allKnown: true}
+	w.kinds = w.kindsBuf[:0]
 	w.cwd = []string{cleanAbs(opts.Cwd)}
 	w.lcwd = w.cwd
 	for i := range w.opts.Workspaces {

@@ -77,11 +77,18 @@ func (w *walker) word(word *syntax.Word) wordFields {
 			return dynamicFields(word)
 		}
 	}
-	// Bash expands braces first and then each resulting word on its own,
-	// tilde included: `{,x}~-` is $OLDPWD and x~-, `{~..~}` is $HOME, while
-	// `'~'{,}` stays ~ twice.
+	return w.braceWords(&braced, word)
+}
+
+// braceWords expands a word whose brace expansions are split out (braced)
+// the way bash does: braces first, then each resulting word on its own,
+// tilde included: `{,x}~-` is $OLDPWD and x~-, `{~..~}` is $HOME, while
+// `'~'{,}` stays ~ twice. It is apart from [walker.word] because the loop
+// over the expansions makes its variables escape, which cost every word an
+// allocation.
+func (w *walker) braceWords(braced, word *syntax.Word) wordFields {
 	var out wordFields
-	for bw, err := range expand.BracesSeq(nil, &braced) {
+	for bw, err := range expand.BracesSeq(nil, braced) {
 		if err != nil {
 			return dynamicFields(word)
 		}
