@@ -36,7 +36,7 @@ func TestLimits(t *testing.T) {
 		{"2,000 words", "echo" + strings.Repeat(" w", 2000), ""},
 		{"brace expansions", "echo" + strings.Repeat(" {1..16000}", 100), effects.TooLarge},
 		{"combinatorial braces", "echo " + strings.Repeat("{a,b}", 26), effects.TooLarge},
-		{"brace expansion under the limit", "echo {a..t}{0..99}", ""},
+		{"brace expansion under the limit", "echo {a..j}{0..99}", ""},
 		// Data is one unit, however long.
 		{"64 KiB here-document", "cat > f.py <<'EOF'\n" + strings.Repeat("x = 1; y = [2, 3] | 4\n", 2900) + "EOF", ""},
 		{"64 KiB unquoted here-document", "cat > f.md <<EOF\n" + strings.Repeat("a b c d e f g h i j k l m n\n", 2300) + "EOF", ""},

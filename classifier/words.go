@@ -70,9 +70,10 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	}
 	// Each field of a brace expansion is a word to classify: `{1..16000}`
 	// is 16,000 of them, and the expander builds up to 16Ki per word. They
-	// count against MaxUnits before any is built.
+	// count against MaxUnits before any is built, two units each: building
+	// a field costs about as much as classifying it.
 	if n := braceProduct(&braced); n > 1 {
-		if w.units += n - 1; w.units > MaxUnits {
+		if w.units += 2 * (n - 1); w.units > MaxUnits {
 			w.tooLarge()
 			return dynamicFields(word)
 		}

@@ -96,7 +96,7 @@ func hostile() map[string]string {
 		"limit-rm-dirs":       "rm" + numbered(" d%d/f", units-2),
 		"limit-writes":        numbered("echo>f%d;", units/4-1),
 		"limit-cd":            numbered("cd d%d;ls;", units/5-1),
-		"limit-brace-fields":  fmt.Sprintf("rm src/f{1..%d}", units-2),
+		"limit-brace-fields":  fmt.Sprintf("rm src/f{1..%d}", units/2-1), // a field counts twice
 	} {
 		if len(cmd) > classifier.MaxBytes {
 			panic(name + " is over 64 KiB")
