@@ -157,3 +157,14 @@ func TestSyntaxUnits(t *testing.T) {
 		}
 	}
 }
+
+// braceFields returns how many fields the brace expansions of word make
+// (1 without any), computed without building them; it saturates above
+// MaxUnits.
+func braceFields(word *syntax.Word) int {
+	cp := *word // SplitBraces replaces the Parts slice
+	if !syntax.SplitBraces(&cp) {
+		return 1
+	}
+	return braceProduct(&cp)
+}

@@ -562,17 +562,6 @@ func isPattern(s string) bool {
 	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
 }
 
-// braceFields returns how many fields the brace expansions of word make
-// (1 without any), computed without building them; it saturates above
-// MaxUnits.
-func braceFields(word *syntax.Word) int {
-	cp := *word // SplitBraces replaces the Parts slice
-	if !syntax.SplitBraces(&cp) {
-		return 1
-	}
-	return braceProduct(&cp)
-}
-
 // braceProduct is the number of words w expands to: the product of its
 // brace expansions' sizes.
 func braceProduct(w *syntax.Word) int {
