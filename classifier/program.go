@@ -611,8 +611,13 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		links := inv.makesLinks(sources)
 		if inv.target == nil && len(ops) >= 1 {
 			dest = &ops[len(ops)-1]
+			written := *dest
+			if inv.links && len(ops) == 1 && !written.dynamic {
+				// `ln -s /usr/share/x` makes ./x: TARGET is not written.
+				written.value = path.Base(written.value)
+			}
 			w.noTouch = links // what makes the link is not a write through it
-			inv.writeOperand(base, *dest)
+			inv.writeOperand(base, written)
 			w.noTouch = false
 		}
 		for _, o := range sources {
