@@ -325,6 +325,10 @@ export async function run(): Promise<void> {
       for (let i = 0; i < 6 && a.state() !== "down"; i++) {
         await waitFor(() => a.state() === "down" || (a.state() === "running" && serverPids().length === 1), 20_000, `one server before kill ${i + 1}`);
         if (a.state() === "down") break;
+        // Kill a server that has answered, not one still in its initialize
+        // handshake: vscode-languageclient 11 can start two servers when
+        // the process dies mid-handshake (a known gap, see the README).
+        await waitFor(async () => !(await classify("ls")).failedClosed, 10_000, `an answer before kill ${i + 1}`);
         const [pid] = serverPids();
         expect(pid, "no server process");
         process.kill(pid, "SIGKILL");
