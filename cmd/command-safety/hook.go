@@ -436,8 +436,12 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 	switch agent {
 	case "codex":
 		n = append(n, "Codex runs a hook only after you trust it: start `codex`, open /hooks, review the command-safety entry and trust it (Codex keeps trust per hook hash; a changed entry must be trusted again).",
-			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.",
-			"Codex hooks cannot ask: a command that needs approval is denied with the reason"+map[bool]string{true: "; in hold mode it waits for a release first.", false: " (install with --hold to wait for a release instead)."}[hold])
+			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.")
+		if hold {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval waits for a release, and is denied when nobody approves it.")
+		} else {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval is denied with the reason (install with --hold to wait for a release instead).")
+		}
 		if scope == hooks.Project {
 			n = append(n, "Codex loads a project's .codex/hooks.json only when the project is trusted.")
 		}
