@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,31 +34,36 @@ func TestWaitResolvedReleasedElsewhere(t *testing.T) {
 			l := openTemp(t)
 			id := pendingRow(t, l, "curl https://example.com")
 			other := second(t, l)
+			var resolving atomic.Bool // set just before the other connection resolves
 			resolved := make(chan time.Time, 1)
 			go func() {
 				time.Sleep(300 * time.Millisecond)
+				resolving.Store(true)
 				if err := other.Resolve(context.Background(), id, outcome, "alice"); err != nil {
 					t.Error(err)
 				}
 				resolved <- time.Now()
 			}()
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			start := time.Now()
 			e, err := l.WaitResolved(ctx, id, 50*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Ordered, not timed: the wait ends only once the resolve began.
+			if !resolving.Load() {
+				t.Error("WaitResolved returned before the row was resolved")
 			}
 			done := time.Now()
 			at := <-resolved
 			if e.Status != outcome || e.Reviewer != "alice" || e.LogID != id {
 				t.Errorf("got status %s reviewer %q id %d, want %s alice %d", e.Status, e.Reviewer, e.LogID, outcome, id)
 			}
-			if done.Sub(start) < 250*time.Millisecond {
-				t.Errorf("returned after %v, before the row was resolved", done.Sub(start))
-			}
-			if lag := done.Sub(at); lag > time.Second {
-				t.Errorf("released %v after the resolve, want well under a second", lag)
+			// The release reaches the waiter at its next read; the bound is
+			// loose so a loaded machine does not fail it (a broken wait
+			// runs into the 30 s context instead).
+			if lag := done.Sub(at); lag > 5*time.Second {
+				t.Errorf("released %v after the resolve, want within a few polls", lag)
 			}
 		})
 	}
