@@ -72,6 +72,8 @@ func Open(path string) (*Log, error) {
 		db.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
+	// Best effort: a failure leaves those rows for the next opener.
+	_, _ = l.ReleaseOrphanedHolds(ctx)
 	return l, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -405,7 +406,7 @@ func TestPendingAndDecisions(t *testing.T) {
 	old := f.add(prompt("curl https://old.example", "cursor", effects.Prompt))
 	f.add(prompt("ls", "cursor", effects.Allow))
 	held := f.add(prompt("curl https://held.example", "claude-code", effects.Prompt))
-	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute))); err != nil {
+	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute), os.Getpid(), hostname())); err != nil {
 		t.Fatal(err)
 	}
 	newest := f.add(prompt(xss, "claude-code", effects.Prompt))
@@ -524,4 +525,9 @@ func TestStaticFilesRenderText(t *testing.T) {
 			t.Errorf("app.js uses %s", bad)
 		}
 	}
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
 }
