@@ -61,15 +61,15 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // next to starting the hook process or running the command, and agents do not
 // run hundreds of commands a second, so durability wins.
 //
-// Several processes may append at once: each waits for the write lock
-// (up to 5 s a try) and Append retries on SQLITE_BUSY until ctx ends.
+// Several processes may append at once: each waits for the write lock, at
+// most [LockWait] in all (or until ctx ends), then fails.
 func (l *Log) Append(ctx context.Context, v gate.Verdict, session string) (int64, error) {
 	row, err := newRow(v, session)
 	if err != nil {
 		return 0, fmt.Errorf("append to decision log: %w", err)
 	}
 	var id int64
-	err = retry(ctx, func() error {
+	err = retryFor(ctx, LockWait, func() error {
 		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE (see dsn)
 		if err != nil {
 			return err

@@ -58,7 +58,7 @@ func (l *Log) WaitResolved(ctx context.Context, id int64, every time.Duration) (
 
 // lastRead returns row id for a wait that ended with cause.
 func (l *Log) lastRead(id int64, cause error) (Entry, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), opWait)
 	defer cancel()
 	e, _ := l.Get(ctx, id)
 	return e, fmt.Errorf("wait for entry %d: %w", id, cause)
@@ -245,7 +245,7 @@ func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) 
 	}
 	// Write the outcome even though ctx has ended: the process is still
 	// running, and a bounded write keeps the log and the answer in step.
-	octx, ocancel := context.WithTimeout(context.WithoutCancel(ctx), 2*busyTimeout)
+	octx, ocancel := context.WithTimeout(context.WithoutCancel(ctx), 2*opWait)
 	defer ocancel()
 	rerr := l.Resolve(octx, id, StatusRejected, who)
 	var se *StateError

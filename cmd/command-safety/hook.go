@@ -475,28 +475,15 @@ func selfPath() (string, error) {
 // maxSettingsFile bounds the settings file install reads.
 const maxSettingsFile = 16 << 20
 
+// readSettingsFile reads the agent's settings file through
+// [settings.ReadFile]: a project's file can be a FIFO or a link to a device.
 func readSettingsFile(path string) (data []byte, mode fs.FileMode, existed bool, err error) {
-	f, err := os.Open(path)
+	data, st, err := settings.ReadFile(path, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err = io.ReadAll(io.LimitReader(f, maxSettingsFile+1))
-	if err != nil {
 		return nil, 0, false, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxSettingsFile {
-		return nil, 0, false, fmt.Errorf("%s is larger than %d bytes", path, maxSettingsFile)
 	}
 	return data, st.Mode().Perm(), true, nil
 }
