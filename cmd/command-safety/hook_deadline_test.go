@@ -31,8 +31,8 @@ func hookPayloads(w, command string) map[string]string {
 // input found (stdin the agent never closes, a workspace settings file that
 // is a FIFO, a decision log another process holds locked, a payload over
 // the size limit) with the agent's limit at 4 s, and requires an answer
-// that does not allow the command before the agent's limit, by the hook's
-// deadline.
+// before the agent's limit, by the hook's deadline: a deny, or for the FIFO
+// (which the settings reader ignores) the decision without it.
 func TestHookDeadlineProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes for several seconds")
@@ -96,7 +96,14 @@ func TestHookDeadlineProcess(t *testing.T) {
 					pw.Close()
 				}
 				d := hookDecision(t, agent, out.String())
-				if d == "allow" || d == "" { // codex: no output is an allow
+				switch {
+				case slow == "settings-fifo":
+					// Not a regular file: reported and ignored like a file
+					// that does not parse, so `ls` is decided without it.
+					if !strings.Contains(errb.String(), "not a regular file") {
+						t.Errorf("%s: the FIFO is not reported: %s", agent, errb.String())
+					}
+				case d == "allow" || d == "": // codex: no output is an allow
 					t.Errorf("%s: decision %q after %s, want no allow\nstdout %s\nstderr %s", agent, d, took, out.String(), errb.String())
 				}
 				if want := hooks.Deadline(limit) + 1500*time.Millisecond; took > want {

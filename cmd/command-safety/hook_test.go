@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -33,7 +34,7 @@ var (
 func hookBinary(t *testing.T) string {
 	t.Helper()
 	hookBuildOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-hook-test-%d", os.Getuid()))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-hook-test-%d-%s", os.Getuid(), checkoutKey()))
 		if hookBuildErr = os.MkdirAll(dir, 0o755); hookBuildErr != nil {
 			return
 		}
@@ -51,6 +52,14 @@ func hookBinary(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", hookBuildErr, hookBuildOut)
 	}
 	return hookBuiltBin
+}
+
+// checkoutKey names this checkout in the paths of the binaries the tests
+// build, so that tests of two checkouts (git worktrees) running at once do
+// not overwrite each other's binary.
+func checkoutKey() string {
+	wd, _ := os.Getwd()
+	return fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(wd)))
 }
 
 // hookSandbox is a temporary HOME with XDG directories inside it and a

@@ -49,7 +49,7 @@ var (
 func buildServe(t testing.TB, hooks bool) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-serve-test-%d", os.Getuid()))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-serve-test-%d-%s", os.Getuid(), checkoutKey()))
 		if buildErr = os.MkdirAll(dir, 0o755); buildErr != nil {
 			return
 		}
