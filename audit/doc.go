@@ -18,8 +18,9 @@
 // Table `verdicts` holds one row per verdict. Its verdict columns are
 // immutable for every connection, the `sqlite3` shell included: triggers
 // abort an UPDATE of them, any DELETE, and an INSERT (OR REPLACE) over an
-// existing id. `status` is `auto` for allow and refuse, `pending` for prompt,
-// and moves once from `pending` to `approved` or `rejected`, together with
+// existing id. `status` is `auto` for allow and refuse; a prompt's says who
+// waits on it (`held`, `asked` or `advisory`) and moves once from there to
+// `approved` or `rejected`, together with
 // `reviewer` and `reviewed_at` ([Log.Resolve]); `note` may be set at any time
 // ([Log.Annotate]). Table `verdict_effects` indexes the effect classes of each
 // verdict for the `--effect` filter and is append-only the same way.
@@ -53,7 +54,7 @@
 //	classification_enabled  1, or 0 when ml-ai.commandSafety was false
 //	micros                  time spent classifying, in microseconds
 //	classifier_version      gate.ClassifierVersion of the classifier and table
-//	status                  auto (allow, refuse), pending, approved or rejected (prompts)
+//	status                  auto (allow, refuse); held, asked or advisory, then approved or rejected (prompts)
 //	reviewer, reviewed_at   who resolved a prompt, and when
 //	note                    free text added later (`command-safety log note`)
 //

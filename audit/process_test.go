@@ -44,7 +44,7 @@ func writer() int {
 	fmt.Println("ready")
 	for i := range n {
 		v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
-		id, err := l.Append(context.Background(), v, name)
+		id, err := l.Append(context.Background(), v, name, StatusAsked)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -135,7 +135,7 @@ func TestConcurrentProcesses(t *testing.T) {
 		var ids []int64
 		for i := range n {
 			id, err := l.Append(context.Background(), verdict(fmt.Sprintf("echo self %d", i), "self",
-				part(effects.Read, "echo", "echo", effects.Allow)), "self")
+				part(effects.Read, "echo", "echo", effects.Allow)), "self", StatusAsked)
 			if err != nil {
 				t.Error(err)
 				break
@@ -207,7 +207,7 @@ func TestSIGKILLDurability(t *testing.T) {
 	// The log stays writable after the kills.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), ""); err != nil {
+	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "", StatusAsked); err != nil {
 		t.Errorf("append after kills: %v", err)
 	}
 }
@@ -259,7 +259,7 @@ func TestAppendLockedIsBounded(t *testing.T) {
 	}
 	v := verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow))
 	start := time.Now()
-	got, err := Record(context.Background(), l, v, "")
+	got, err := Record(context.Background(), l, v, "", StatusAsked)
 	took := time.Since(start)
 	t.Logf("Record with the log locked: %v", took)
 	if err == nil || !strings.Contains(err.Error(), "still locked by another process") {
@@ -274,7 +274,7 @@ func TestAppendLockedIsBounded(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Append(context.Background(), v, ""); err != nil {
+	if _, err := l.Append(context.Background(), v, "", StatusAsked); err != nil {
 		t.Errorf("append after the lock was released: %v", err)
 	}
 }

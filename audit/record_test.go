@@ -20,7 +20,7 @@ func TestRecord(t *testing.T) {
 	l := openTemp(t)
 	ctx := context.Background()
 	allow := verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow))
-	got, err := Record(ctx, l, allow, "s")
+	got, err := Record(ctx, l, allow, "s", StatusAsked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestRecord(t *testing.T) {
 	}
 	withID := allow
 	withID.ID = "req-1"
-	if got, err := Record(ctx, l, withID, "s"); err != nil || got.ID != "req-1" || got.LogID == 0 {
+	if got, err := Record(ctx, l, withID, "s", StatusAsked); err != nil || got.ID != "req-1" || got.LogID == 0 {
 		t.Errorf("Record with a caller id = %q %d, %v", got.ID, got.LogID, err)
 	}
 }
@@ -102,7 +102,7 @@ func TestRecordUnavailable(t *testing.T) {
 			l, openErr := mk()
 			for _, v := range base {
 				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-				got, err := Record(ctx, l, v, "s")
+				got, err := Record(ctx, l, v, "s", StatusAsked)
 				cancel()
 				if !errors.Is(err, ErrUnavailable) {
 					t.Fatalf("%s: Record error %v, want ErrUnavailable", v.Command, err)

@@ -17,7 +17,7 @@ import (
 // second that SPEC §10 promises.
 const DefaultWaitEvery = 200 * time.Millisecond
 
-// WaitResolved waits until row id is no longer [StatusPending] and returns it
+// WaitResolved waits until row id is no longer waiting ([Status.Waiting]) and returns it
 // as it then stands: approved or rejected with its reviewer, or auto (a row
 // that never was a prompt returns at once). It reads the row's status every
 // every (≤ 0: [DefaultWaitEvery]); whoever resolves it — another process, the
@@ -41,7 +41,7 @@ func (l *Log) WaitResolved(ctx context.Context, id int64, every time.Duration) (
 			}
 			return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
 		}
-		if st != StatusPending {
+		if !st.Waiting() {
 			e, err := l.Get(ctx, id)
 			if err != nil {
 				return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
@@ -134,7 +134,7 @@ func (l *Log) ReleaseOrphanedHolds(ctx context.Context) (int, error) {
 	}
 	err := retry(ctx, func() error {
 		held = held[:0]
-		rows, err := l.db.QueryContext(ctx, `SELECT id, note FROM verdicts WHERE status = 'pending' AND note LIKE 'held: %'`)
+		rows, err := l.db.QueryContext(ctx, `SELECT id, note FROM verdicts WHERE status = 'held'`)
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,16 @@ func pendingRow(t *testing.T, l *Log, cmd string) int64 {
 	return mustAppend(t, l, verdict(cmd, "claude-code", part(effects.Network, cmd, "curl", effects.Prompt)))
 }
 
+// heldRow appends a prompt held by a hook in hold mode.
+func heldRow(t *testing.T, l *Log, cmd string) int64 {
+	t.Helper()
+	id, err := l.Append(context.Background(), verdict(cmd, "claude-code", part(effects.Network, cmd, "curl", effects.Prompt)), "hook", StatusHeld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // second opens the same file again: its own connection pool, as another
 // process would have.
 func second(t *testing.T, l *Log) *Log {
@@ -105,11 +115,11 @@ func TestWaitResolvedContextEnds(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v, want DeadlineExceeded", err)
 	}
-	if e.Status != StatusPending || e.LogID != id {
+	if !e.Status.Waiting() || e.LogID != id {
 		t.Errorf("entry status %s id %d, want the pending row %d", e.Status, e.LogID, id)
 	}
 	got, _ := l.Get(context.Background(), id)
-	if got.Status != StatusPending {
+	if !got.Status.Waiting() {
 		t.Errorf("WaitResolved changed the row: %s", got.Status)
 	}
 }
@@ -155,8 +165,11 @@ func TestReleaseOrphanedHolds(t *testing.T) {
 		"other host":       HoldNote(time.Now().Add(time.Hour), dead.Process.Pid, host+".elsewhere"),
 		"prompt, not held": "",
 	} {
-		id := pendingRow(t, l, "curl "+name)
-		if note != "" {
+		var id int64
+		if note == "" {
+			id = pendingRow(t, l, "curl "+name)
+		} else {
+			id = heldRow(t, l, "curl "+name)
 			if err := l.Annotate(ctx, id, note); err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +189,7 @@ func TestReleaseOrphanedHolds(t *testing.T) {
 		if gone && (e.Status != StatusRejected || e.Reviewer != ReviewerGone || !strings.Contains(e.Note, "may have run")) {
 			t.Errorf("%s: %s by %q, note %q; want rejected by %s", name, e.Status, e.Reviewer, e.Note, ReviewerGone)
 		}
-		if !gone && e.Status != StatusPending {
+		if !gone && !e.Status.Waiting() {
 			t.Errorf("%s: %s, want pending", name, e.Status)
 		}
 	}

@@ -110,3 +110,5 @@ func jsonOutput(v any) Output {
 	}
 	return Output{Stdout: b.Bytes()}
 }
+
+func (claudeCode) asks() bool { return true }

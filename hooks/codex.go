@@ -57,3 +57,5 @@ func (codex) answer(d effects.Decision, reason string) Output {
 }
 
 func (codex) noOpinion() Output { return Output{} }
+
+func (codex) asks() bool { return false }

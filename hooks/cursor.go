@@ -63,3 +63,5 @@ func (cursor) answer(d effects.Decision, reason string) Output {
 // noOpinion answers an event other than beforeShellExecution: an empty
 // object sets no permission.
 func (cursor) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
+
+func (cursor) asks() bool { return true }

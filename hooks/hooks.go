@@ -45,7 +45,8 @@ type Config struct {
 	// and returns it as it stands (audit.Record: with its log id, or on error
 	// downgraded from allow to prompt). nil means no log: every allow becomes
 	// a prompt, since nothing runs unattended without a record.
-	Record func(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error)
+	// w says who waits on a prompt's answer (ignored for allow and refuse).
+	Record func(ctx context.Context, v gate.Verdict, session string, w Waiting) (gate.Verdict, error)
 	// Getenv reads the environment the agent gave the hook; nil is os.Getenv.
 	Getenv func(string) string
 	// Home is the user's home directory, passed to the classifier.
@@ -67,6 +68,20 @@ type Config struct {
 	BadArgs string
 }
 
+// Waiting says who waits on the answer to a prompt, for the decision log's
+// status (SPEC §7).
+type Waiting int
+
+const (
+	// AgentAsks: the agent asks its own user (status asked).
+	AgentAsks Waiting = iota
+	// Held: hold mode; a human releases it (status held).
+	Held
+	// NobodyAsked: the agent cannot ask, so the prompt was answered with a
+	// deny; nobody will answer it (the log records it rejected at once).
+	NobodyAsked
+)
+
 // call is what an adapter read from a hook payload.
 type call struct {
 	shell      bool // false: not a shell command; the adapter has no opinion
@@ -85,6 +100,9 @@ type adapter interface {
 	answer(d effects.Decision, reason string) Output
 	// noOpinion is the answer for a tool or event the gate does not judge.
 	noOpinion() Output
+	// asks reports whether the agent asks its user when the answer is a
+	// prompt; an adapter whose agent cannot denies instead.
+	asks() bool
 }
 
 var adapters = map[string]adapter{
@@ -156,7 +174,7 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 			printable(agent, 64), strings.Join(Agents(), ", "))
 		v := rejected(agent, "", reason, now)
 		out := unknownAgent(reason)
-		if _, err := record(ctx, cfg, v, ""); err != nil {
+		if _, err := record(ctx, cfg, v, "", AgentAsks); err != nil {
 			out.Stderr += "; " + logFailure(err)
 		}
 		return out
@@ -197,7 +215,7 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 	go func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordWait)
 		defer rcancel()
-		_, err := record(rctx, cfg, v, c.session)
+		_, err := record(rctx, cfg, v, c.session, AgentAsks)
 		logged <- err
 	}()
 	wait := time.NewTimer(recordWait)
@@ -233,7 +251,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		v := rejected(agent, c.cwd, reason, now)
 		v.Command, v.Mode = c.command, c.mode
 		out := ad.answer(effects.Refuse, reason)
-		if _, lerr := record(ctx, cfg, v, c.session); lerr != nil {
+		if _, lerr := record(ctx, cfg, v, c.session, AgentAsks); lerr != nil {
 			out.Stderr = joinNote(out.Stderr, logFailure(lerr))
 		}
 		return out
@@ -263,7 +281,14 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		RuleStore:  ruleStore,
 	}, policy, now)
 	var note string
-	v, err = record(ctx, cfg, v, c.session)
+	w := AgentAsks
+	switch {
+	case cfg.Hold != nil:
+		w = Held
+	case !ad.asks():
+		w = NobodyAsked
+	}
+	v, err = record(ctx, cfg, v, c.session, w)
 	if err != nil {
 		note = logFailure(err)
 	}
@@ -280,12 +305,12 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 
 // record logs v through cfg.Record. Whatever Record returns, an allow that
 // was not logged is a prompt.
-func record(ctx context.Context, cfg Config, v gate.Verdict, session string) (gate.Verdict, error) {
+func record(ctx context.Context, cfg Config, v gate.Verdict, session string, w Waiting) (gate.Verdict, error) {
 	var err error
 	if cfg.Record == nil {
 		err = errors.New("no decision log is configured")
 	} else {
-		v, err = cfg.Record(ctx, v, session)
+		v, err = cfg.Record(ctx, v, session, w)
 	}
 	if err != nil && v.Decision == effects.Allow {
 		v.Decision = effects.Prompt

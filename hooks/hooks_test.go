@@ -25,6 +25,7 @@ import (
 type logRow struct {
 	v       gate.Verdict
 	session string
+	waiting Waiting
 }
 
 // fakeLog records verdicts in memory; fail makes every append fail.
@@ -33,11 +34,11 @@ type fakeLog struct {
 	fail error
 }
 
-func (l *fakeLog) record(_ context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+func (l *fakeLog) record(_ context.Context, v gate.Verdict, session string, w Waiting) (gate.Verdict, error) {
 	if l.fail != nil {
 		return v, l.fail
 	}
-	l.rows = append(l.rows, logRow{v, session})
+	l.rows = append(l.rows, logRow{v, session, w})
 	v.LogID = int64(len(l.rows))
 	return v, nil
 }
@@ -380,7 +381,7 @@ func TestReadErrorAndBadArgs(t *testing.T) {
 // TestLogFailure: a verdict that cannot be logged never allows.
 func TestLogFailure(t *testing.T) {
 	in := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
-	allowAll := func(context.Context, gate.Verdict, string) (gate.Verdict, error) {
+	allowAll := func(context.Context, gate.Verdict, string, Waiting) (gate.Verdict, error) {
 		// A broken recorder that hands back an allow with its error.
 		return gate.Verdict{Decision: effects.Allow, Reason: "r"}, errors.New("disk full")
 	}
@@ -590,18 +591,12 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 // load, a decision log that never answers), every adapter answers deny by
 // its deadline, says why, and logs the denial when the log answers.
 func TestDeadline(t *testing.T) {
-	payloads := map[string]string{
-		"claude-code": `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"codex":       `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"cursor":      `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["/w"],"cwd":"/w","command":"ls"}`,
-		"gemini-cli":  `{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
-	}
 	block := make(chan struct{})
 	defer close(block)
 	for _, agent := range Agents() {
 		for _, what := range []string{"stdin", "settings", "log"} {
 			t.Run(agent+"/"+what, func(t *testing.T) {
-				var stdin io.Reader = strings.NewReader(payloads[agent])
+				var stdin io.Reader = strings.NewReader(hookPayload(agent, "/w", "ls"))
 				log := &fakeLog{}
 				cfg := Config{Now: fixedNow, GitRoot: func(string) string { return "" }}
 				cfg.Record = log.record
@@ -609,12 +604,15 @@ func TestDeadline(t *testing.T) {
 				case "stdin":
 					pr, pw := io.Pipe() // never closed: the agent never ends stdin
 					defer pw.Close()
-					go pw.Write([]byte(payloads[agent]))
+					go pw.Write([]byte(hookPayload(agent, "/w", "ls")))
 					stdin = pr
 				case "settings":
 					cfg.Policy = func([]string) (gate.Policy, []string) { <-block; return gate.DefaultPolicy(), nil }
 				case "log":
-					cfg.Record = func(ctx context.Context, v gate.Verdict, s string) (gate.Verdict, error) { <-block; return v, nil }
+					cfg.Record = func(ctx context.Context, v gate.Verdict, s string, _ Waiting) (gate.Verdict, error) {
+						<-block
+						return v, nil
+					}
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 				defer cancel()
@@ -647,4 +645,45 @@ func TestDeadline(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestWaiting: the log learns who waits on a prompt: the agent's user for
+// agents that ask, a human releasing it in hold mode, nobody for Codex
+// (whose hooks cannot ask, so the prompt was denied).
+func TestWaiting(t *testing.T) {
+	for _, tt := range []struct {
+		agent string
+		hold  bool
+		want  Waiting
+	}{
+		{"claude-code", false, AgentAsks},
+		{"gemini-cli", false, AgentAsks},
+		{"cursor", false, AgentAsks},
+		{"codex", false, NobodyAsked},
+		{"claude-code", true, Held},
+		{"codex", true, Held},
+	} {
+		work := t.TempDir()
+		payload := hookPayload(tt.agent, work, "npm install x")
+		log := &fakeLog{}
+		cfg := Config{Record: log.record, Now: fixedNow, Home: t.TempDir()}
+		if tt.hold {
+			cfg.Hold = func(_ context.Context, v gate.Verdict) gate.Verdict { v.Decision = effects.Refuse; return v }
+		}
+		Run(context.Background(), tt.agent, strings.NewReader(payload), cfg)
+		if len(log.rows) != 1 || log.rows[0].v.Decision != effects.Prompt || log.rows[0].waiting != tt.want {
+			t.Errorf("%s hold=%v: rows %+v, want one prompt waiting %d", tt.agent, tt.hold, log.rows, tt.want)
+		}
+	}
+}
+
+// hookPayload is a shell-command payload of agent for workspace w.
+func hookPayload(agent, w, command string) string {
+	switch agent {
+	case "cursor":
+		return `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
+	case "gemini-cli":
+		return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
+	}
+	return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`
 }

@@ -212,7 +212,8 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			err = fmt.Errorf("%w: %w", audit.ErrUnavailable, logErr)
 			v = audit.Downgrade(v, err)
 		} else {
-			v, err = audit.Record(context.WithoutCancel(ctx), logDB, v, s.opts.Session)
+			// The client (VS Code's tool confirmation) asks its user.
+			v, err = audit.Record(context.WithoutCancel(ctx), logDB, v, s.opts.Session, audit.StatusAsked)
 		}
 		if err != nil {
 			s.log.Error("decision log", "err", err)

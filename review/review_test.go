@@ -77,9 +77,10 @@ func newFixture(t *testing.T, reviewer string) *fixture {
 	}
 }
 
+// add appends v; a prompt is held, as a hook in hold mode records it.
 func (f *fixture) add(v gate.Verdict) int64 {
 	f.t.Helper()
-	id, err := f.log.Append(context.Background(), v, "test")
+	id, err := f.log.Append(context.Background(), v, "test", audit.StatusHeld)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestNoSession(t *testing.T) {
 			}
 		}
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Errorf("row %d is %s after unauthenticated requests", id, e.Status)
 	}
 }
@@ -284,7 +285,7 @@ func TestForeignHost(t *testing.T) {
 			t.Errorf("POST with Host %q: %d, want 421", host, code)
 		}
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Errorf("row %d is %s after foreign-Host requests", id, e.Status)
 	}
 }
@@ -319,7 +320,7 @@ func TestOriginAndCSRF(t *testing.T) {
 			}
 		})
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Fatalf("row %d is %s after refused requests", id, e.Status)
 	}
 	if code, b := f.post(cookie, csrf, body, nil); code != 200 {
@@ -530,4 +531,29 @@ func TestStaticFilesRenderText(t *testing.T) {
 func hostname() string {
 	h, _ := os.Hostname()
 	return h
+}
+
+// TestPendingListsOnlyHeld: the page offers to approve only rows a hook
+// holds; a prompt the agent asked its own user about, or one nobody will
+// answer (check in a terminal), is not waiting for the page.
+func TestPendingListsOnlyHeld(t *testing.T) {
+	f := newFixture(t, "alice")
+	cookie, _ := f.login()
+	held := f.add(prompt("curl https://held.example", "claude-code", effects.Prompt))
+	for _, st := range []audit.Status{audit.StatusAsked, audit.StatusAdvisory} {
+		if _, err := f.log.Append(context.Background(), prompt("curl https://"+string(st)+".example", "claude-code", effects.Prompt), "x", st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, body := f.req("GET", "/api/pending", map[string]string{"Cookie": cookie}, "")
+	var got struct {
+		Count   int
+		Entries []struct{ LogID int64 }
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil || code != 200 {
+		t.Fatalf("pending: %d %v %s", code, err, body)
+	}
+	if got.Count != 1 || len(got.Entries) != 1 || got.Entries[0].LogID != held {
+		t.Errorf("pending: %s, want only the held row %d", body, held)
+	}
 }

@@ -281,7 +281,7 @@ func (h *hookEnv) close() {
 
 // record writes v with the agent's session to the decision log
 // ([audit.Record]: on failure an allow comes back as a prompt).
-func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w hooks.Waiting) (gate.Verdict, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.logPath == "" && h.pathErr == nil {
@@ -295,7 +295,22 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string) (g
 		err := fmt.Errorf("%w: %w", audit.ErrUnavailable, h.pathErr)
 		return audit.Downgrade(v, err), err
 	}
-	return audit.Record(ctx, h.log, v, session)
+	status := audit.StatusAsked
+	switch w {
+	case hooks.Held:
+		status = audit.StatusHeld
+	case hooks.NobodyAsked:
+		status = audit.StatusAdvisory
+	}
+	v, err := audit.Record(ctx, h.log, v, session, status)
+	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
+		// The agent cannot ask, so the hook denies the prompt: that is the
+		// answer, and the row says so instead of waiting for one.
+		if rerr := h.log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (cannot ask; command-safety denied it)"); rerr != nil {
+			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", rerr)
+		}
+	}
+	return v, err
 }
 
 // runHookInstall serves `hook install|uninstall <agent> [--project|--user] [--dir DIR]`.

@@ -144,3 +144,46 @@ func lockLog(t *testing.T, path string) func() {
 		db.Close()
 	}
 }
+
+// TestPromptStatuses: every writer records who waits on its prompts: check
+// in a terminal (nobody: advisory), an agent that asks its user (asked), a
+// hook in hold mode (held, here resolved by its timeout), and Codex, whose
+// hooks cannot ask (denied at once: rejected, saying why).
+func TestPromptStatuses(t *testing.T) {
+	s := newHookSandbox(t)
+	const cmd = "npm install left-pad"
+	if _, _, code := s.run(t, "", nil, "check", "--cwd", s.work, "--", cmd); code != 1 {
+		t.Fatalf("check: exit %d, want 1 (prompt)", code)
+	}
+	p := hookPayloads(s.work, cmd)
+	for _, run := range [][]string{{"claude-code"}, {"codex"}, {"gemini-cli", "--hold=1s"}} {
+		if _, stderr, code := s.run(t, p[run[0]], nil, append([]string{"hook"}, run...)...); code != 0 {
+			t.Fatalf("hook %v: exit %d\n%s", run, code, stderr)
+		}
+	}
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("%d rows (%v), want 4", len(rows), err)
+	}
+	want := []struct {
+		agent    string
+		status   audit.Status
+		reviewer string
+	}{ // newest first
+		{"gemini-cli", audit.StatusRejected, audit.ReviewerTimeout},
+		{"codex", audit.StatusRejected, "codex (cannot ask; command-safety denied it)"},
+		{"claude-code", audit.StatusAsked, ""},
+		{"default", audit.StatusAdvisory, ""},
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r.Agent != w.agent || r.Status != w.status || r.Reviewer != w.reviewer {
+			t.Errorf("row %d: %s %s by %q, want %s %s by %q", r.LogID, r.Agent, r.Status, r.Reviewer, w.agent, w.status, w.reviewer)
+		}
+	}
+}

@@ -454,7 +454,7 @@ func TestHookHold(t *testing.T) {
 		deadline := time.Now().Add(20 * time.Second)
 		for time.Now().Before(deadline) {
 			if l, err := audit.Open(s.logPath()); err == nil {
-				rows, _ := l.Query(context.Background(), audit.Filter{Status: audit.StatusPending})
+				rows, _ := l.Query(context.Background(), audit.Filter{Status: audit.StatusHeld})
 				l.Close()
 				for _, r := range rows {
 					if _, held := audit.HeldUntil(r.Note); r.Session == session && held {

@@ -129,7 +129,7 @@ func TestReviewServesAndReleases(t *testing.T) {
 	defer l.Close()
 	p := gate.Effect{Effect: effects.Network, Text: "curl https://example.com", Span: [2]int{0, 24}, Outcome: effects.Prompt}
 	id, err := l.Append(context.Background(), gate.Verdict{Time: time.Now(), Command: p.Text, Agent: "claude-code",
-		Decision: effects.Prompt, Effects: []gate.Effect{p}, DecidedBy: &p, Rule: "network", Reason: "network"}, "t")
+		Decision: effects.Prompt, Effects: []gate.Effect{p}, DecidedBy: &p, Rule: "network", Reason: "network"}, "t", audit.StatusAsked)
 	if err != nil {
 		t.Fatal(err)
 	}
