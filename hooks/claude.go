@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/ml-ai/command-safety/effects"
 )
@@ -26,57 +25,46 @@ import (
 //   - The hook also gets $CLAUDE_PROJECT_DIR, the project root.
 type claudeCode struct{}
 
-type claudeInput struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-	HookEventName  string          `json:"hook_event_name"`
-	ToolName       *string         `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-}
-
-type shellToolInput struct {
-	Command *string `json:"command"`
-}
-
 func (claudeCode) parse(payload []byte, getenv func(string) string) (call, error) {
-	var in claudeInput
-	if err := decodeObject(payload, &in); err != nil {
-		return call{}, err
-	}
-	c := call{session: in.SessionID, cwd: cleanAbs(in.Cwd), mode: modeFromPermission(in.PermissionMode)}
-	if in.HookEventName != "" && in.HookEventName != "PreToolUse" {
-		// Installed on another event: this adapter only gates PreToolUse.
-		return c, nil
-	}
-	if in.ToolName == nil || *in.ToolName == "" {
-		return c, errors.New("tool_name is missing")
-	}
-	if *in.ToolName != "Bash" {
-		return c, nil
-	}
-	cmd, err := shellCommand(in.ToolInput)
-	if err != nil {
+	c, _, _, err := parsePreToolUse(payload, "PreToolUse", "Bash", "command")
+	if err != nil || !c.shell {
 		return c, err
 	}
-	c.shell, c.command = true, cmd
 	c.workspaces = cleanRoots(getenv("CLAUDE_PROJECT_DIR"))
 	return c, nil
 }
 
-// shellCommand extracts tool_input.command, which must be a non-empty string.
-func shellCommand(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", errors.New("tool_input is missing")
+// parsePreToolUse reads the payload of Claude Code's PreToolUse and of the
+// agents that copy it (Codex, VS Code): session_id, cwd, permission_mode,
+// hook_event_name, tool_name and the shell tool's tool_input. For another
+// event or another tool the call is not a shell command (c.shell false).
+func parsePreToolUse(payload []byte, event, shellTool, property string) (c call, tool string, in fields, err error) {
+	f, err := readPayload(payload)
+	if err != nil {
+		return call{}, "", fields{}, err
 	}
-	var ti shellToolInput
-	if err := json.Unmarshal(raw, &ti); err != nil {
-		return "", fmt.Errorf("tool_input is not an object with a string command: %w", err)
+	c = call{session: f.str("session_id"), cwd: cleanAbs(f.str("cwd")), mode: modeFromPermission(f.str("permission_mode"))}
+	ev := f.str("hook_event_name")
+	tool, _ = f.strOK("tool_name")
+	if err := f.error(); err != nil {
+		return c, tool, in, err
 	}
-	if ti.Command == nil || *ti.Command == "" {
-		return "", errors.New("tool_input.command is missing")
+	if ev != "" && ev != event {
+		// Installed on another event: this adapter only gates the pre-tool event.
+		return c, tool, in, nil
 	}
-	return *ti.Command, nil
+	if tool == "" {
+		return c, tool, in, errors.New("tool_name is missing")
+	}
+	if tool != shellTool {
+		return c, tool, in, nil
+	}
+	cmd, in, err := f.shellCommand("tool_input", property)
+	if err != nil {
+		return c, tool, in, err
+	}
+	c.shell, c.command = true, cmd
+	return c, tool, in, nil
 }
 
 type claudeOutput struct {

@@ -20,28 +20,26 @@ import (
 //   - $CURSOR_PROJECT_DIR, when the agent sets it, is a workspace root too.
 type cursor struct{}
 
-type cursorInput struct {
-	HookEventName  string   `json:"hook_event_name"`
-	ConversationID string   `json:"conversation_id"`
-	WorkspaceRoots []string `json:"workspace_roots"`
-	Command        *string  `json:"command"`
-	Cwd            string   `json:"cwd"`
-}
-
 func (cursor) parse(payload []byte, getenv func(string) string) (call, error) {
-	var in cursorInput
-	if err := decodeObject(payload, &in); err != nil {
+	f, err := readPayload(payload)
+	if err != nil {
 		return call{}, err
 	}
-	c := call{session: in.ConversationID, cwd: cleanAbs(in.Cwd)}
-	if in.HookEventName != "" && in.HookEventName != "beforeShellExecution" {
+	c := call{session: f.str("conversation_id"), cwd: cleanAbs(f.str("cwd"))}
+	ev := f.str("hook_event_name")
+	roots := f.strs("workspace_roots")
+	cmd := f.str("command")
+	if err := f.error(); err != nil {
+		return c, err
+	}
+	if ev != "" && ev != "beforeShellExecution" {
 		return c, nil
 	}
-	if in.Command == nil || *in.Command == "" {
+	if cmd == "" {
 		return c, errors.New("command is missing")
 	}
-	c.shell, c.command = true, *in.Command
-	c.workspaces = cleanRoots(append(in.WorkspaceRoots, getenv("CURSOR_PROJECT_DIR"))...)
+	c.shell, c.command = true, cmd
+	c.workspaces = cleanRoots(append(roots, getenv("CURSOR_PROJECT_DIR"))...)
 	return c, nil
 }
 

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"errors"
 	"path/filepath"
 
@@ -27,64 +26,57 @@ import (
 //   - $GEMINI_PROJECT_DIR is the project root.
 type geminiCLI struct{}
 
-type geminiInput struct {
-	SessionID     string          `json:"session_id"`
-	Cwd           string          `json:"cwd"`
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      *string         `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-}
-
-type geminiShellInput struct {
-	DirPath   string `json:"dir_path"`
-	Directory string `json:"directory"`
-}
-
 func (geminiCLI) parse(payload []byte, getenv func(string) string) (call, error) {
-	var in geminiInput
-	if err := decodeObject(payload, &in); err != nil {
+	f, err := readPayload(payload)
+	if err != nil {
 		return call{}, err
 	}
-	session := in.SessionID
+	session := f.str("session_id")
 	if session == "" {
 		session = getenv("GEMINI_SESSION_ID")
 	}
-	cwd := cleanAbs(in.Cwd)
+	cwd := cleanAbs(f.str("cwd"))
 	if cwd == "" {
 		cwd = cleanAbs(getenv("GEMINI_CWD"))
 	}
 	c := call{session: session, cwd: cwd}
-	if in.HookEventName != "" && in.HookEventName != "BeforeTool" {
+	ev := f.str("hook_event_name")
+	tool := f.str("tool_name")
+	if err := f.error(); err != nil {
+		return c, err
+	}
+	if ev != "" && ev != "BeforeTool" {
 		return c, nil
 	}
-	if in.ToolName == nil || *in.ToolName == "" {
+	if tool == "" {
 		return c, errors.New("tool_name is missing")
 	}
-	if *in.ToolName != "run_shell_command" {
+	if tool != "run_shell_command" {
 		return c, nil
 	}
-	cmd, err := shellCommand(in.ToolInput)
+	cmd, in, err := f.shellCommand("tool_input", "command")
 	if err != nil {
 		return c, err
 	}
+	dirPath, hasDirPath := in.strOK("dir_path")
+	directory, hasDirectory := in.strOK("directory")
+	if err := in.error(); err != nil {
+		return c, err
+	}
 	project := cleanAbs(getenv("GEMINI_PROJECT_DIR"))
-	var dir geminiShellInput
-	_ = json.Unmarshal(in.ToolInput, &dir) // shellCommand proved it is an object
-	if d := dir.DirPath + dir.Directory; d != "" && (dir.DirPath == "" || dir.Directory == "") {
-		base := project
-		if base == "" {
-			base = cwd
-		}
-		switch {
-		case filepath.IsAbs(d):
-			c.cwd = filepath.Clean(d)
-		case base != "":
-			c.cwd = filepath.Join(base, d)
-		default:
-			c.cwd = "" // relative to an unknown root: unknown
-		}
-	} else if d != "" {
+	switch d := dirPath + directory; {
+	case hasDirPath && hasDirectory:
 		c.cwd = "" // both spellings given: ambiguous, so unknown
+	case d == "":
+		// The project root, or the payload's cwd.
+	case filepath.IsAbs(d):
+		c.cwd = filepath.Clean(d)
+	case project != "":
+		c.cwd = filepath.Join(project, d)
+	case cwd != "":
+		c.cwd = filepath.Join(cwd, d)
+	default:
+		c.cwd = "" // relative to an unknown root: unknown
 	}
 	c.shell, c.command = true, cmd
 	c.workspaces = cleanRoots(project)

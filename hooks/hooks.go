@@ -255,23 +255,6 @@ func readBounded(r io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// decodeObject decodes one JSON object from payload into v; trailing data and
-// non-object values are errors. Unknown fields are allowed: agents add them.
-func decodeObject(payload []byte, v any) error {
-	trimmed := bytes.TrimSpace(payload)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errors.New("stdin is not a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("stdin is not valid JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("stdin has data after the JSON object")
-	}
-	return nil
-}
-
 // cleanAbs returns p cleaned when it is absolute, else "" (unknown).
 func cleanAbs(p string) string {
 	if p == "" || !filepath.IsAbs(p) {

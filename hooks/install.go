@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ml-ai/command-safety/strictjson"
 )
 
 // Scope says which of an agent's settings files a hook goes into.
@@ -128,7 +131,7 @@ func (e Edit) Changed() bool { return len(e.Changes) > 0 }
 type layout struct {
 	event   string // key under "hooks"
 	matcher string // "" when entries sit directly in the event's array
-	entry   func(command string) *object
+	entry   func(command string) *strictjson.Object
 	// timeoutKey is the entry's key for the hook's time limit and unit
 	// seconds, when the agent has one: hold mode needs it raised.
 	timeoutKey string
@@ -137,16 +140,16 @@ type layout struct {
 var layouts = map[string]layout{
 	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ...}]}]}}
 	// "timeout" is in seconds (https://code.claude.com/docs/en/hooks).
-	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", entry: func(cmd string) *object {
-		return obj("type", "command", "command", cmd)
+	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("type", "command", "command", cmd)
 	}},
 	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ...}]}}
-	"cursor": {event: "beforeShellExecution", entry: func(cmd string) *object {
-		return obj("command", cmd)
+	"cursor": {event: "beforeShellExecution", entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("command", cmd)
 	}},
 	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description"}]}]}}
-	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", entry: func(cmd string) *object {
-		return obj("name", "command-safety", "type", "command", "command", cmd,
+	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
 			"description", "ML.ai Command Safety: decides every shell command by its effect")
 	}},
 }
@@ -170,16 +173,16 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 	}
 	var changes []string
 	if agent == "cursor" {
-		if _, ok := root.get("version"); !ok {
-			root.members = append([]member{{"version", json.Number("1")}}, root.members...)
+		if _, ok := root.Get("version"); !ok {
+			root.Members = append([]strictjson.Member{{Key: "version", Val: json.Number("1")}}, root.Members...)
 			changes = append(changes, "+ version: 1")
 		}
 	}
 	if hooksObj == nil {
-		hooksObj = &object{}
-		root.set("hooks", hooksObj)
+		hooksObj = &strictjson.Object{}
+		root.Set("hooks", hooksObj)
 	}
-	evVal, _ := hooksObj.get(lay.event)
+	evVal, _ := hooksObj.Get(lay.event)
 	if evVal == nil {
 		evVal = []any{}
 	}
@@ -189,19 +192,19 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 	}
 
 	found := false
-	visit(agent, lay, groups, func(path string, entry *object) {
+	visit(agent, lay, groups, func(path string, entry *strictjson.Object) {
 		if found {
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
-		if old := entry.str("command"); old != command {
-			entry.set("command", command)
+		if old := entry.Str("command"); old != command {
+			entry.Set("command", command)
 			changes = append(changes, fmt.Sprintf("~ hooks.%s%s.command: %q -> %q", lay.event, path, old, command))
 		}
 		if hold > 0 && lay.timeoutKey != "" {
 			want := json.Number(strconv.Itoa(int((hold + time.Minute).Seconds())))
-			if old, _ := entry.get(lay.timeoutKey); old != want {
-				entry.set(lay.timeoutKey, want)
+			if old, _ := entry.Get(lay.timeoutKey); old != want {
+				entry.Set(lay.timeoutKey, want)
 				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v", lay.event, path, lay.timeoutKey, want))
 			}
 		}
@@ -209,11 +212,11 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 	if !found {
 		e := lay.entry(command)
 		if hold > 0 && lay.timeoutKey != "" {
-			e.set(lay.timeoutKey, json.Number(strconv.Itoa(int((hold + time.Minute).Seconds()))))
+			e.Set(lay.timeoutKey, json.Number(strconv.Itoa(int((hold + time.Minute).Seconds()))))
 		}
 		var add any = e
 		if lay.matcher != "" {
-			add = obj("matcher", lay.matcher, "hooks", []any{add})
+			add = strictjson.Obj("matcher", lay.matcher, "hooks", []any{add})
 		}
 		groups = append(groups, add)
 		what := fmt.Sprintf("command %q", command)
@@ -222,8 +225,8 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 		}
 		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", lay.event, len(groups)-1, what))
 	}
-	hooksObj.set(lay.event, groups)
-	return Edit{Data: encodeJSON(root), Changes: changes}, nil
+	hooksObj.Set(lay.event, groups)
+	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
 }
 
 // Uninstall removes from data every hook entry of agent that [IsOurs], and
@@ -235,26 +238,26 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		return Edit{}, err
 	}
 	if hooksObj == nil {
-		return Edit{Data: encodeJSON(root)}, nil
+		return Edit{Data: strictjson.Encode(root)}, nil
 	}
-	evVal, _ := hooksObj.get(lay.event)
+	evVal, _ := hooksObj.Get(lay.event)
 	groups, ok := evVal.([]any)
 	if !ok {
-		return Edit{Data: encodeJSON(root)}, nil
+		return Edit{Data: strictjson.Encode(root)}, nil
 	}
 	var changes []string
 	var keptGroups []any
 	for gi, g := range groups {
 		if lay.matcher == "" {
-			if e, ok := g.(*object); ok && IsOurs(agent, e.str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.str("command")))
+			if e, ok := g.(*strictjson.Object); ok && IsOurs(agent, e.Str("command")) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.Str("command")))
 				continue
 			}
 			keptGroups = append(keptGroups, g)
 			continue
 		}
-		gobj, ok := g.(*object)
-		inner, _ := gobj.getIfObject("hooks")
+		gobj, ok := g.(*strictjson.Object)
+		inner, _ := gobj.Get("hooks")
 		list, isList := inner.([]any)
 		if !ok || !isList {
 			keptGroups = append(keptGroups, g)
@@ -262,8 +265,8 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		}
 		var kept []any
 		for ei, e := range list {
-			if eo, ok := e.(*object); ok && IsOurs(agent, eo.str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.str("command")))
+			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.Str("command")))
 				continue
 			}
 			kept = append(kept, e)
@@ -272,50 +275,42 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 			continue // the group held only our entries
 		}
 		if len(kept) != len(list) {
-			gobj.set("hooks", kept)
+			gobj.Set("hooks", kept)
 		}
 		keptGroups = append(keptGroups, g)
 	}
 	if len(changes) == 0 {
-		return Edit{Data: encodeJSON(root)}, nil
+		return Edit{Data: strictjson.Encode(root)}, nil
 	}
 	switch {
 	case len(keptGroups) > 0:
-		hooksObj.set(lay.event, keptGroups)
+		hooksObj.Set(lay.event, keptGroups)
 	default:
-		hooksObj.del(lay.event)
-		if len(hooksObj.members) == 0 {
-			root.del("hooks")
+		hooksObj.Del(lay.event)
+		if len(hooksObj.Members) == 0 {
+			root.Del("hooks")
 		}
 	}
-	return Edit{Data: encodeJSON(root), Changes: changes}, nil
-}
-
-// getIfObject is get on a possibly nil object.
-func (o *object) getIfObject(key string) (any, bool) {
-	if o == nil {
-		return nil, false
-	}
-	return o.get(key)
+	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
 }
 
 // visit calls f on every hook entry of groups that [IsOurs], with its path.
-func visit(agent string, lay layout, groups []any, f func(path string, entry *object)) {
+func visit(agent string, lay layout, groups []any, f func(path string, entry *strictjson.Object)) {
 	for gi, g := range groups {
-		gobj, ok := g.(*object)
+		gobj, ok := g.(*strictjson.Object)
 		if !ok {
 			continue
 		}
 		if lay.matcher == "" {
-			if IsOurs(agent, gobj.str("command")) {
+			if IsOurs(agent, gobj.Str("command")) {
 				f(fmt.Sprintf("[%d]", gi), gobj)
 			}
 			continue
 		}
-		list, _ := gobj.getIfObject("hooks")
+		list, _ := gobj.Get("hooks")
 		entries, _ := list.([]any)
 		for ei, e := range entries {
-			if eo, ok := e.(*object); ok && IsOurs(agent, eo.str("command")) {
+			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
 				f(fmt.Sprintf("[%d].hooks[%d]", gi, ei), eo)
 			}
 		}
@@ -323,24 +318,28 @@ func visit(agent string, lay layout, groups []any, f func(path string, entry *ob
 }
 
 // open parses data and finds its "hooks" object (nil when absent).
-func open(agent string, data []byte) (layout, *object, *object, error) {
+func open(agent string, data []byte) (layout, *strictjson.Object, *strictjson.Object, error) {
 	lay, ok := layouts[agent]
 	if !ok {
 		return layout{}, nil, nil, fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
 	}
-	v, err := parseJSON(data)
+	var v any = &strictjson.Object{}
+	var err error
+	if len(bytes.TrimSpace(data)) > 0 { // an empty file is an empty object
+		v, err = strictjson.Parse(data)
+	}
 	if err != nil {
 		return layout{}, nil, nil, fmt.Errorf("the settings file is not plain JSON (comments or trailing commas are not rewritten; add the hook by hand): %w", err)
 	}
-	root, ok := v.(*object)
+	root, ok := v.(*strictjson.Object)
 	if !ok {
 		return layout{}, nil, nil, errors.New("the settings file does not hold a JSON object")
 	}
-	hv, present := root.get("hooks")
+	hv, present := root.Get("hooks")
 	if !present || hv == nil {
 		return lay, root, nil, nil
 	}
-	h, ok := hv.(*object)
+	h, ok := hv.(*strictjson.Object)
 	if !ok {
 		return layout{}, nil, nil, errors.New(`"hooks" in the settings file is not an object; fix it by hand`)
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"github.com/ml-ai/command-safety/strictjson"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -161,7 +162,7 @@ func TestInstallRefusesWhatItCannotRewrite(t *testing.T) {
 		{"claude-code", `[1]`, "does not hold a JSON object"},
 		{"claude-code", `{"hooks": []}`, `"hooks"`},
 		{"claude-code", `{"hooks": {"PreToolUse": {}}}`, "not an array"},
-		{"claude-code", `{} {}`, "after the top-level value"},
+		{"claude-code", `{} {}`, "data after the JSON value"},
 		{"codex", `{}`, "no hook adapter"},
 	} {
 		if _, err := Install(tt.agent, []byte(tt.data), "x"); err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -343,13 +344,13 @@ func checkPreserved(t *testing.T, before string, after []byte) {
 
 func topKeys(t *testing.T, data string) []string {
 	t.Helper()
-	v, err := parseJSON([]byte(data))
+	v, err := strictjson.Parse([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
-	for _, m := range v.(*object).members {
-		keys = append(keys, m.key)
+	for _, m := range v.(*strictjson.Object).Members {
+		keys = append(keys, m.Key)
 	}
 	return keys
 }

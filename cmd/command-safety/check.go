@@ -15,6 +15,7 @@ import (
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/settings"
+	"github.com/ml-ai/command-safety/strictjson"
 )
 
 // stringList is a repeatable string flag.
@@ -53,6 +54,10 @@ type checkRequest struct {
 	Agent      string          `json:"agent"`
 	Mode       string          `json:"mode"`
 }
+
+// checkRequestKeys are the keys of [checkRequest], spelled exactly.
+var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true, "workspace": true,
+	"workspaces": true, "agent": true, "mode": true}
 
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
@@ -290,9 +295,19 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 	if readErr == errLineTooLong {
 		return bad("the line is longer than 1 MiB")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(line)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	// Exactly one object with exactly these keys: encoding/json alone would
+	// match "Command" to command, keep the last of two equal keys and ignore
+	// a second object after the first (strictjson refuses all three).
+	obj, err := strictjson.ParseObject(line)
+	if err != nil {
+		return bad("not a valid request object: " + err.Error())
+	}
+	for _, m := range obj.Members {
+		if !checkRequestKeys[m.Key] {
+			return bad(fmt.Sprintf("not a valid request object: unknown key %q", m.Key))
+		}
+	}
+	if err := json.Unmarshal(line, &req); err != nil {
 		return bad("not a valid request object: " + err.Error())
 	}
 	if req.Command == nil {

@@ -15,6 +15,7 @@ const module = "github.com/ml-ai/command-safety"
 // listed fails the test, as in golang/go's go/build deps_test.go.
 var layering = map[string][]string{
 	"effects":    {},
+	"strictjson": {},
 	"classifier": {"effects", "mvdan.cc/sh/v3/"},
 	"budgets":    {"effects"},
 	"settings":   {"budgets", "effects", "github.com/fsnotify/fsnotify", "github.com/tailscale/hujson"},
@@ -22,7 +23,7 @@ var layering = map[string][]string{
 	"audit":      {"gate", "effects", "modernc.org/sqlite"},
 	"jsonrpc": {"gate", "audit", "settings", "budgets", "effects", "go.lsp.dev/jsonrpc2", "go.lsp.dev/protocol",
 		"go.lsp.dev/uri", "go.uber.org/zap", "github.com/fsnotify/fsnotify"},
-	"hooks":              {"gate", "audit", "settings", "budgets", "effects"},
+	"hooks":              {"gate", "audit", "settings", "budgets", "effects", "strictjson"},
 	"review":             {"gate", "audit", "settings", "budgets", "effects"},
 	"cmd/command-safety": {"*"},
 	"bench":              {"*"},
