@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -236,19 +235,4 @@ func copilotDecision(out string) string {
 		return ""
 	}
 	return v.PermissionDecision
-}
-
-// TestExplore is a scratch run: one read per agent. TODO remove.
-func TestExplore(t *testing.T) {
-	requireE2E(t)
-	for _, ag := range agents {
-		t.Run(ag.hook, func(t *testing.T) {
-			s := newSandbox(t, ag, ag.call("echo e2e-read-ok"))
-			tr := s.run("run the command", runOpts{timeout: 60 * time.Second})
-			t.Logf("%s", s.dump(tr))
-			for _, e := range s.srv.Exchanges() {
-				t.Logf("%s %s\n%s", e.Method, e.Path, clip(string(e.Body), 3000))
-			}
-		})
-	}
 }

@@ -108,6 +108,7 @@ type sandbox struct {
 	srv                               *modelServer
 	trap                              *proxyTrap
 	ag                                *agent
+	envOverride                       []string // when set, the environment of cs (a captured hook's)
 }
 
 func newSandbox(t *testing.T, ag *agent, call toolCall) *sandbox {
@@ -201,6 +202,9 @@ func (s *sandbox) cs(stdin string, args ...string) (stdout, stderr string, code 
 	cmd := exec.Command(csBin, args...)
 	cmd.Dir = s.proj
 	cmd.Env = s.env()
+	if s.envOverride != nil {
+		cmd.Env = s.envOverride
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e

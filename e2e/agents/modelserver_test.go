@@ -514,4 +514,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
