@@ -381,7 +381,13 @@ func (s *sandbox) runUnanswered(t *testing.T, hold time.Duration) {
 		t.Fatalf("no verdict for %q\n%s", longHold, s.dump(tr))
 	}
 	res, _ := s.srv.ToolResult()
-	t.Logf("log: %s %s (%s); the model got %q", rows[0].Decision, rows[0].Status, clip(rows[0].Reason, 200), clip(res, 300))
+	last := rows[len(rows)-1]
+	t.Logf("log: %s %s (%s); the model got %q", last.Decision, last.Status, clip(last.Reason, 200), clip(res, 300))
+	if exists(target) && last.Status == "rejected" && !strings.Contains(last.Reason+last.Note, "may have run") {
+		// Issue 11, point 1: when the agent stops the hook, record what is
+		// known, never "denied".
+		t.Errorf("the decision log says %q was rejected (%q), but %s ran it after stopping the hook", longHold, last.Reason, s.ag.name)
+	}
 }
 
 // settingsText is the installed settings file, for messages.

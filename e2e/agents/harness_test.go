@@ -243,6 +243,7 @@ type logEntry struct {
 	Reviewer string `json:"reviewer"`
 	Session  string `json:"session"`
 	Cwd      string `json:"cwd"`
+	Note     string `json:"note"`
 }
 
 // entries reads the decision log, oldest first; none when it does not exist yet.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -316,7 +317,7 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 	for _, c := range req.Contents {
 		for _, p := range c.Parts {
 			if p.FunctionResponse != nil {
-				e.ToolResults = append(e.ToolResults, string(p.FunctionResponse.Response))
+				e.ToolResults = append(e.ToolResults, geminiResult(p.FunctionResponse.Response))
 			}
 		}
 	}
@@ -356,6 +357,30 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 		return
 	}
 	newSSE(w).event("", resp)
+}
+
+// geminiResult renders a functionResponse's response ({"output": ...} when
+// the command ran, {"error": ...} when it was blocked) as "key: value" lines.
+func geminiResult(raw json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return string(raw)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var lines []string
+	for _, k := range keys {
+		v, ok := m[k].(string)
+		if !ok {
+			b, _ := json.Marshal(m[k])
+			v = string(b)
+		}
+		lines = append(lines, k+": "+v)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fillSchema returns a value that fits a JSON schema well enough for the
