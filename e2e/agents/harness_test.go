@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -369,7 +370,7 @@ func (s *sandbox) run(prompt string, o runOpts) turn {
 		}
 	}
 	if useStrace {
-		tr.connects = foreignConnects(s.t, straceLog)
+		tr.connects = foreignConnects(s.t, straceLog, s.srv.Port())
 		os.Rename(straceLog, straceLog+"."+time.Now().Format("150405.000"))
 	}
 	s.t.Logf("%s turn: exit %d, killed %v, %s, %d model calls, %d tool calls",
@@ -377,8 +378,8 @@ func (s *sandbox) run(prompt string, o runOpts) turn {
 	return tr
 }
 
-// checkOffline fails the test when the CLI connected anywhere but loopback:
-// through the proxy trap or, under strace, any connect(2) at all.
+// checkOffline fails the test when the CLI connected anywhere but the model
+// server: through the proxy trap or, under strace, any connect(2) elsewhere.
 func (s *sandbox) checkOffline(tr turn) {
 	s.t.Helper()
 	if hits := s.trap.Hits(); len(hits) > 0 {
@@ -406,13 +407,13 @@ func (s *sandbox) dump(tr turn) string {
 	return b.String()
 }
 
-var (
-	connectLine = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?)[^}]*?(?:inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)")`)
-)
+var connectLine = regexp.MustCompile(`connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\)[^}]*?(?:inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)")`)
 
 // foreignConnects reads an strace log of connect(2) calls and returns those
-// to an IP address outside loopback (AF_UNIX and AF_NETLINK are local).
-func foreignConnects(t *testing.T, path string) []string {
+// to an IP address other than the model server's, 127.0.0.1:port (AF_UNIX and
+// AF_NETLINK sockets are local and not listed; a name lookup shows up as a
+// connect to the resolver and is listed).
+func foreignConnects(t *testing.T, path string, port int) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Errorf("strace log: %v", err)
@@ -424,24 +425,19 @@ func foreignConnects(t *testing.T, path string) []string {
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if !strings.Contains(line, "connect(") {
+		if !strings.Contains(line, "connect(") || !strings.Contains(line, "sa_family=AF_INET") {
 			continue
 		}
 		m := connectLine.FindStringSubmatch(line)
 		if m == nil {
-			if strings.Contains(line, "AF_INET") {
-				out = append(out, "unparsed: "+line)
-			}
+			out = append(out, "unparsed: "+line)
 			continue
 		}
-		addr := m[2] + m[3]
-		ip := net.ParseIP(addr)
-		if ip == nil || (!ip.IsLoopback() && !ip.IsUnspecified()) {
-			if strings.HasPrefix(addr, "::ffff:127.") {
-				continue
-			}
-			out = append(out, line)
+		ip := net.ParseIP(m[3] + m[4])
+		if ip != nil && ip.IsLoopback() && m[2] == strconv.Itoa(port) {
+			continue
 		}
+		out = append(out, line)
 	}
 	return out
 }

@@ -69,6 +69,9 @@ func newModelServer(t testing.TB, call toolCall) *modelServer {
 // URL is the server's base URL, http://127.0.0.1:PORT.
 func (m *modelServer) URL() string { return m.srv.URL }
 
+// Port is the server's TCP port.
+func (m *modelServer) Port() int { return m.srv.Listener.Addr().(*net.TCPAddr).Port }
+
 // Exchanges returns a copy of the log.
 func (m *modelServer) Exchanges() []exchange {
 	m.mu.Lock()
