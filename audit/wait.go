@@ -97,7 +97,7 @@ func HeldUntil(note string) (time.Time, bool) {
 // Reviewers recorded by [Log.Hold] when no human answered.
 const (
 	ReviewerTimeout   = "hold-timeout"   // the hold's time ran out
-	ReviewerCancelled = "hold-cancelled" // the waiting process was stopped (its agent gave up)
+	ReviewerCancelled = "hold-cancelled" // the waiting process was stopped (its agent gave up); the command may have run
 )
 
 // HoldResult is how a hold ended.
@@ -147,7 +147,11 @@ func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) 
 	res.Cancelled = !res.TimedOut
 	who, note := ReviewerTimeout, fmt.Sprintf("nobody answered within %s; the held command was denied", timeout)
 	if res.Cancelled {
-		who, note = ReviewerCancelled, "the held command's process was stopped before anybody answered; it was denied"
+		// The hook was stopped, by its agent (at the agent's time limit for
+		// hooks, or because the user interrupted it) or by a signal. What
+		// the agent then did is not known here: some run the tool when a
+		// hook is stopped, so this must never read as "denied".
+		who, note = ReviewerCancelled, "the agent stopped the hook before anybody answered; the command may have run"
 	}
 	// Write the outcome even though ctx has ended: the process is still
 	// running, and a bounded write keeps the log and the answer in step.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -88,6 +89,7 @@ type adapter interface {
 
 var adapters = map[string]adapter{
 	"claude-code": claudeCode{},
+	"codex":       codex{},
 	"cursor":      cursor{},
 	"gemini-cli":  geminiCLI{},
 }
@@ -102,17 +104,51 @@ func Agents() []string {
 	return names
 }
 
+// RuleDeadline is the rule of the verdict made when a hook run did not
+// decide before its deadline.
+const RuleDeadline = "hook-deadline"
+
+// lateWait is how long [Run] still waits for the decision after ctx ended,
+// and recordWait how long it then tries to log the deadline's denial. The
+// deadline ([Deadline]) leaves at least 2 s before the agent's own limit.
+const (
+	lateWait   = 250 * time.Millisecond
+	recordWait = time.Second
+)
+
+// progress is what a run has learnt so far, for the verdict of a deadline.
+type progress struct {
+	mu sync.Mutex
+	c  call
+}
+
+func (p *progress) set(c call) {
+	p.mu.Lock()
+	p.c = c
+	p.mu.Unlock()
+}
+
+func (p *progress) get() call {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.c
+}
+
 // Run answers one hook invocation for agent: it reads at most [MaxInput]
 // bytes of stdin, decides the command, records the verdict and returns what
 // to print. It never fails: every problem is a deny with a reason.
+//
+// When ctx has a deadline, Run answers by then whatever blocks (stdin that
+// never ends, a settings file that never reads, a decision log locked by
+// another process): the decision runs with ctx's deadline brought forward
+// a little, and if it has not returned when ctx ends, Run answers deny in
+// the agent's format, saying why, and logs that denial if the log takes it
+// within a second. An agent that stops a hook at its own time limit may run
+// the tool, so the caller sets ctx's deadline inside that limit ([Deadline]).
 func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output {
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
-	}
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
 	}
 	ad, ok := adapters[agent]
 	if !ok {
@@ -125,12 +161,70 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 		}
 		return out
 	}
+	deadline, bounded := ctx.Deadline()
+	if !bounded {
+		return run(ctx, ad, agent, stdin, cfg, now, &progress{})
+	}
+	start := time.Now()
+	reserve := min(time.Until(deadline)/4, 1500*time.Millisecond)
+	wctx, cancel := context.WithDeadline(ctx, deadline.Add(-reserve))
+	defer cancel()
+	prog := &progress{}
+	done := make(chan Output, 1)
+	go func() { done <- run(wctx, ad, agent, stdin, cfg, now, prog) }()
+	select {
+	case out := <-done:
+		return out
+	case <-ctx.Done():
+	}
+	late := time.NewTimer(lateWait)
+	defer late.Stop()
+	select {
+	case out := <-done:
+		return out
+	case <-late.C:
+	}
+	c := prog.get()
+	why := fmt.Sprintf("command-safety did not decide within %s", time.Since(start).Round(time.Millisecond))
+	if ctx.Err() == context.Canceled {
+		why = "the hook was stopped before command-safety decided"
+	}
+	reason := why + " (something it reads blocked: stdin, a settings file or the decision log); the command is denied"
+	v := rejected(agent, c.cwd, reason, now)
+	v.Rule, v.Command, v.Mode = RuleDeadline, c.command, c.mode
+	out := ad.answer(effects.Refuse, reason)
+	logged := make(chan error, 1)
+	go func() {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordWait)
+		defer rcancel()
+		_, err := record(rctx, cfg, v, c.session)
+		logged <- err
+	}()
+	wait := time.NewTimer(recordWait)
+	defer wait.Stop()
+	select {
+	case err := <-logged:
+		if err != nil {
+			out.Stderr = joinNote(out.Stderr, logFailure(err))
+		}
+	case <-wait.C:
+		out.Stderr = joinNote(out.Stderr, logFailure(errors.New("the decision log did not answer in time; this denial is not recorded")))
+	}
+	return out
+}
 
+// run is [Run] for a known adapter, without the deadline.
+func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Config, now func() time.Time, prog *progress) Output {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	var c call
 	payload, err := readBounded(stdin)
 	if err == nil {
 		c, err = ad.parse(payload, getenv)
 	}
+	prog.set(c)
 	if err == nil && cfg.BadArgs != "" {
 		err = errors.New(cfg.BadArgs)
 	}

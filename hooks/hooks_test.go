@@ -263,6 +263,10 @@ func TestAnswers(t *testing.T) {
 		{"gemini-cli", effects.Allow, `{"decision":"allow"}`},
 		{"gemini-cli", effects.Prompt, `{"decision":"ask","reason":"` + reason + `","systemMessage":"command-safety: ` + reason + `"}`},
 		{"gemini-cli", effects.Refuse, `{"decision":"deny","reason":"` + reason + `"}`},
+		// Codex runs the tool on "allow" and "ask": nothing, or a deny.
+		{"codex", effects.Allow, ``},
+		{"codex", effects.Prompt, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"command-safety asks a human to approve this command, and Codex hooks cannot ask, so it is denied (install the hook with --hold to wait for a release instead): ` + reason + `"}}`},
+		{"codex", effects.Refuse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+"/"+tt.d.String(), func(t *testing.T) {
@@ -288,7 +292,7 @@ func TestAnswerKeepsCommandText(t *testing.T) {
 }
 
 func TestUnknownAgent(t *testing.T) {
-	for _, agent := range []string{"", "codex", "claude", "Claude-Code", "cursor\x1b[2J"} {
+	for _, agent := range []string{"", "copilot", "claude", "Claude-Code", "Codex", "cursor\x1b[2J"} {
 		t.Run(strconv.Quote(agent), func(t *testing.T) {
 			log := &fakeLog{}
 			out := Run(context.Background(), agent, strings.NewReader(`{"command":"ls"}`), Config{Record: log.record, Now: fixedNow})
@@ -570,7 +574,7 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 		t.Fatalf("stdout %q: %v", out.Stdout, err)
 	}
 	switch agent {
-	case "claude-code":
+	case "claude-code", "codex":
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
@@ -580,4 +584,67 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 	}
 	s, _ := m["decision"].(string)
 	return s
+}
+
+// TestDeadline: whatever blocks (stdin that never ends, settings that never
+// load, a decision log that never answers), every adapter answers deny by
+// its deadline, says why, and logs the denial when the log answers.
+func TestDeadline(t *testing.T) {
+	payloads := map[string]string{
+		"claude-code": `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"codex":       `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"cursor":      `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["/w"],"cwd":"/w","command":"ls"}`,
+		"gemini-cli":  `{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
+	}
+	block := make(chan struct{})
+	defer close(block)
+	for _, agent := range Agents() {
+		for _, what := range []string{"stdin", "settings", "log"} {
+			t.Run(agent+"/"+what, func(t *testing.T) {
+				var stdin io.Reader = strings.NewReader(payloads[agent])
+				log := &fakeLog{}
+				cfg := Config{Now: fixedNow, GitRoot: func(string) string { return "" }}
+				cfg.Record = log.record
+				switch what {
+				case "stdin":
+					pr, pw := io.Pipe() // never closed: the agent never ends stdin
+					defer pw.Close()
+					go pw.Write([]byte(payloads[agent]))
+					stdin = pr
+				case "settings":
+					cfg.Policy = func([]string) (gate.Policy, []string) { <-block; return gate.DefaultPolicy(), nil }
+				case "log":
+					cfg.Record = func(ctx context.Context, v gate.Verdict, s string) (gate.Verdict, error) { <-block; return v, nil }
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+				defer cancel()
+				start := time.Now()
+				out := Run(ctx, agent, stdin, cfg)
+				took := time.Since(start)
+				if d := decisionOf(t, agent, out); d != "deny" {
+					t.Errorf("decision %q, want deny: %s", d, out.Stdout)
+				}
+				if !strings.Contains(string(out.Stdout), "did not decide within") {
+					t.Errorf("the answer does not say why: %s", out.Stdout)
+				}
+				limit := 300*time.Millisecond + lateWait + 100*time.Millisecond
+				if what == "log" {
+					limit += recordWait // the denial's own record is tried for a second
+				}
+				if took > limit {
+					t.Errorf("answered after %s, want within %s", took, limit)
+				}
+				if what != "log" {
+					if len(log.rows) != 1 || log.rows[0].v.Rule != RuleDeadline || log.rows[0].v.Decision != effects.Refuse {
+						t.Fatalf("log rows %+v, want one hook-deadline refusal", log.rows)
+					}
+					if what == "settings" && log.rows[0].v.Command != "ls" {
+						t.Errorf("the deadline's row has command %q, want the payload's", log.rows[0].v.Command)
+					}
+				} else if !strings.Contains(out.Stderr, "not recorded") {
+					t.Errorf("stderr %q does not say the denial is not recorded", out.Stderr)
+				}
+			})
+		}
+	}
 }

@@ -33,14 +33,17 @@ func (s Scope) String() string {
 }
 
 // SettingsPath is the file that holds agent's hooks for scope: under
-// projectDir for [Project], under home for [User].
+// projectDir for [Project], under home for [User] (Codex: $CODEX_HOME when
+// getenv gives it, else ~/.codex).
 //
 //	claude-code  .claude/settings.json   ~/.claude/settings.json   (https://code.claude.com/docs/en/hooks)
+//	codex        .codex/hooks.json       $CODEX_HOME/hooks.json    (https://developers.openai.com/codex/hooks)
 //	cursor       .cursor/hooks.json      ~/.cursor/hooks.json      (https://cursor.com/docs/agent/hooks)
 //	gemini-cli   .gemini/settings.json   ~/.gemini/settings.json   (https://geminicli.com/docs/hooks)
-func SettingsPath(agent string, scope Scope, projectDir, home string) (string, error) {
+func SettingsPath(agent string, scope Scope, projectDir, home string, getenv func(string) string) (string, error) {
 	rel, ok := map[string]string{
 		"claude-code": filepath.Join(".claude", "settings.json"),
+		"codex":       filepath.Join(".codex", "hooks.json"),
 		"cursor":      filepath.Join(".cursor", "hooks.json"),
 		"gemini-cli":  filepath.Join(".gemini", "settings.json"),
 	}[agent]
@@ -50,6 +53,14 @@ func SettingsPath(agent string, scope Scope, projectDir, home string) (string, e
 	base := projectDir
 	if scope == User {
 		base = home
+		if agent == "codex" && getenv != nil {
+			if ch := getenv("CODEX_HOME"); ch != "" {
+				if !filepath.IsAbs(ch) {
+					return "", fmt.Errorf("CODEX_HOME %q is not an absolute path", ch)
+				}
+				return filepath.Join(filepath.Clean(ch), "hooks.json"), nil
+			}
+		}
 	}
 	if base == "" || !filepath.IsAbs(base) {
 		return "", fmt.Errorf("the %s directory %q is not an absolute path", scope, base)
@@ -83,15 +94,6 @@ func HookFiles(home string) []string {
 }
 
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
-
-// HookCommand is the command line an agent runs for the hook: binary (quoted
-// for a POSIX shell when it needs it) followed by "hook <agent>".
-func HookCommand(binary, agent string) string {
-	if !plainWord.MatchString(binary) {
-		binary = "'" + strings.ReplaceAll(binary, "'", `'\''`) + "'"
-	}
-	return binary + " hook " + agent
-}
 
 // IsOurs reports whether a hook command was written by [Install] for agent:
 // it mentions command-safety and ends in, or contains, the word sequence
@@ -127,50 +129,172 @@ type Edit struct {
 // Changed reports whether the edit changes anything.
 func (e Edit) Changed() bool { return len(e.Changes) > 0 }
 
-// layout says where an agent keeps its command hooks.
+// The time limits of a hook run (SPEC §8: a hook answers within a deadline
+// shorter than the agent's own time limit for hooks, and a hold never
+// outlives it). An agent that stops a hook at its limit may run the tool as
+// if no hook had answered (Gemini CLI does), so the limit the agent applies
+// must always be longer than the longest the hook can take.
+const (
+	// RunLimit is the time limit [Install] gives an agent for a hook that
+	// does not hold. A run takes tens of milliseconds; settings files, a
+	// locked decision log or a slow disk are bounded well inside this.
+	RunLimit = 30 * time.Second
+	// HoldMargin is what [Install] adds to the longest hold for the rest of
+	// the run (reading settings, classifying, the log, answering).
+	HoldMargin = time.Minute
+	// MaxHold is the longest a hold may wait.
+	MaxHold = 7 * 24 * time.Hour
+)
+
+// Deadline is how long a hook run may take when the agent stops it after
+// limit: the run answers (deny, when nothing was decided) this long after it
+// started. It leaves a tenth of the limit, between 2 and 10 seconds, for the
+// answer to reach the agent; limits of 2 s or less leave nothing to spend.
+func Deadline(limit time.Duration) time.Duration {
+	margin := min(max(limit/10, 2*time.Second), 10*time.Second)
+	if limit <= margin {
+		return 0
+	}
+	return limit - margin
+}
+
+// layout says where an agent keeps its command hooks and how it limits them.
 type layout struct {
 	event   string // key under "hooks"
 	matcher string // "" when entries sit directly in the event's array
 	entry   func(command string) *strictjson.Object
-	// timeoutKey is the entry's key for the hook's time limit and unit
-	// seconds, when the agent has one: hold mode needs it raised.
-	timeoutKey string
+	// timeoutKey is the entry's key for the agent's time limit on the hook,
+	// in units of timeoutUnit.
+	timeoutKey  string
+	timeoutUnit time.Duration
+	// defaultLimit is the agent's limit when the entry sets none (the
+	// shortest any version documents), for hooks installed without --limit.
+	defaultLimit time.Duration
+	// maxLimit is the longest limit the agent keeps; 0 when it has no bound.
+	// Node's setTimeout fires at once for a delay above 2^31-1 ms, so a
+	// longer limit in a Node agent would stop the hook immediately.
+	maxLimit time.Duration
+	// failClosedKey, when not "", is the entry's switch that makes the
+	// agent block the tool when the hook fails or times out.
+	failClosedKey string
 }
+
+// nodeTimerMax is the longest delay Node's setTimeout keeps (2^31-1 ms).
+const nodeTimerMax = (1<<31 - 1) * time.Millisecond
 
 var layouts = map[string]layout{
-	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ...}]}]}}
-	// "timeout" is in seconds (https://code.claude.com/docs/en/hooks).
-	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", entry: func(cmd string) *strictjson.Object {
-		return strictjson.Obj("type", "command", "command", cmd)
-	}},
-	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ...}]}}
-	"cursor": {event: "beforeShellExecution", entry: func(cmd string) *strictjson.Object {
-		return strictjson.Obj("command", cmd)
-	}},
-	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description"}]}]}}
-	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", entry: func(cmd string) *strictjson.Object {
-		return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
-			"description", "ML.ai Command Safety: decides every shell command by its effect")
-	}},
+	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ..., "timeout": s}]}]}}
+	// "timeout" is in seconds; the default was 60 s and is 600 s since 2.x
+	// (https://code.claude.com/docs/en/hooks).
+	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
+			return strictjson.Obj("type", "command", "command", cmd)
+		}},
+	// Claude Code's layout; "timeout" in seconds, default 600
+	// (https://developers.openai.com/codex/hooks; codex-rs hook_config.rs).
+	"codex": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+		defaultLimit: 10 * time.Minute, entry: func(cmd string) *strictjson.Object {
+			return strictjson.Obj("type", "command", "command", cmd)
+		}},
+	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ..., "timeout": s, "failClosed": true}]}}
+	// Without failClosed, Cursor runs the command when the hook fails or
+	// times out (https://cursor.com/docs/agent/hooks); its default is 30 s.
+	"cursor": {event: "beforeShellExecution", timeoutKey: "timeout", timeoutUnit: time.Second,
+		defaultLimit: 30 * time.Second, maxLimit: nodeTimerMax, failClosedKey: "failClosed",
+		entry: func(cmd string) *strictjson.Object {
+			return strictjson.Obj("command", cmd)
+		}},
+	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description", "timeout": ms}]}]}}
+	// "timeout" is in milliseconds, default 60000; a hook that outlives it is
+	// killed and the tool runs (https://geminicli.com/docs/hooks/reference).
+	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", timeoutKey: "timeout", timeoutUnit: time.Millisecond,
+		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
+			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
+				"description", "ML.ai Command Safety: decides every shell command by its effect")
+		}},
 }
 
-// Install adds the hook running command for agent to the settings file
-// content data (empty data is a new file). It is idempotent: an entry that
-// [IsOurs] already is kept, or its command updated when the binary moved.
+// DefaultLimit is agent's time limit for a hook whose entry sets none; 0 for
+// an agent without an adapter.
+func DefaultLimit(agent string) time.Duration { return layouts[agent].defaultLimit }
+
+// Spec says which hook [Install] writes.
+type Spec struct {
+	// Binary is the command-safety binary the agent runs.
+	Binary string
+	// Hold installs the hook in hold mode (SPEC §10).
+	Hold bool
+	// HoldFor is the hold's timeout given on the command line (--hold=D);
+	// 0 with Hold leaves it to the ml-ai.holdTimeout setting.
+	HoldFor time.Duration
+	// HoldLongest is the longest the hold may wait: HoldFor, or the
+	// setting's value at install time. The agent's limit is set above it,
+	// and the hook never waits past the limit even if the setting grows.
+	HoldLongest time.Duration
+}
+
+// Limit is the agent's time limit that [Install] sets for s.
+func (s Spec) Limit() time.Duration {
+	if !s.Hold {
+		return RunLimit
+	}
+	return max(s.HoldLongest, s.HoldFor) + HoldMargin
+}
+
+// Command is the command line the agent runs for s: the binary (quoted for
+// a POSIX shell when it needs it), "hook <agent>", the hold flag and
+// --limit with the limit [Install] gives the agent, so the hook knows when
+// it must have answered.
+func (s Spec) Command(agent string) string {
+	c := HookCommand(s.Binary, agent)
+	if s.Hold {
+		c += " --hold"
+		if s.HoldFor > 0 {
+			c += "=" + s.HoldFor.String()
+		}
+	}
+	return c + " --limit=" + s.Limit().String()
+}
+
+// check refuses a spec the agent cannot honour.
+func (s Spec) check(agent string, lay layout) error {
+	if s.Hold && max(s.HoldLongest, s.HoldFor) > MaxHold {
+		return fmt.Errorf("a hold of %s is longer than the longest hold, %s", max(s.HoldLongest, s.HoldFor), MaxHold)
+	}
+	if lay.maxLimit > 0 && s.Limit() > lay.maxLimit {
+		return fmt.Errorf("%s stops a hook after at most %s, and a hold of %s needs %s; choose a shorter --hold",
+			agent, lay.maxLimit.Truncate(time.Second), max(s.HoldLongest, s.HoldFor), s.Limit())
+	}
+	return nil
+}
+
+// HookCommand is the command line an agent runs for the hook: binary (quoted
+// for a POSIX shell when it needs it) followed by "hook <agent>".
+func HookCommand(binary, agent string) string {
+	if !plainWord.MatchString(binary) {
+		binary = "'" + strings.ReplaceAll(binary, "'", `'\''`) + "'"
+	}
+	return binary + " hook " + agent
+}
+
+// Install adds the hook of spec for agent to the settings file content data
+// (empty data is a new file), with the agent's time limit for it set to
+// [Spec.Limit] in the agent's unit and, where the agent has one, its
+// fail-closed switch on. It is idempotent: an entry that [IsOurs] already
+// is kept, its command, limit and switch updated when they differ.
 // Everything else in the file is preserved. A file that is not plain JSON
-// (for example JSONC with comments) is an error, never overwritten.
-func Install(agent string, data []byte, command string) (Edit, error) {
-	return InstallHold(agent, data, command, 0)
-}
-
-// InstallHold is [Install] for a hook in hold mode that may wait up to hold
-// for a human: where the agent has a per-hook time limit, the entry's limit
-// is set a minute above hold so the agent does not kill the waiting hook.
-func InstallHold(agent string, data []byte, command string, hold time.Duration) (Edit, error) {
+// (for example JSONC with comments) is an error, never overwritten; so is a
+// hold longer than the agent allows a hook to run.
+func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	lay, root, hooksObj, err := open(agent, data)
 	if err != nil {
 		return Edit{}, err
 	}
+	if err := spec.check(agent, lay); err != nil {
+		return Edit{}, err
+	}
+	command := spec.Command(agent)
+	limit := json.Number(strconv.FormatInt(int64(spec.Limit()/lay.timeoutUnit), 10))
 	var changes []string
 	if agent == "cursor" {
 		if _, ok := root.Get("version"); !ok {
@@ -190,36 +314,44 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 	if !ok {
 		return Edit{}, fmt.Errorf("hooks.%s is not an array; fix it by hand", lay.event)
 	}
-
+	// settle sets key to want on entry and says so when it changed.
+	settle := func(path string, entry *strictjson.Object, key string, want any) {
+		if old, present := entry.Get(key); !present || jsonText(old) != jsonText(want) {
+			entry.Set(key, want)
+			if present {
+				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v -> %v", lay.event, path, key, jsonText(old), jsonText(want)))
+			} else {
+				changes = append(changes, fmt.Sprintf("+ hooks.%s%s.%s: %v", lay.event, path, key, jsonText(want)))
+			}
+		}
+	}
 	found := false
 	visit(agent, lay, groups, func(path string, entry *strictjson.Object) {
 		if found {
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
-		if old := entry.Str("command"); old != command {
-			entry.Set("command", command)
-			changes = append(changes, fmt.Sprintf("~ hooks.%s%s.command: %q -> %q", lay.event, path, old, command))
-		}
-		if hold > 0 && lay.timeoutKey != "" {
-			want := json.Number(strconv.Itoa(int((hold + time.Minute).Seconds())))
-			if old, _ := entry.Get(lay.timeoutKey); old != want {
-				entry.Set(lay.timeoutKey, want)
-				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v", lay.event, path, lay.timeoutKey, want))
-			}
+		settle(path, entry, "command", command)
+		settle(path, entry, lay.timeoutKey, limit)
+		if lay.failClosedKey != "" {
+			settle(path, entry, lay.failClosedKey, true)
 		}
 	})
 	if !found {
 		e := lay.entry(command)
-		if hold > 0 && lay.timeoutKey != "" {
-			e.Set(lay.timeoutKey, json.Number(strconv.Itoa(int((hold + time.Minute).Seconds()))))
+		e.Set(lay.timeoutKey, limit)
+		if lay.failClosedKey != "" {
+			e.Set(lay.failClosedKey, true)
 		}
 		var add any = e
 		if lay.matcher != "" {
 			add = strictjson.Obj("matcher", lay.matcher, "hooks", []any{add})
 		}
 		groups = append(groups, add)
-		what := fmt.Sprintf("command %q", command)
+		what := fmt.Sprintf("command %q, %s %s", command, lay.timeoutKey, limit)
+		if lay.failClosedKey != "" {
+			what += ", " + lay.failClosedKey + " true"
+		}
 		if lay.matcher != "" {
 			what = fmt.Sprintf("matcher %q, %s", lay.matcher, what)
 		}
@@ -227,6 +359,11 @@ func InstallHold(agent string, data []byte, command string, hold time.Duration) 
 	}
 	hooksObj.Set(lay.event, groups)
 	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+}
+
+// jsonText renders a tree value for a change line.
+func jsonText(v any) string {
+	return strings.TrimSuffix(string(strictjson.Encode(v)), "\n")
 }
 
 // Uninstall removes from data every hook entry of agent that [IsOurs], and

@@ -2,12 +2,15 @@ package hooks
 
 import (
 	"encoding/json"
-	"github.com/ml-ai/command-safety/strictjson"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ml-ai/command-safety/strictjson"
 )
 
 const testBinary = "/opt/ml-ai/bin/command-safety"
@@ -57,8 +60,9 @@ func TestInstallUninstall(t *testing.T) {
 	for _, agent := range Agents() {
 		for _, s := range installSamples[agent] {
 			t.Run(agent+"/"+s.name, func(t *testing.T) {
-				command := HookCommand(testBinary, agent)
-				first, err := Install(agent, []byte(s.data), command)
+				spec := Spec{Binary: testBinary}
+				command := spec.Command(agent)
+				first, err := Install(agent, []byte(s.data), spec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,7 +75,8 @@ func TestInstallUninstall(t *testing.T) {
 				checkHookShape(t, agent, first.Data, command)
 				checkPreserved(t, s.data, first.Data)
 
-				again, err := Install(agent, first.Data, command)
+				checkLimit(t, agent, first.Data, RunLimit)
+				again, err := Install(agent, first.Data, spec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -79,14 +84,14 @@ func TestInstallUninstall(t *testing.T) {
 					t.Errorf("second install changed %q:\n%s", again.Changes, again.Data)
 				}
 
-				moved, err := Install(agent, first.Data, HookCommand("/new place/command-safety", agent))
+				moved, err := Install(agent, first.Data, Spec{Binary: "/new place/command-safety"})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if len(moved.Changes) != 1 || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != 1 {
 					t.Errorf("reinstall from a moved binary: %q\n%s", moved.Changes, moved.Data)
 				}
-				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+`"`) {
+				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+` --limit=30s"`) {
 					t.Errorf("moved command not quoted:\n%s", moved.Data)
 				}
 
@@ -163,9 +168,9 @@ func TestInstallRefusesWhatItCannotRewrite(t *testing.T) {
 		{"claude-code", `{"hooks": []}`, `"hooks"`},
 		{"claude-code", `{"hooks": {"PreToolUse": {}}}`, "not an array"},
 		{"claude-code", `{} {}`, "data after the JSON value"},
-		{"codex", `{}`, "no hook adapter"},
+		{"copilot", `{}`, "no hook adapter"},
 	} {
-		if _, err := Install(tt.agent, []byte(tt.data), "x"); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := Install(tt.agent, []byte(tt.data), Spec{Binary: "x"}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Install(%s, %q): %v, want an error with %q", tt.agent, tt.data, err, tt.want)
 		}
 		if tt.want != "not an array" {
@@ -220,19 +225,36 @@ func TestSettingsPath(t *testing.T) {
 		{"cursor", User, "/h/.cursor/hooks.json"},
 		{"gemini-cli", Project, "/p/.gemini/settings.json"},
 		{"gemini-cli", User, "/h/.gemini/settings.json"},
+		{"codex", Project, "/p/.codex/hooks.json"},
+		{"codex", User, "/h/.codex/hooks.json"},
 	} {
-		got, err := SettingsPath(tt.agent, tt.scope, "/p/", "/h")
+		got, err := SettingsPath(tt.agent, tt.scope, "/p/", "/h", func(string) string { return "" })
 		if err != nil || got != filepath.FromSlash(tt.want) {
 			t.Errorf("SettingsPath(%s, %s) = %q, %v; want %q", tt.agent, tt.scope, got, err, tt.want)
 		}
 	}
-	if _, err := SettingsPath("codex", User, "/p", "/h"); err == nil {
+	codexHome := func(k string) string {
+		if k == "CODEX_HOME" {
+			return "/ch/"
+		}
+		return ""
+	}
+	if got, err := SettingsPath("codex", User, "/p", "/h", codexHome); err != nil || got != filepath.FromSlash("/ch/hooks.json") {
+		t.Errorf("codex with CODEX_HOME: %q, %v", got, err)
+	}
+	if got, _ := SettingsPath("codex", Project, "/p", "/h", codexHome); got != filepath.FromSlash("/p/.codex/hooks.json") {
+		t.Errorf("codex project with CODEX_HOME: %q", got)
+	}
+	if _, err := SettingsPath("codex", User, "/p", "/h", func(string) string { return "rel" }); err == nil {
+		t.Error("relative CODEX_HOME: no error")
+	}
+	if _, err := SettingsPath("copilot", User, "/p", "/h", nil); err == nil {
 		t.Error("unknown agent: no error")
 	}
-	if _, err := SettingsPath("cursor", User, "/p", ""); err == nil {
+	if _, err := SettingsPath("cursor", User, "/p", "", nil); err == nil {
 		t.Error("unknown home: no error")
 	}
-	if _, err := SettingsPath("cursor", Project, "rel", "/h"); err == nil {
+	if _, err := SettingsPath("cursor", Project, "rel", "/h", nil); err == nil {
 		t.Error("relative project: no error")
 	}
 }
@@ -370,34 +392,115 @@ func canonical(t *testing.T, data string) any {
 	return v
 }
 
-// TestInstallHold: hold mode raises Claude Code's per-hook time limit a
-// minute above the hold, on a new entry and on an existing one; agents
-// without such a key get the command only.
+// TestInstallHold: every agent's time limit for the hook is set above the
+// longest hold, in the agent's unit, on a new entry and on an existing one,
+// and the hook's command line carries the limit; a hold longer than the
+// agent can keep is refused.
 func TestInstallHold(t *testing.T) {
-	cmd := HookCommand("/opt/command-safety", "claude-code") + " --hold=10m0s"
-	e, err := InstallHold("claude-code", nil, cmd, 10*time.Minute)
+	for _, tt := range []struct {
+		agent, key, want string // the limit as the agent's entry spells it
+	}{
+		{"claude-code", "timeout", "660"},
+		{"codex", "timeout", "660"},
+		{"cursor", "timeout", "660"},
+		{"gemini-cli", "timeout", "660000"},
+	} {
+		t.Run(tt.agent, func(t *testing.T) {
+			spec := Spec{Binary: "/opt/command-safety", Hold: true, HoldFor: 10 * time.Minute, HoldLongest: 10 * time.Minute}
+			e, err := Install(tt.agent, nil, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLimit(t, tt.agent, e.Data, 11*time.Minute)
+			if !strings.Contains(string(e.Data), `"`+tt.key+`": `+tt.want) || !strings.Contains(string(e.Data), "--hold=10m0s --limit=11m0s") {
+				t.Errorf("new entry:\n%s", e.Data)
+			}
+			plain, err := Install(tt.agent, nil, Spec{Binary: "/opt/command-safety"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// --hold without a duration: the setting's value at install time.
+			again, err := Install(tt.agent, plain.Data, Spec{Binary: "/opt/command-safety", Hold: true, HoldLongest: 2 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLimit(t, tt.agent, again.Data, 3*time.Minute)
+			if len(again.Changes) != 2 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") {
+				t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
+			}
+		})
+	}
+	for _, agent := range []string{"claude-code", "cursor", "gemini-cli"} {
+		_, err := Install(agent, nil, Spec{Binary: "/b", Hold: true, HoldFor: 30 * 24 * time.Hour, HoldLongest: 30 * 24 * time.Hour})
+		if err == nil || !strings.Contains(err.Error(), "longest hold") {
+			t.Errorf("%s: a 30-day hold: %v", agent, err)
+		}
+	}
+	if _, err := Install("codex", nil, Spec{Binary: "/b", Hold: true, HoldFor: MaxHold, HoldLongest: MaxHold}); err != nil {
+		t.Errorf("codex: a hold of MaxHold: %v", err)
+	}
+}
+
+// TestLimitsAboveDeadline: for every hold the limit an agent gets leaves the
+// hook its whole hold plus time to answer, and the hook's deadline is
+// inside the agent's limit for every limit, installed or default.
+func TestLimitsAboveDeadline(t *testing.T) {
+	for _, hold := range []time.Duration{0, time.Second, time.Minute, 10 * time.Minute, MaxHold} {
+		spec := Spec{Hold: hold > 0, HoldFor: hold, HoldLongest: hold}
+		d := Deadline(spec.Limit())
+		if d <= hold || d >= spec.Limit() {
+			t.Errorf("hold %s: limit %s, deadline %s", hold, spec.Limit(), d)
+		}
+	}
+	for _, agent := range Agents() {
+		if l := DefaultLimit(agent); l == 0 || Deadline(l) <= 0 || Deadline(l) >= l {
+			t.Errorf("%s: default limit %s, deadline %s", agent, l, Deadline(l))
+		}
+	}
+	if Deadline(2*time.Second) != 0 || Deadline(0) != 0 {
+		t.Errorf("a limit of 2 s or less leaves no deadline: %s, %s", Deadline(2*time.Second), Deadline(0))
+	}
+}
+
+// checkLimit checks that the agent's entry of ours has the time limit
+// limit in the agent's unit, the command carries --limit, and Cursor's
+// entry is fail-closed.
+func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
+	t.Helper()
+	v, err := strictjson.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(e.Data), `"timeout": 660`) || !strings.Contains(string(e.Data), "--hold=10m0s") {
-		t.Errorf("new entry:\n%s", e.Data)
+	lay := layouts[agent]
+	found := 0
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *strictjson.Object:
+			if IsOurs(agent, x.Str("command")) {
+				found++
+				got, _ := x.Get(lay.timeoutKey)
+				if want := strconv.FormatInt(int64(limit/lay.timeoutUnit), 10); fmt.Sprint(got) != want {
+					t.Errorf("%s: %s %v, want %s", agent, lay.timeoutKey, got, want)
+				}
+				if !strings.HasSuffix(x.Str("command"), " --limit="+limit.String()) {
+					t.Errorf("%s: command %q does not end in --limit=%s", agent, x.Str("command"), limit)
+				}
+				if fc, _ := x.Get("failClosed"); (agent == "cursor") != (fc == true) {
+					t.Errorf("%s: failClosed %v", agent, fc)
+				}
+			}
+			for _, m := range x.Members {
+				walk(m.Val)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
 	}
-	plain, err := Install("claude-code", nil, HookCommand("/opt/command-safety", "claude-code"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := InstallHold("claude-code", plain.Data, cmd, 2*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(again.Data), `"timeout": 180`) || len(again.Changes) != 2 {
-		t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
-	}
-	c, err := InstallHold("cursor", nil, HookCommand("/opt/command-safety", "cursor")+" --hold", time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(c.Data), "timeout") {
-		t.Errorf("cursor got a timeout key:\n%s", c.Data)
+	walk(v)
+	if found != 1 {
+		t.Errorf("%s: %d entries of ours", agent, found)
 	}
 }

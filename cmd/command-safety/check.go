@@ -302,6 +302,12 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 	if err != nil {
 		return bad("not a valid request object: " + err.Error())
 	}
+	switch id, _ := obj.Get("id"); id := id.(type) {
+	case string:
+		req.ID, _ = json.Marshal(id)
+	case json.Number:
+		req.ID = json.RawMessage(id)
+	}
 	for _, m := range obj.Members {
 		if !checkRequestKeys[m.Key] {
 			return bad(fmt.Sprintf("not a valid request object: unknown key %q", m.Key))

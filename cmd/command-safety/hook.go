@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,14 +23,18 @@ import (
 	"github.com/ml-ai/command-safety/settings"
 )
 
-// hookTimeout bounds one hook run (settings, classification, the log's busy
-// wait). The agents wait 60 s by default before giving up on a hook.
-const hookTimeout = 30 * time.Second
-
 // runHook serves `command-safety hook <agent>` (SPEC §8): the agent's hook
 // payload on stdin, its answer on stdout, the exit code the agent expects.
 // `hook install` and `hook uninstall` edit the agent's settings file.
+//
+// The whole run answers within [hooks.Deadline] of the agent's time limit
+// for the hook: `--limit`, which `hook install` writes beside the limit it
+// sets in the agent's settings, else the agent's default. An agent that
+// stops a hook at its limit may run the tool (Gemini CLI does), so nothing
+// here may outlive it: a hold waits at most until shortly before the
+// deadline, and anything that blocks past it is answered with a deny.
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return runHookInstall(args[0], args[1:], stdout, stderr)
 	}
@@ -37,12 +42,11 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		agent = args[0]
 	}
-	hold, holdFlag, rest, holdErr := parseHold(args)
-	args = rest
 	if agent == "-h" || agent == "--help" || agent == "help" {
 		hookUsage(stderr)
 		return 2 // not an answer: exit 2 is a block for every supported agent
 	}
+	flags, flagErr := parseHookFlags(args)
 	h := newHookEnv(stderr)
 	// The log is closed after the answer is written. Every row is durable at
 	// commit already (synchronous=FULL), but closing matters: when no other
@@ -58,29 +62,36 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Home:      h.env.Home,
 		RuleStore: ruleStorePaths(),
 	}
-	if len(args) > 1 {
-		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", args[1:])
+	if len(flags.rest) > 1 {
+		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", flags.rest[1:])
 	}
-	if holdErr != nil {
-		cfg.BadArgs = holdErr.Error()
+	if flagErr != nil {
+		cfg.BadArgs = flagErr.Error()
 	}
-	timeout := hookTimeout
-	if hold {
-		cfg.Hold = h.hold(holdFlag)
-		// The hold bounds its own wait (the flag or ml-ai.holdTimeout, at
-		// most 7 days); the settings are read inside Run.
-		timeout += 7 * 24 * time.Hour
+	limit := flags.limit
+	if limit == 0 {
+		limit = hooks.DefaultLimit(agent)
+	}
+	if limit == 0 {
+		limit = hooks.RunLimit
+	}
+	deadline := start.Add(hooks.Deadline(limit))
+	if !flags.hold {
+		// A run that does not hold takes milliseconds; ten seconds is
+		// generous and keeps a stuck run from stalling the agent.
+		deadline = minTime(deadline, start.Add(hookRunTimeout))
 	}
 	ctx := context.Background()
-	if hold {
+	if flags.hold {
+		cfg.Hold = h.hold(flags.holdFor, limit)
 		// A signal (the agent giving up on the hook, Ctrl-C) ends the wait:
-		// audit.Log.Hold rejects the row as hold-cancelled, so it does not
-		// stay pending on the review page, and the answer is deny.
+		// audit.Log.Hold resolves the row as stopped (the command may have
+		// run), so it does not stay pending on the review page.
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	out := hooks.Run(ctx, agent, stdin, cfg)
 	if _, err := stdout.Write(out.Stdout); err != nil {
@@ -93,23 +104,51 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return out.Code
 }
 
-// parseHold takes `--hold` or `--hold=DURATION` out of the hook's arguments
-// (anywhere after the agent name). A zero duration means the setting
-// ml-ai.holdTimeout (default 10 minutes).
-func parseHold(args []string) (hold bool, d time.Duration, rest []string, err error) {
+// hookRunTimeout bounds a hook run that does not hold.
+const hookRunTimeout = 10 * time.Second
+
+// holdReserve is what a hold leaves of the run's deadline for resolving its
+// row and answering.
+const holdReserve = 3 * time.Second
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// hookFlags are the hook's options after the agent name.
+type hookFlags struct {
+	hold    bool
+	holdFor time.Duration // --hold=D; 0: the ml-ai.holdTimeout setting
+	limit   time.Duration // --limit=D: the agent's time limit for this hook
+	rest    []string      // the agent name and anything not understood
+}
+
+// parseHookFlags takes `--hold[=DURATION]` and `--limit=DURATION` out of the
+// hook's arguments (anywhere after the agent name).
+func parseHookFlags(args []string) (f hookFlags, err error) {
 	for i, a := range args {
-		if i == 0 || (a != "--hold" && !strings.HasPrefix(a, "--hold=")) {
-			rest = append(rest, a)
-			continue
-		}
-		hold = true
-		if v, ok := strings.CutPrefix(a, "--hold="); ok {
-			if d, err = time.ParseDuration(v); err != nil || d <= 0 {
-				return hold, 0, rest, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
+		switch {
+		case i > 0 && a == "--hold":
+			f.hold = true
+		case i > 0 && strings.HasPrefix(a, "--hold="):
+			f.hold = true
+			v := strings.TrimPrefix(a, "--hold=")
+			if f.holdFor, err = time.ParseDuration(v); err != nil || f.holdFor <= 0 {
+				return f, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
 			}
+		case i > 0 && strings.HasPrefix(a, "--limit="):
+			v := strings.TrimPrefix(a, "--limit=")
+			if f.limit, err = time.ParseDuration(v); err != nil || f.limit <= 0 {
+				return f, fmt.Errorf("--limit=%s: want a positive duration such as 30s", v)
+			}
+		default:
+			f.rest = append(f.rest, a)
 		}
 	}
-	return hold, d, rest, nil
+	return f, nil
 }
 
 // holdDuration is the `--hold[=DURATION]` flag of `hook install`.
@@ -147,8 +186,9 @@ func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
 // hold returns hold mode's wait (SPEC §10): the prompt is pending in the
 // decision log; a human releases it from the review page, VS Code or
 // `command-safety log resolve`. Approved runs; rejected, timed out or any
-// failure denies, with a reason that says which.
-func (h *hookEnv) hold(flag time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
+// failure denies, with a reason that says which. The wait ends before the
+// run's deadline (inside the agent's limit), whatever the hold's timeout.
+func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
 	return func(ctx context.Context, v gate.Verdict) gate.Verdict {
 		deny := func(why string) gate.Verdict {
 			v.Decision = effects.Refuse
@@ -159,7 +199,17 @@ func (h *hookEnv) hold(flag time.Duration) func(ctx context.Context, v gate.Verd
 			return deny("held for review, but the decision log is unavailable, so nobody can release it: " + v.Reason)
 		}
 		timeout := h.holdTimeout(flag)
-		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s): %s\n", v.LogID, timeout, v.Reason)
+		cut := ""
+		if d, ok := ctx.Deadline(); ok {
+			if left := time.Until(d) - holdReserve; left < timeout {
+				timeout = max(left, 0)
+				cut = fmt.Sprintf(" (cut to fit the agent's time limit for this hook, %s: reinstall with `command-safety hook install --hold` to raise it)", limit)
+			}
+		}
+		if timeout <= 0 {
+			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait; " + v.Reason)
+		}
+		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s%s): %s\n", v.LogID, timeout.Round(time.Second), cut, v.Reason)
 		res, err := h.log.Hold(ctx, v.LogID, timeout, 0)
 		switch {
 		case err != nil && !res.Approved():
@@ -169,17 +219,18 @@ func (h *hookEnv) hold(flag time.Duration) func(ctx context.Context, v gate.Verd
 			v.Reason = fmt.Sprintf("approved by %s after review: %s", res.Entry.Reviewer, v.Reason)
 			return v
 		case res.TimedOut:
-			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s; %s", res.Timeout, v.Reason))
+			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s%s; %s", res.Timeout.Round(time.Second), cut, v.Reason))
 		case res.Cancelled:
-			return deny("held for review, and the hook was stopped before anybody answered; " + v.Reason)
+			return deny("held for review, and the agent stopped the hook before anybody answered; " + v.Reason)
 		}
 		return deny(fmt.Sprintf("rejected by %s after review: %s", res.Entry.Reviewer, v.Reason))
 	}
 }
 
 func hookUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]]  answer the agent's pre-command hook (stdin: its JSON)
-       command-safety hook install <agent> [--project|--user] [--dir DIR]
+	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--limit=DURATION]
+                                        answer the agent's pre-command hook (stdin: its JSON)
+       command-safety hook install <agent> [--project|--user] [--dir DIR] [--hold[=DURATION]]
        command-safety hook uninstall <agent> [--project|--user] [--dir DIR]
 agents: %s
 `, strings.Join(hooks.Agents(), ", "))
@@ -187,6 +238,7 @@ agents: %s
 
 // hookEnv loads the settings and opens the decision log for one hook run.
 type hookEnv struct {
+	mu       sync.Mutex    // record may be called again by a deadline while a first call blocks
 	snapHold time.Duration // ml-ai.holdTimeout from the last settings read
 	env      settings.Env
 	stderr   io.Writer
@@ -216,6 +268,10 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 
 // close closes the decision log if this run opened it.
 func (h *hookEnv) close() {
+	if !h.mu.TryLock() {
+		return // a record still blocks (the deadline answered): exit without waiting
+	}
+	defer h.mu.Unlock()
 	if h.log != nil {
 		if err := h.log.Close(); err != nil {
 			fmt.Fprintf(h.stderr, "command-safety: decision log: closing: %v\n", err)
@@ -226,6 +282,8 @@ func (h *hookEnv) close() {
 // record writes v with the agent's session to the decision log
 // ([audit.Record]: on failure an allow comes back as a prompt).
 func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.logPath == "" && h.pathErr == nil {
 		// Bad input never reached the settings: use the user's log setting.
 		h.policy(nil)
@@ -296,7 +354,7 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	home := settings.EnvFrom(runtime.GOOS, os.Getenv).Home
-	path, err := hooks.SettingsPath(agent, scope, projectDir, home)
+	path, err := hooks.SettingsPath(agent, scope, projectDir, home, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "command-safety hook %s: %v\n", verb, err)
 		return exitUsage
@@ -320,17 +378,14 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "command-safety hook install: --binary: %v\n", err)
 			return exitUsage
 		}
-		command := hooks.HookCommand(bin, agent)
-		wait := time.Duration(0)
+		spec := hooks.Spec{Binary: bin, Hold: hold.set, HoldFor: hold.d}
 		if hold.set {
-			command += " --hold"
-			wait = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).HoldTimeout
-			if hold.d > 0 {
-				command += "=" + hold.d.String()
-				wait = hold.d
+			spec.HoldLongest = hold.d
+			if hold.d == 0 {
+				spec.HoldLongest = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).HoldTimeout
 			}
 		}
-		edit, err = hooks.InstallHold(agent, data, command, wait)
+		edit, err = hooks.Install(agent, data, spec)
 	} else {
 		if !existed {
 			fmt.Fprintf(stdout, "%s: no such file; nothing to remove\n", path)
@@ -365,10 +420,40 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 	if existed {
 		fmt.Fprintln(stdout, "(the file was re-encoded as JSON with 2-space indentation; every other key was kept in its order)")
 	}
-	if verb == "install" && agent == "gemini-cli" && scope == hooks.Project {
-		fmt.Fprintln(stdout, "(Gemini CLI runs a project's hooks only when the folder is trusted)")
+	if verb == "install" {
+		for _, n := range installNotes(agent, scope, hold.set) {
+			fmt.Fprintln(stdout, n)
+		}
 	}
 	return 0
+}
+
+// installNotes are what the user must know after installing agent's hook:
+// what the agent itself requires before the hook runs, and where an agent
+// without anybody at its terminal needs hold mode.
+func installNotes(agent string, scope hooks.Scope, hold bool) []string {
+	var n []string
+	switch agent {
+	case "codex":
+		n = append(n, "Codex runs a hook only after you trust it: start `codex`, open /hooks, review the command-safety entry and trust it (Codex keeps trust per hook hash; a changed entry must be trusted again).",
+			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.",
+			"Codex hooks cannot ask: a command that needs approval is denied with the reason"+map[bool]string{true: "; in hold mode it waits for a release first.", false: " (install with --hold to wait for a release instead)."}[hold])
+		if scope == hooks.Project {
+			n = append(n, "Codex loads a project's .codex/hooks.json only when the project is trusted.")
+		}
+	case "gemini-cli":
+		if scope == hooks.Project {
+			n = append(n, "Gemini CLI runs a project's hooks only when the folder is trusted.")
+		}
+		if !hold {
+			n = append(n, "Headless `gemini -p` turns an ask into a confirmation nobody can give and waits for ever: for headless runs install with --hold, so prompts wait for a release from `command-safety review`, VS Code or `command-safety log resolve` and are denied when nobody answers.")
+		}
+	case "claude-code":
+		if !hold {
+			n = append(n, "In `claude -p` (headless) Claude Code denies an ask itself; install with --hold to have prompts wait for a release instead.")
+		}
+	}
+	return n
 }
 
 // selfPath is this binary's absolute path, symlinks resolved.

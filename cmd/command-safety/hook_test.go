@@ -129,7 +129,13 @@ func TestHookProcess(t *testing.T) {
 		{"gemini-cli", `{"session_id":"ge-1","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf ~"}}`,
 			[]string{"GEMINI_PROJECT_DIR=" + w}, "deny", effects.Refuse, "ge-1", 0},
 		{"gemini-cli", ``, nil, "deny", effects.Refuse, "", 0},
-		{"codex", `{"command":"ls"}`, nil, "deny", effects.Refuse, "", 2},
+		// Codex: an allow is no output (it runs the tool on "allow" and
+		// "ask" alike), a prompt is a deny.
+		{"codex", `{"session_id":"cx-1","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			nil, "", effects.Allow, "cx-1", 0},
+		{"codex", `{"session_id":"cx-2","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install x"}}`,
+			nil, "deny", effects.Prompt, "cx-2", 0},
+		{"copilot", `{"command":"ls"}`, nil, "deny", effects.Refuse, "", 2},
 	}
 	want := 0
 	for _, c := range cases {
@@ -143,7 +149,7 @@ func TestHookProcess(t *testing.T) {
 		if strings.Contains(stderr, "decision log") {
 			t.Errorf("%s: the decision log failed: %s", c.agent, stderr)
 		}
-		if c.decision != "" {
+		if c.decision != "" || c.session != "" {
 			want++
 		}
 	}
@@ -163,7 +169,7 @@ func TestHookProcess(t *testing.T) {
 	// Rows come newest first; match them to the cases that answered.
 	i := len(rows) - 1
 	for _, c := range cases {
-		if c.decision == "" {
+		if c.decision == "" && c.session == "" {
 			continue
 		}
 		r := rows[i]
@@ -303,7 +309,7 @@ func TestHookInstallProcess(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	wantCmd := resolved + " hook claude-code"
+	wantCmd := resolved + " hook claude-code --limit=30s"
 	if got.Model != "opus" || len(got.Hooks["Stop"]) != 1 || len(got.Hooks["PreToolUse"]) != 1 ||
 		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
 		t.Errorf("settings after install:\n%s", data)
@@ -321,7 +327,7 @@ func TestHookInstallProcess(t *testing.T) {
 	}
 
 	// Project scope for the other agents, into the sandbox's work tree.
-	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json"} {
+	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json", "codex": ".codex/hooks.json"} {
 		out, stderr, code := s.run(t, "", nil, "hook", "install", agent, "--project", "--dir", s.work)
 		path := filepath.Join(s.work, filepath.FromSlash(rel))
 		if code != 0 || !strings.Contains(out, "--- /dev/null\n+++ "+path) {
@@ -357,7 +363,7 @@ func TestHookInstallProcess(t *testing.T) {
 
 	for _, args := range [][]string{
 		{"hook", "install"},
-		{"hook", "install", "codex"},
+		{"hook", "install", "copilot"},
 		{"hook", "install", "cursor", "--user", "--project"},
 		{"hook", "install", "cursor", "extra"},
 	} {
@@ -398,7 +404,7 @@ func hookDecision(t *testing.T, agent, stdout string) string {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	switch agent {
-	case "claude-code":
+	case "claude-code", "codex":
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
@@ -424,11 +430,11 @@ func TestHookHold(t *testing.T) {
 		code           int
 		took           time.Duration
 	}
-	start := func(session, command, hold string) chan result {
+	start := func(session, command string, flags ...string) chan result {
 		ch := make(chan result, 1)
 		go func() {
 			t0 := time.Now()
-			out, errOut, code := s.run(t, payload(session, command), nil, "hook", "claude-code", hold)
+			out, errOut, code := s.run(t, payload(session, command), nil, append([]string{"hook", "claude-code"}, flags...)...)
 			ch <- result{out, errOut, code, time.Since(t0)}
 		}()
 		return ch
@@ -494,6 +500,36 @@ func TestHookHold(t *testing.T) {
 		}
 		if r.took < time.Second {
 			t.Errorf("answered after %v, before the 1s hold ran out", r.took)
+		}
+	})
+	// A hold longer than the agent's time limit for the hook (an entry
+	// installed before the hold grew, or edited by hand) is cut to end
+	// before the limit: the agent never stops a waiting hook, so it never
+	// gets the chance to run the command unapproved (Gemini CLI would).
+	t.Run("hold longer than the agent's limit", func(t *testing.T) {
+		const limit = 8 * time.Second
+		r := wait(start("hold-l", "npm install left-pad", "--hold=10m", "--limit="+limit.String()))
+		if got := hookDecision(t, "claude-code", r.stdout); got != "deny" || !strings.Contains(r.stdout, "cut to fit the agent's time limit") {
+			t.Errorf("decision %q, want deny, cut to the limit\nstdout: %s\nstderr: %s", got, r.stdout, r.stderr)
+		}
+		if r.took >= limit {
+			t.Errorf("answered after %v, not before the agent's limit %v", r.took, limit)
+		}
+		l, err := audit.Open(s.logPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		rows, _ := l.Query(context.Background(), audit.Filter{})
+		for _, row := range rows {
+			if row.Session == "hold-l" && (row.Status != audit.StatusRejected || row.Reviewer != audit.ReviewerTimeout) {
+				t.Errorf("row %d: status %s reviewer %q, want rejected by %s", row.LogID, row.Status, row.Reviewer, audit.ReviewerTimeout)
+			}
+		}
+		// A limit that leaves no time to wait denies at once.
+		r = wait(start("hold-0", "npm install left-pad", "--hold=10m", "--limit=3s"))
+		if got := hookDecision(t, "claude-code", r.stdout); got != "deny" || r.took > 3*time.Second {
+			t.Errorf("--limit=3s: %q after %v, want deny at once", got, r.took)
 		}
 	})
 	t.Run("allow and refuse never wait", func(t *testing.T) {

@@ -261,4 +261,9 @@ func TestHookHoldStopped(t *testing.T) {
 	if err != nil || e.Status != audit.StatusRejected || e.Reviewer != audit.ReviewerCancelled {
 		t.Errorf("row after SIGTERM: %s by %q (%v), want rejected by %s", e.Status, e.Reviewer, err, audit.ReviewerCancelled)
 	}
+	// What is known is that the agent stopped the hook; an agent may run the
+	// tool then, so the log never says the command was denied.
+	if !strings.Contains(e.Note, "the command may have run") || strings.Contains(e.Note, "denied") {
+		t.Errorf("row note %q, want what is known: the command may have run", e.Note)
+	}
 }
