@@ -35,6 +35,7 @@ func Test(t *testing.T) {
 		name string
 		run  func(t *testing.T, ag *agent)
 	}{
+		{"baseline", testBaseline},
 		{"read", testRead},
 		{"prompt", testPrompt},
 		{"refusal", testRefusal},
@@ -50,10 +51,32 @@ func Test(t *testing.T) {
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
 					t.Parallel()
+					if c.name != "baseline" {
+						requireAdapter(t, ag)
+					}
 					c.run(t, ag)
 				})
 			}
 		})
+	}
+}
+
+// testBaseline: with no hook installed, the CLI runs a turn against the
+// loopback model and connects nowhere else; the read runs. This checks the
+// CLI and the harness apart from command-safety.
+func testBaseline(t *testing.T, ag *agent) {
+	s := newSandbox(t, ag, ag.call(readCmd))
+	tr := s.run("Run the e2e read command.", runOpts{timeout: turnLimit})
+	s.checkOffline(tr)
+	res, ok := s.srv.ToolResult()
+	if !ok || !strings.Contains(res, readOutput) {
+		t.Fatalf("without a hook the read did not run: tool result %q (sent %v)\n%s", res, ok, s.dump(tr))
+	}
+	if !strings.Contains(tr.stdout, finalText) {
+		t.Errorf("the CLI did not print the model's final text %q\n%s", finalText, s.dump(tr))
+	}
+	if rows := s.entries(); len(rows) != 0 {
+		t.Errorf("no hook is installed, but the decision log has %d rows", len(rows))
 	}
 }
 

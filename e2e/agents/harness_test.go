@@ -37,7 +37,11 @@ var (
 	keepDirs = os.Getenv("E2E_KEEP") == "1"
 )
 
-var useStrace bool
+var (
+	useStrace bool
+	// adapters are the agents `command-safety hook --help` lists.
+	adapters = map[string]bool{}
+)
 
 func TestMain(m *testing.M) {
 	if !enabled {
@@ -78,6 +82,17 @@ func setup(cleanup *func()) error {
 	if _, err := os.Stat(csBin); err != nil {
 		return fmt.Errorf("E2E_CS_BIN: %w", err)
 	}
+	usage, _ := exec.Command(csBin, "hook", "--help").CombinedOutput()
+	for _, line := range strings.Split(string(usage), "\n") {
+		if list, ok := strings.CutPrefix(line, "agents: "); ok {
+			for _, a := range strings.Split(list, ",") {
+				adapters[strings.TrimSpace(a)] = true
+			}
+		}
+	}
+	if len(adapters) == 0 {
+		return fmt.Errorf("`command-safety hook --help` lists no agents:\n%s", usage)
+	}
 	switch straceMode {
 	case "0":
 	case "1":
@@ -97,6 +112,19 @@ func requireE2E(t *testing.T) {
 	if !enabled {
 		t.Skip("the real agent CLIs run only with E2E_AGENTS=1 (e2e/agents/run.sh)")
 	}
+}
+
+// requireAdapter fails the test when the binary has no hook adapter for the
+// agent, or skips it when the adapter is known to be pending.
+func requireAdapter(t *testing.T, ag *agent) {
+	t.Helper()
+	if adapters[ag.hook] {
+		return
+	}
+	if ag.pendingAdapter != "" {
+		t.Skipf("command-safety has no %s adapter yet (%s); this case runs once it has", ag.hook, ag.pendingAdapter)
+	}
+	t.Fatalf("command-safety has no %s hook adapter", ag.hook)
 }
 
 // sandbox is one test's world: a temporary tree that is HOME, every XDG_*
