@@ -81,14 +81,24 @@ func testBaseline(t *testing.T, ag *agent) {
 }
 
 // testRead: a read runs, and the hook was asked (its verdict is in the log).
+// The answer to the exact payload the CLI sends is checked first: it must
+// be the agent's own allow (for Codex: exit 0 and nothing on stdout).
 func testRead(t *testing.T, ag *agent) {
 	s := newSandbox(t, ag, ag.call(readCmd))
+	payload, env := s.capture("Run the e2e read command.")
+	out, errOut, code := s.hookWith(payload, env)
+	if !ag.isAllow(out, code) {
+		t.Errorf("command-safety hook %s does not answer %s's payload for %q with its allow:\npayload %s\nanswer (exit %d) %q %s",
+			ag.hook, ag.name, readCmd, payload, code, out, errOut)
+	}
+	s.srv = newModelServer(t, ag.call(readCmd)) // a fresh conversation log
+	ag.configure(s)
 	s.install()
 	tr := s.run("Run the e2e read command.", runOpts{timeout: turnLimit})
 	defer s.checkOffline(tr)
 	rows := s.entriesFor(readCmd)
-	if len(rows) != 1 || rows[0].Decision != "allow" {
-		t.Fatalf("want one allow verdict for %q from the %s hook, got %+v\n%s", readCmd, ag.hook, rows, s.dump(tr))
+	if len(rows) != 2 || rows[1].Decision != "allow" {
+		t.Fatalf("want the check's and the turn's allow verdicts for %q from the %s hook, got %+v\n%s", readCmd, ag.hook, rows, s.dump(tr))
 	}
 	res, ok := s.srv.ToolResult()
 	if !ok || !strings.Contains(res, readOutput) {
@@ -226,6 +236,9 @@ printf '%%s\n' '%[2]s'
 	if !exists(filepath.Join(s.dummy, "keep.txt")) {
 		s.t.Fatalf("SAFETY: the capture hook did not block the call: %s is gone\n%s", s.dummy, s.dump(tr))
 	}
+	if res, _ := s.srv.ToolResult(); !strings.Contains(res, "e2e capture hook: blocked") {
+		s.t.Fatalf("the capture hook did not block the call: the model got %q\n%s", res, s.dump(tr))
+	}
 	payload, err := os.ReadFile(filepath.Join(dir, "payload.json"))
 	if err != nil {
 		s.t.Fatalf("%s never ran the installed hook (%v)\n%s", s.ag.name, err, s.dump(tr))
@@ -350,6 +363,7 @@ func testHoldLimitInstall(t *testing.T, ag *agent) {
 		t.Fatalf("installed --hold=%s, but the entry's %q is %s: %s stops the hook before the hold ends:\n%s",
 			hold, ag.limit.key, limit, ag.name, s.settingsText())
 	}
+	t.Logf("install --hold=%s set %q to %s", hold, ag.limit.key, limit)
 }
 
 // testHoldBeyondLimit: the entry's limit was set short by hand (3 s); a
