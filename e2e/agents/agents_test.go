@@ -17,6 +17,9 @@ type agent struct {
 	bin  string // in node_modules/.bin
 	// call is the model's tool call that runs cmd in the CLI's shell tool.
 	call func(cmd string) toolCall
+	// dirArg, when the shell tool takes one, is its argument for the
+	// directory the command runs in (Codex: workdir).
+	dirArg string
 	// configure writes the CLI's own settings into the sandbox.
 	configure func(s *sandbox)
 	// env is the CLI's extra environment (the model server's URL, keys,
@@ -151,6 +154,7 @@ var codex = &agent{
 	call: func(cmd string) toolCall {
 		return toolCall{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
 	},
+	dirArg: "workdir",
 	configure: func(s *sandbox) {
 		writeFile(s.t, filepath.Join(s.codexHome(), "config.toml"), fmt.Sprintf(`# e2e: the scripted model on loopback, nothing else
 model = "gpt-5.1-codex"

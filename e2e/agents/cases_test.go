@@ -26,6 +26,7 @@ const (
 	promptWait = 8 * time.Second         // how long a turn may go on after its prompt was logged
 	turnLimit  = 100 * time.Second       // the longest any turn may take
 	longHold   = "touch e2e-held-beyond" // held past the agent's own hook limit
+	outsideCmd = "touch e2e-outside"     // run in the temporary HOME through the tool's directory argument
 )
 
 // Test runs every case for every agent, each in its own sandbox, in parallel.
@@ -39,6 +40,7 @@ func Test(t *testing.T) {
 		{"read", testRead},
 		{"prompt", testPrompt},
 		{"refusal", testRefusal},
+		{"workdir-outside", testWorkdirOutside},
 		{"hold-approve", testHoldApprove},
 		{"hold-reject", testHoldReject},
 		{"hold-limit-install", testHoldLimitInstall},
@@ -263,6 +265,32 @@ func (s *sandbox) hookWith(payload []byte, env []string) (stdout, stderr string,
 	s.envOverride = env
 	defer func() { s.envOverride = saved }()
 	return s.cs(string(payload), "hook", s.ag.hook)
+}
+
+// testWorkdirOutside: with the user's budget allowing workspace writes, a
+// write the model sends with the tool's directory argument set to the home
+// directory is judged where it runs (outside the workspace) and blocked;
+// judged in the session's directory it would be allowed.
+func testWorkdirOutside(t *testing.T, ag *agent) {
+	if ag.dirArg == "" {
+		t.Skipf("%s's shell tool has no directory argument", ag.name)
+	}
+	call := ag.call(outsideCmd)
+	s := newSandbox(t, ag, call)
+	call.Args[ag.dirArg] = s.home
+	s.srv.call = call
+	writeFile(t, filepath.Join(s.cfg, "Code", "User", "settings.json"),
+		fmt.Sprintf(`{"ml-ai.agentBudgets": {%q: {"write-inside-workspace": "allow"}}}`, ag.hook))
+	s.install()
+	tr := s.run("Run the e2e write command in the home directory.", runOpts{timeout: turnLimit})
+	defer s.checkOffline(tr)
+	if exists(filepath.Join(s.home, "e2e-outside")) {
+		t.Errorf("SAFETY: %q ran in %s, outside the workspace\n%s", outsideCmd, s.home, s.dump(tr))
+	}
+	rows := s.entriesFor(outsideCmd)
+	if len(rows) != 1 || rows[0].Decision == "allow" || rows[0].Cwd != s.home {
+		t.Errorf("want one verdict judged in %s that is not allow, got %+v\n%s", s.home, rows, s.dump(tr))
+	}
 }
 
 // holdRun runs a turn of holdCmd in hold mode and releases the pending
