@@ -148,6 +148,14 @@ func geminiDecision(out string) string {
 }
 
 // --- Codex CLI (@openai/codex 0.171.0)
+//
+// Seen with hand-written hooks: payload permission_mode is
+// "bypassPermissions" in `exec -s workspace-write`, and cwd is the tool
+// call's workdir when the model gives one; deny blocks ("Command blocked by
+// PreToolUse hook: <reason>. Command: <cmd>"); exit 0 with nothing printed
+// runs; a hook that exits 1 or outlives its "timeout" (seconds) is ignored
+// and the tool RUNS. The default limit without a "timeout" was not measured;
+// 600 s is assumed, as for Claude Code.
 
 var codex = &agent{
 	name: "Codex", hook: "codex", bin: "codex",
@@ -199,6 +207,16 @@ trust_level = "trusted"
 func (s *sandbox) codexHome() string { return filepath.Join(s.root, "codex-home") }
 
 // --- GitHub Copilot CLI (@github/copilot 1.0.102)
+//
+// Runs offline with BYOK: COPILOT_OFFLINE=true and COPILOT_PROVIDER_BASE_URL
+// (`copilot help environment`); no GitHub sign-in. Seen with hand-written
+// hooks in .github/hooks/*.json (-p, --allow-all-tools, --trust-folder):
+// payload {sessionId, timestamp (ms), cwd, toolName: "bash", toolArgs:
+// {command, description}} (toolArgs an object, not a JSON string), env
+// COPILOT_PROJECT_DIR, COPILOT_HOOK_DIR and CLAUDE_PROJECT_DIR; deny blocks
+// ("Denied by preToolUse hook: <reason>"); ask is denied ("unable to ask user
+// for confirmation"); allow runs; exit 1 or 2 denies; a hook that outlives
+// timeoutSec (default 30) is dropped and the tool RUNS.
 
 var copilotCLI = &agent{
 	name: "Copilot CLI", hook: "copilot-cli", bin: "copilot",
@@ -232,7 +250,11 @@ var copilotCLI = &agent{
 	limit:       hookLimit{key: "timeoutSec", unit: time.Second, def: 30 * time.Second},
 	captureDeny: `{"permissionDecision":"deny","permissionDecisionReason":"e2e capture hook: blocked"}`,
 	isDeny:      func(out string, code int) bool { return copilotDecision(out) == "deny" || code == 2 },
-	isAllow:     func(out string, code int) bool { return code == 0 && copilotDecision(out) == "allow" },
+	// An explicit allow, or no opinion (exit 0, nothing printed), which with
+	// --allow-all-tools also runs the tool.
+	isAllow: func(out string, code int) bool {
+		return code == 0 && (copilotDecision(out) == "allow" || strings.TrimSpace(out) == "")
+	},
 }
 
 func copilotDecision(out string) string {
