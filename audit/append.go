@@ -2,12 +2,14 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -59,15 +61,15 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // next to starting the hook process or running the command, and agents do not
 // run hundreds of commands a second, so durability wins.
 //
-// Several processes may append at once: each waits for the write lock
-// (up to 5 s a try) and Append retries on SQLITE_BUSY until ctx ends.
+// Several processes may append at once: each waits for the write lock, at
+// most [LockWait] in all (or until ctx ends), then fails.
 func (l *Log) Append(ctx context.Context, v gate.Verdict, session string) (int64, error) {
 	row, err := newRow(v, session)
 	if err != nil {
 		return 0, fmt.Errorf("append to decision log: %w", err)
 	}
 	var id int64
-	err = retry(ctx, func() error {
+	err = retryFor(ctx, LockWait, func() error {
 		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE (see dsn)
 		if err != nil {
 			return err
@@ -120,7 +122,7 @@ func newRow(v gate.Verdict, session string) (row, error) {
 		t = time.Now()
 	}
 	r := row{
-		time: formatTime(t), requestID: v.ID, command: v.Command, cwd: v.Cwd,
+		time: formatTime(t), requestID: v.ID, command: storedCommand(v.Command), cwd: v.Cwd,
 		workspaces: string(wsJSON), agent: v.Agent, mode: v.Mode, session: session,
 		decision: v.Decision.String(), effects: string(effJSON), rule: v.Rule, reason: v.Reason,
 		micros: v.Micros, status: string(StatusAuto),
@@ -142,6 +144,27 @@ func newRow(v gate.Verdict, session string) (row, error) {
 		}
 	}
 	return r, nil
+}
+
+// storedPrefix is how much of a command over [gate.MaxCommandBytes] the log
+// keeps.
+const storedPrefix = 4 << 10
+
+// storedCommand is the command text a row keeps: the command itself, or for
+// one over the size limit (refused as too-large, never run) a bounded prefix
+// with its length and SHA-256, so a flood of huge commands cannot grow the
+// log by their size twice over (the table and the command index): 300
+// refused 1 MiB commands had made a 686 MB log.
+func storedCommand(c string) string {
+	if len(c) <= gate.MaxCommandBytes {
+		return c
+	}
+	n := storedPrefix
+	for n > 0 && !utf8.RuneStart(c[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… [%d bytes in all, SHA-256 %x; over the %d-byte limit, so only this prefix is kept]",
+		c[:n], len(c), sha256.Sum256([]byte(c)), gate.MaxCommandBytes)
 }
 
 const (

@@ -9,8 +9,10 @@
 //
 // One file, by default [DefaultPath]: WAL mode, so readers never block the
 // writer and several processes (serve, check, the hook adapters) append at
-// once; each connection waits up to 5 s for a busy lock and [Log.Append]
-// retries on SQLITE_BUSY besides. The schema version is `PRAGMA user_version`;
+// once. A writer waits for another's lock at most [LockWait] to open the log
+// and as much for each append, then fails ([Record] turns an allow into a
+// prompt): a process that holds the lock for ever stalls no verdict for
+// longer. Other operations (resolve, queries) wait up to 5 s. The schema version is `PRAGMA user_version`;
 // [Open] migrates an older file forward and refuses a newer one.
 //
 // Table `verdicts` holds one row per verdict. Its verdict columns are

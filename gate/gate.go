@@ -19,6 +19,10 @@ import (
 // verdict; the decision log stores it beside every row.
 const ClassifierVersion = "1"
 
+// MaxCommandBytes is the longest command classified; a longer one is
+// refused as too-large (SPEC §3 rule 10).
+const MaxCommandBytes = classifier.MaxBytes
+
 // Request is one command to decide.
 type Request struct {
 	ID         string   // caller's id, echoed in the verdict

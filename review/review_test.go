@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -211,7 +212,14 @@ func TestLoginTokenSingleUse(t *testing.T) {
 	if raw, err := base64URLLen(tok); err != nil || raw != 32 {
 		t.Errorf("token %q: %d bytes, %v; want 32 bytes base64url", tok, raw, err)
 	}
-	for _, bad := range []string{"/login", "/login?token=", "/login?token=" + tok[:len(tok)-1] + "A"} {
+	// A wrong token that differs from the real one in its last character:
+	// always a different character (the last of 43 base64url characters
+	// takes one of 16 values, so a fixed "A" was the real one 1 run in 16).
+	last := "A"
+	if strings.HasSuffix(tok, "A") {
+		last = "B"
+	}
+	for _, bad := range []string{"/login", "/login?token=", "/login?token=" + tok[:len(tok)-1] + last} {
 		if code, _, _ := f.req("GET", bad, nil, ""); code != http.StatusForbidden {
 			t.Errorf("GET %s: %d, want 403", bad, code)
 		}
@@ -398,7 +406,7 @@ func TestPendingAndDecisions(t *testing.T) {
 	old := f.add(prompt("curl https://old.example", "cursor", effects.Prompt))
 	f.add(prompt("ls", "cursor", effects.Allow))
 	held := f.add(prompt("curl https://held.example", "claude-code", effects.Prompt))
-	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute))); err != nil {
+	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute), os.Getpid(), hostname())); err != nil {
 		t.Fatal(err)
 	}
 	newest := f.add(prompt(xss, "claude-code", effects.Prompt))
@@ -517,4 +525,9 @@ func TestStaticFilesRenderText(t *testing.T) {
 			t.Errorf("app.js uses %s", bad)
 		}
 	}
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
 }

@@ -12,6 +12,10 @@
 //   - a missing file contributes nothing (the defaults: gate on, built-in budgets);
 //   - a file that does not parse keeps that file's last good values (or
 //     nothing) and yields an error [Problem] naming the file and line:col;
+//   - so does a file that is not a regular file (a FIFO, a device, a
+//     directory, or a symlink to one), one over [MaxFileSize], and one whose
+//     read does not finish within [ReadTimeout]: every file is read through
+//     [ReadFile], which checks the opened descriptor before reading;
 //   - an unknown `ml-ai.*` key or a value of the wrong type is an error
 //     [Problem]; the key is ignored and the rest of the file still applies;
 //   - a workspace can only tighten: its `commandSafety: false` applies, its

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"sync"
 	"time"
 
@@ -120,29 +118,22 @@ type source struct {
 	problems []Problem
 }
 
-// maxFileSize bounds a settings file.
-const maxFileSize = 8 << 20
-
 // readFile reads and parses one file, falling back to its last good values.
 // Call with l.mu held.
 func (l *Loader) readFile(path string) (source, bool) {
 	src := source{name: path}
-	f, err := os.Open(path)
+	data, _, err := ReadFile(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		delete(l.lastGood, path)
 		return src, false
 	}
-	var data []byte
-	if err == nil {
-		data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
-		f.Close()
-		if err == nil && len(data) > maxFileSize {
-			err = fmt.Errorf("larger than %d bytes", maxFileSize)
-		}
-	}
 	if err != nil {
+		msg := err.Error()
+		if !errors.Is(err, ErrNotRegular) {
+			msg = "cannot read: " + msg
+		}
 		src.hash = "error:" + err.Error()
-		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: fmt.Sprintf("cannot read: %v", err)}))
+		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: msg}))
 		return src, true
 	}
 	sum := sha256.Sum256(data)

@@ -474,10 +474,10 @@ func TestLoadUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A file over the size limit.
-	write(t, sb.user[1], `{"ml-ai.commandSafety": false, "x": "`+strings.Repeat("x", maxFileSize)+`"}`)
+	write(t, sb.user[1], `{"ml-ai.commandSafety": false, "x": "`+strings.Repeat("x", MaxFileSize)+`"}`)
 	s := Load(sb.env, nil)
 	checkSnapshot(t, sb, s, loadCase{problems: []string{
-		"user0: error: cannot read: read user0: is a directory; ignoring this file",
+		"user0: error: is not a regular file (a directory); ignoring this file",
 		"user1: error: cannot read: larger than 8388608 bytes; ignoring this file",
 	}})
 }

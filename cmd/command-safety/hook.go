@@ -436,8 +436,12 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 	switch agent {
 	case "codex":
 		n = append(n, "Codex runs a hook only after you trust it: start `codex`, open /hooks, review the command-safety entry and trust it (Codex keeps trust per hook hash; a changed entry must be trusted again).",
-			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.",
-			"Codex hooks cannot ask: a command that needs approval is denied with the reason"+map[bool]string{true: "; in hold mode it waits for a release first.", false: " (install with --hold to wait for a release instead)."}[hold])
+			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.")
+		if hold {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval waits for a release, and is denied when nobody approves it.")
+		} else {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval is denied with the reason (install with --hold to wait for a release instead).")
+		}
 		if scope == hooks.Project {
 			n = append(n, "Codex loads a project's .codex/hooks.json only when the project is trusted.")
 		}
@@ -471,28 +475,15 @@ func selfPath() (string, error) {
 // maxSettingsFile bounds the settings file install reads.
 const maxSettingsFile = 16 << 20
 
+// readSettingsFile reads the agent's settings file through
+// [settings.ReadFile]: a project's file can be a FIFO or a link to a device.
 func readSettingsFile(path string) (data []byte, mode fs.FileMode, existed bool, err error) {
-	f, err := os.Open(path)
+	data, st, err := settings.ReadFile(path, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err = io.ReadAll(io.LimitReader(f, maxSettingsFile+1))
-	if err != nil {
 		return nil, 0, false, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxSettingsFile {
-		return nil, 0, false, fmt.Errorf("%s is larger than %d bytes", path, maxSettingsFile)
 	}
 	return data, st.Mode().Perm(), true, nil
 }

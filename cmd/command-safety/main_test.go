@@ -13,8 +13,12 @@ var update = flag.Bool("u", false, "update testscript golden output")
 
 // TestMain lets testscript run this binary's main as `command-safety`.
 // Other tests in this package that need the real binary as a file use
-// [builtBinary].
+// [builtBinary]. With CS_TEST_LOCK_LOG set, the test binary is instead a
+// process that holds the write lock of that decision log ([lockLogProcess]).
 func TestMain(m *testing.M) {
+	if path := os.Getenv("CS_TEST_LOCK_LOG"); path != "" {
+		os.Exit(lockLogProcess(path))
+	}
 	testscript.Main(m, map[string]func(){"command-safety": main})
 }
 
