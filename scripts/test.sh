@@ -7,7 +7,9 @@
 #
 #   FUZZTIME=20s   how long each fuzz target runs (0 skips fuzzing)
 #   SKIP_E2E=1     skip the browser tests (VS Code in code-server, the review page;
-#                  they install Debian packages and take a few minutes)
+#                  they install Debian packages and take a few minutes) and the
+#                  real agent CLIs (e2e/agents: Claude Code, Gemini CLI, Codex,
+#                  Copilot CLI from npm against a scripted loopback model)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-20s}
@@ -91,6 +93,11 @@ fi
 if [ "${SKIP_E2E:-0}" != "1" ] && [ -x review/e2e/run.sh ]; then
   step "review page: browser test in headless Chromium"
   review/e2e/run.sh
+fi
+
+if [ "${SKIP_E2E:-0}" != "1" ]; then
+  step "agent CLIs: end-to-end with the real Claude Code, Gemini CLI, Codex and Copilot CLI"
+  e2e/agents/run.sh
 fi
 
 step "all checks passed"
