@@ -293,7 +293,7 @@ func testWorkdirOutside(t *testing.T, ag *agent) {
 	}
 }
 
-// holdRun runs a turn of holdCmd in hold mode and releases the pending
+// holdRun runs a turn of holdCmd in hold mode and releases the held
 // verdict with verb (approve or reject) as soon as it is logged.
 func holdRun(t *testing.T, ag *agent, verb string) (*sandbox, turn, logEntry) {
 	s := newSandbox(t, ag, ag.call(holdCmd))
@@ -303,7 +303,7 @@ func holdRun(t *testing.T, ag *agent, verb string) (*sandbox, turn, logEntry) {
 		var row logEntry
 		if !s.waitFor(ctx, func() bool {
 			for _, e := range s.entriesFor(holdCmd) {
-				if e.Status == "pending" {
+				if e.Status == "held" {
 					row = e
 					return true
 				}
