@@ -111,4 +111,10 @@ func jsonOutput(v any) Output {
 	return Output{Stdout: b.Bytes()}
 }
 
-func (claudeCode) asks() bool { return true }
+// asks is false when nobody attends the session: `claude -p` sets
+// CLAUDE_CODE_SESSION_ATTENDED=0 in its hooks' environment (2.1.332, seen in
+// e2e/agents), and then denies an ask itself; the log records it rejected
+// rather than waiting on an answer that never comes.
+func (claudeCode) asks(getenv func(string) string) bool {
+	return getenv("CLAUDE_CODE_SESSION_ATTENDED") != "0"
+}

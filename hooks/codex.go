@@ -58,4 +58,4 @@ func (codex) answer(d effects.Decision, reason string) Output {
 
 func (codex) noOpinion() Output { return Output{} }
 
-func (codex) asks() bool { return false }
+func (codex) asks(func(string) string) bool { return false }

@@ -64,4 +64,4 @@ func (cursor) answer(d effects.Decision, reason string) Output {
 // object sets no permission.
 func (cursor) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
 
-func (cursor) asks() bool { return true }
+func (cursor) asks(func(string) string) bool { return true }

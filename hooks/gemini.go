@@ -102,4 +102,4 @@ func (geminiCLI) answer(d effects.Decision, reason string) Output {
 // noOpinion is an empty JSON object: stdout must be JSON, and it decides nothing.
 func (geminiCLI) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
 
-func (geminiCLI) asks() bool { return true }
+func (geminiCLI) asks(func(string) string) bool { return true }

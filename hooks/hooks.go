@@ -101,8 +101,10 @@ type adapter interface {
 	// noOpinion is the answer for a tool or event the gate does not judge.
 	noOpinion() Output
 	// asks reports whether the agent asks its user when the answer is a
-	// prompt; an adapter whose agent cannot denies instead.
-	asks() bool
+	// prompt (an adapter whose agent cannot denies instead, or the agent
+	// itself denies an ask when nobody attends it), given the hook's
+	// environment.
+	asks(getenv func(string) string) bool
 }
 
 var adapters = map[string]adapter{
@@ -285,7 +287,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	switch {
 	case cfg.Hold != nil:
 		w = Held
-	case !ad.asks():
+	case !ad.asks(getenv):
 		w = NobodyAsked
 	}
 	v, err = record(ctx, cfg, v, c.session, w)

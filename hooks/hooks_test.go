@@ -655,18 +655,25 @@ func TestWaiting(t *testing.T) {
 		agent string
 		hold  bool
 		want  Waiting
+		env   string
 	}{
-		{"claude-code", false, AgentAsks},
-		{"gemini-cli", false, AgentAsks},
-		{"cursor", false, AgentAsks},
-		{"codex", false, NobodyAsked},
-		{"claude-code", true, Held},
-		{"codex", true, Held},
+		{"claude-code", false, AgentAsks, ""},
+		{"claude-code", false, NobodyAsked, "CLAUDE_CODE_SESSION_ATTENDED=0"}, // claude -p
+		{"gemini-cli", false, AgentAsks, ""},
+		{"cursor", false, AgentAsks, ""},
+		{"codex", false, NobodyAsked, ""},
+		{"claude-code", true, Held, "CLAUDE_CODE_SESSION_ATTENDED=0"},
+		{"codex", true, Held, ""},
 	} {
 		work := t.TempDir()
 		payload := hookPayload(tt.agent, work, "npm install x")
 		log := &fakeLog{}
-		cfg := Config{Record: log.record, Now: fixedNow, Home: t.TempDir()}
+		cfg := Config{Record: log.record, Now: fixedNow, Home: t.TempDir(), Getenv: func(k string) string {
+			if name, val, _ := strings.Cut(tt.env, "="); k == name {
+				return val
+			}
+			return ""
+		}}
 		if tt.hold {
 			cfg.Hold = func(_ context.Context, v gate.Verdict) gate.Verdict { v.Decision = effects.Refuse; return v }
 		}

@@ -304,9 +304,10 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 	}
 	v, err := audit.Record(ctx, h.log, v, session, status)
 	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
-		// The agent cannot ask, so the hook denies the prompt: that is the
-		// answer, and the row says so instead of waiting for one.
-		if rerr := h.log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (cannot ask; command-safety denied it)"); rerr != nil {
+		// Nobody can be asked (Codex hooks cannot ask; `claude -p` denies an
+		// ask itself), so the prompt is denied: that is the answer, and the
+		// row says so instead of waiting for one.
+		if rerr := h.log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (nobody to ask: the prompt was denied)"); rerr != nil {
 			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", rerr)
 		}
 	}

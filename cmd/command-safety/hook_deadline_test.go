@@ -176,7 +176,7 @@ func TestPromptStatuses(t *testing.T) {
 		reviewer string
 	}{ // newest first
 		{"gemini-cli", audit.StatusRejected, audit.ReviewerTimeout},
-		{"codex", audit.StatusRejected, "codex (cannot ask; command-safety denied it)"},
+		{"codex", audit.StatusRejected, "codex (nobody to ask: the prompt was denied)"},
 		{"claude-code", audit.StatusAsked, ""},
 		{"default", audit.StatusAdvisory, ""},
 	}
