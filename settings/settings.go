@@ -149,7 +149,11 @@ func (l *Loader) readFile(path string) (source, bool) {
 		return src, true
 	}
 	for _, ke := range keyErrs {
-		src.problems = append(src.problems, Problem{File: path, Line: ke.line, Col: ke.col, Message: ke.err.Error()})
+		p := Problem{File: path, Line: ke.line, Col: ke.col, Message: ke.err.Error()}
+		if ke.warning {
+			p.Severity = Warning
+		}
+		src.problems = append(src.problems, p)
 	}
 	if l.lastGood == nil {
 		l.lastGood = map[string]values{}
