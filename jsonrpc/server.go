@@ -68,10 +68,11 @@ type Server struct {
 	exit  chan int
 
 	mu           sync.Mutex
-	roots        []string // workspace roots from initialize (and folder changes)
-	agent, mode  string   // initializationOptions defaults
-	clientConfig bool     // the client answers workspace/configuration
-	wantHeld     bool     // the client asked for commandSafety/held
+	roots        []string       // workspace roots from initialize (and folder changes)
+	agent, mode  string         // initializationOptions defaults
+	clientConfig bool           // the client answers workspace/configuration
+	client       clientSections // its last answer
+	wantHeld     bool           // the client asked for commandSafety/held
 	inflight     map[jsonrpc2.ID]*call
 
 	settings   atomic.Pointer[settings.Snapshot]
