@@ -205,7 +205,11 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 		r.RuleStore = append(r.RuleStore, logDB.Path())
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
-	if ctx.Err() != nil {
+	// Claim the reply before recording: a cancel that wins has answered
+	// -32800 and the verdict gets no row; once claimed, a late cancel changes
+	// nothing and the verdict is recorded and sent. So a row exists exactly
+	// for the verdicts sent (PROTOCOL.md).
+	if ctx.Err() != nil || !c.claim() {
 		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
 		return
 	}
@@ -223,12 +227,8 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			s.decisionDB.retry()
 		}
 	}
-	if ctx.Err() != nil || !c.claim() {
-		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
-		return
-	}
 	s.logMessage(messageType(v.Decision), FormatLine(v))
-	_ = c.reply(ctx, v, nil)
+	_ = c.reply(context.WithoutCancel(ctx), v, nil)
 }
 
 // openLog returns the decision log in force, or why there is none.

@@ -194,6 +194,13 @@ func (s *Server) waitSettings(ctx context.Context) {
 	case <-s.cfgReady:
 	case <-ctx.Done():
 	case <-t.C:
-		s.log.Warn("no settings from the client yet; deciding with the current settings")
+		// Given up once, for every classify: a client that never answers
+		// would otherwise delay each one by ConfigTimeout. A late answer
+		// still applies when it comes.
+		s.giveUpOnce.Do(func() {
+			s.log.Warn("no settings from the client yet; deciding with the current settings")
+			s.logMessage(protocol.MessageTypeWarning, fmt.Sprintf("settings: the client has not answered workspace/configuration within %v; deciding with the current settings (the defaults until it answers)", s.opts.ConfigTimeout))
+		})
+		s.markReady()
 	}
 }

@@ -79,6 +79,7 @@ type Server struct {
 	loader     settings.Loader
 	cfgReady   chan struct{} // closed once the first settings are in
 	readyOnce  sync.Once
+	giveUpOnce sync.Once  // the first classify that waited ConfigTimeout in vain
 	fetchMu    sync.Mutex // one workspace/configuration exchange at a time
 	fetchSeq   atomic.Int64
 	watcher    *settings.Watcher // files mode
