@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -49,7 +48,7 @@ func badSettingsKinds(t *testing.T) []badSettings {
 	kinds := []badSettings{
 		{"fifo", func(t *testing.T, path string) {
 			t.Helper()
-			if err := syscall.Mkfifo(path, 0o644); err != nil {
+			if err := mkfifo(path); err != nil {
 				t.Fatal(err)
 			}
 		}, "is not a regular file (a FIFO)"},
@@ -66,7 +65,7 @@ func badSettingsKinds(t *testing.T) []badSettings {
 		{"link to a FIFO", func(t *testing.T, path string) {
 			t.Helper()
 			fifo := path + ".fifo"
-			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			if err := mkfifo(fifo); err != nil {
 				t.Fatal(err)
 			}
 			symlinkTo(fifo)(t, path)
