@@ -117,6 +117,7 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 	if p.Mode != nil {
 		mode, modeFrom = *p.Mode, "params"
 	}
+	var folders []string
 	if p.WorkspaceFolders != nil {
 		roots = roots[:0:0]
 		for _, f := range p.WorkspaceFolders {
@@ -126,8 +127,9 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 			}
 			roots = append(roots, r)
 		}
+		folders = roots
 	}
-	return classifyRequest{modeFrom: modeFrom, Request: gate.Request{
+	return classifyRequest{modeFrom: modeFrom, folders: folders, Request: gate.Request{
 		ID: p.ID, Command: *p.Command, Cwd: cwd, Workspaces: roots,
 		Home: s.opts.Home, Agent: agent, Mode: mode,
 	}}, nil
@@ -138,7 +140,8 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 // from ml-ai.agentBudgets).
 type classifyRequest struct {
 	gate.Request
-	modeFrom string // "params" or "initializationOptions"
+	modeFrom string   // "params" or "initializationOptions"
+	folders  []string // the request's own workspaceFolders, nil when it named none
 }
 
 // checkMode returns an InvalidParams error for a mode that names no budget.
@@ -182,7 +185,7 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	if ctx.Err() != nil {
 		return
 	}
-	snap := s.snapshot()
+	snap := s.settingsFor(cr.folders)
 	if err := checkMode(cr, snap.Budgets); err != nil {
 		if c.claim() {
 			_ = c.reply(ctx, nil, err)
@@ -202,7 +205,11 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 		r.RuleStore = append(r.RuleStore, logDB.Path())
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
-	if ctx.Err() != nil {
+	// Claim the reply before recording: a cancel that wins has answered
+	// -32800 and the verdict gets no row; once claimed, a late cancel changes
+	// nothing and the verdict is recorded and sent. So a row exists exactly
+	// for the verdicts sent (PROTOCOL.md).
+	if ctx.Err() != nil || !c.claim() {
 		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
 		return
 	}
@@ -221,12 +228,8 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			s.decisionDB.retry()
 		}
 	}
-	if ctx.Err() != nil || !c.claim() {
-		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
-		return
-	}
 	s.logMessage(messageType(v.Decision), FormatLine(v))
-	_ = c.reply(ctx, v, nil)
+	_ = c.reply(context.WithoutCancel(ctx), v, nil)
 }
 
 // openLog returns the decision log in force, or why there is none.

@@ -68,16 +68,18 @@ type Server struct {
 	exit  chan int
 
 	mu           sync.Mutex
-	roots        []string // workspace roots from initialize (and folder changes)
-	agent, mode  string   // initializationOptions defaults
-	clientConfig bool     // the client answers workspace/configuration
-	wantHeld     bool     // the client asked for commandSafety/held
+	roots        []string       // workspace roots from initialize (and folder changes)
+	agent, mode  string         // initializationOptions defaults
+	clientConfig bool           // the client answers workspace/configuration
+	client       clientSections // its last answer
+	wantHeld     bool           // the client asked for commandSafety/held
 	inflight     map[jsonrpc2.ID]*call
 
 	settings   atomic.Pointer[settings.Snapshot]
 	loader     settings.Loader
 	cfgReady   chan struct{} // closed once the first settings are in
 	readyOnce  sync.Once
+	giveUpOnce sync.Once  // the first classify that waited ConfigTimeout in vain
 	fetchMu    sync.Mutex // one workspace/configuration exchange at a time
 	fetchSeq   atomic.Int64
 	watcher    *settings.Watcher // files mode

@@ -24,7 +24,9 @@
 //     ignored with a warning [Problem].
 //
 // [Load] and [FromSections] build a [Snapshot] once; a [Loader] does the same
-// but remembers each file's last good values and which problems it already
-// reported; a [Watcher] re-loads on file changes (fsnotify) and hands each new
-// [Snapshot] to a callback.
+// but remembers each file's last good values, which problems it already
+// reported, and what each file was when read, so it reads again only files a
+// stat shows changed; a [Watcher] re-loads on file changes (fsnotify) and
+// hands each new [Snapshot] to a callback, and [Watcher.Current] checks the
+// files (one stat each) before a decision so a save applies to the next one.
 package settings

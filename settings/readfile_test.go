@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -36,7 +35,7 @@ func TestReadFile(t *testing.T) {
 	}
 	if runtime.GOOS != "windows" {
 		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		if err := mkfifo(fifo); err != nil {
 			t.Fatal(err)
 		}
 		cases = append(cases,

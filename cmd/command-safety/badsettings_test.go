@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -49,7 +48,7 @@ func badSettingsKinds(t *testing.T) []badSettings {
 	kinds := []badSettings{
 		{"fifo", func(t *testing.T, path string) {
 			t.Helper()
-			if err := syscall.Mkfifo(path, 0o644); err != nil {
+			if err := mkfifo(path); err != nil {
 				t.Fatal(err)
 			}
 		}, "is not a regular file (a FIFO)"},
@@ -66,7 +65,7 @@ func badSettingsKinds(t *testing.T) []badSettings {
 		{"link to a FIFO", func(t *testing.T, path string) {
 			t.Helper()
 			fifo := path + ".fifo"
-			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			if err := mkfifo(fifo); err != nil {
 				t.Fatal(err)
 			}
 			symlinkTo(fifo)(t, path)
@@ -282,5 +281,28 @@ func TestDecisionLogNotRegularFile(t *testing.T) {
 				t.Errorf("hook: stdout %q, want ask\nstderr: %s", out, stderr)
 			}
 		})
+	}
+}
+
+// TestSettingsInvalidUTF8Comment (issue 12 point 7): a comment with bytes that are not UTF-8
+// (a Latin-1 "café") does not drop the file's values: the workspace's
+// commandSafety false still applies, for check, a hook and serve.
+func TestSettingsInvalidUTF8Comment(t *testing.T) {
+	const text = "{\n  // caf\xe9: ask before every command\n  \"ml-ai.commandSafety\": false /* \xff */\n}\n"
+	s := newHookSandbox(t)
+	writeFile(t, filepath.Join(s.work, ".vscode", "settings.json"), text)
+	out, stderr, code, _ := boundedRun(t, s.work, s.env, "", "check", "--no-log", "--cwd", s.work, "--", "ls")
+	if code != 1 || !strings.Contains(out, "command safety is off") {
+		t.Errorf("check ls: exit %d %q, want the workspace's commandSafety false\nstderr: %s", code, out, stderr)
+	}
+	payload := `{"session_id":"u","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	out, stderr, _, _ = boundedRun(t, s.work, s.env, payload, "hook", "claude-code")
+	if hookDecision(t, "claude-code", out) != "ask" {
+		t.Errorf("hook ls: %q, want ask\nstderr: %s", out, stderr)
+	}
+	c := startServe(t, serveOpts{files: map[string]string{"ws/.vscode/settings.json": text}})
+	c.initialize(nil)
+	if v := c.classify(map[string]any{"command": "ls"}); v.ClassificationEnabled {
+		t.Errorf("serve ls: classification enabled, want the workspace's commandSafety false")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ml-ai/command-safety/effects"
@@ -62,6 +63,9 @@ var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true,
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
 	policy     gate.Policy
+	settings   settings.Env
+	loader     *settings.Loader
+	safety     boolFlag
 	home       string
 	cwd        string
 	workspaces []string
@@ -125,14 +129,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		env.workspaces = []string{env.cwd}
 	}
 
-	snap := settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), env.workspaces)
-	for _, p := range snap.Problems {
-		fmt.Fprintf(stderr, "command-safety: settings: %s\n", p)
-	}
-	env.policy = gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
-	if safety.set {
-		env.policy.Enabled = safety.value
-	}
+	env.settings, env.loader, env.safety = settings.EnvFrom(runtime.GOOS, os.Getenv), new(settings.Loader), safety
+	snap := env.loader.Load(env.settings, env.workspaces)
+	env.policy = env.policyOf(snap)
 	if _, err := env.policy.Budgets.Effective(env.agent, env.mode); err != nil && env.mode != "" {
 		fmt.Fprintf(stderr, "command-safety check: --mode: %v\n", err)
 		return exitUsage
@@ -180,6 +179,37 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitCode(worst)
 }
 
+// policyOf reports snap's new problems on stderr and returns its policy,
+// with --safety applied.
+func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
+	for _, p := range snap.New {
+		fmt.Fprintf(env.stderr, "command-safety: settings: %s\n", p)
+	}
+	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
+	if env.safety.set {
+		policy.Enabled = env.safety.value
+	}
+	return policy
+}
+
+// policyFor returns the policy for a request with its own workspaces: the
+// run's, tightened by the settings of each workspace that is not one of the
+// run's (issue 12 point 7; a workspace can only tighten).
+func (env *checkEnv) policyFor(workspaces []string) gate.Policy {
+	roots := slices.Clone(env.workspaces)
+	more := false
+	for _, w := range workspaces {
+		if !slices.Contains(roots, w) {
+			roots = append(roots, w)
+			more = true
+		}
+	}
+	if !more {
+		return env.policy
+	}
+	return env.policyOf(env.loader.Load(env.settings, roots))
+}
+
 // ruleStorePaths are the paths of this installation that belong to the
 // permission-rule store (SPEC §5.6): the binary's own directory.
 func ruleStorePaths() []string {
@@ -218,7 +248,7 @@ func (env *checkEnv) decide(req gate.Request) gate.Verdict {
 	}
 	req.Home = env.home
 	req.RuleStore = env.ruleStore
-	v := gate.Decide(req, env.policy, nil)
+	v := gate.Decide(req, env.policyFor(req.Workspaces), nil)
 	return env.logger.Record(v)
 }
 
@@ -338,7 +368,7 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 		ws = []string{req.Cwd}
 	}
 	if req.Mode != "" {
-		if _, err := env.policy.Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
+		if _, err := env.policyFor(ws).Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
 			return bad(err.Error())
 		}
 	}

@@ -137,11 +137,22 @@ func TestServeDecisionLogLocked(t *testing.T) {
 	start := time.Now()
 	id := c.send("commandSafety/classify", map[string]any{"command": "ls", "cwd": c.ws})
 	var m message
-	c.waitFor("the classify reply", promptly, func() bool {
-		var ok bool
-		m, ok = c.responses[id]
-		return ok
-	})
+	for deadline := time.Now().Add(promptly); ; time.Sleep(10 * time.Millisecond) {
+		c.mu.Lock()
+		r, ok := c.responses[id]
+		c.mu.Unlock()
+		if ok {
+			m = r
+			break
+		}
+		if time.Now().After(deadline) {
+			// Where is it stuck? The goroutine dump lands in the server's
+			// stderr, which the cleanup prints for a failed test.
+			dumpGoroutines(c.cmd.Process)
+			time.Sleep(time.Second)
+			t.Fatalf("no classify reply within %v with the log locked", promptly)
+		}
+	}
 	took := time.Since(start)
 	t.Logf("serve classify with the log locked: %v", took)
 	if !strings.Contains(string(m.Result), `"decision":"prompt"`) || !strings.Contains(string(m.Result), "decision log is unavailable") {
