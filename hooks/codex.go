@@ -26,7 +26,7 @@ import (
 type codex struct{}
 
 func (codex) parse(payload []byte, _ func(string) string) (call, error) {
-	c, _, in, err := parsePreToolUse(payload, "PreToolUse", "Bash", "command")
+	c, _, in, err := parsePreToolUse(payload, "PreToolUse", []string{"PostToolUse"}, []string{"Stop"}, "Bash", "command")
 	if err != nil || !c.shell {
 		return c, err
 	}

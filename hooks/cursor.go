@@ -26,13 +26,21 @@ func (cursor) parse(payload []byte, getenv func(string) string) (call, error) {
 		return call{}, err
 	}
 	c := call{session: f.str("conversation_id"), cwd: cleanAbs(f.str("cwd"))}
-	ev := f.str("hook_event_name")
+	c.event = f.str("hook_event_name")
 	roots := f.strs("workspace_roots")
 	cmd := f.str("command")
 	if err := f.error(); err != nil {
 		return c, err
 	}
-	if ev != "" && ev != "beforeShellExecution" {
+	switch c.event {
+	case "", "beforeShellExecution":
+	case "afterShellExecution": // the command ran: a report for the log
+		c.phase = ran
+	case "stop": // the agent loop ended
+		c.phase = ended
+		return c, nil
+	default:
+		c.phase, c.session = ended, "" // another event: nothing to report
 		return c, nil
 	}
 	if cmd == "" {

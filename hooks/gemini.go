@@ -40,12 +40,20 @@ func (geminiCLI) parse(payload []byte, getenv func(string) string) (call, error)
 		cwd = cleanAbs(getenv("GEMINI_CWD"))
 	}
 	c := call{session: session, cwd: cwd}
-	ev := f.str("hook_event_name")
+	c.event = f.str("hook_event_name")
 	tool := f.str("tool_name")
 	if err := f.error(); err != nil {
 		return c, err
 	}
-	if ev != "" && ev != "BeforeTool" {
+	switch c.event {
+	case "", "BeforeTool":
+	case "AfterTool": // the tool ran: a report for the log
+		c.phase = ran
+	case "AfterAgent", "SessionEnd": // the turn or session ended
+		c.phase = ended
+		return c, nil
+	default:
+		c.phase, c.session = ended, "" // another event: nothing to report
 		return c, nil
 	}
 	if tool == "" {

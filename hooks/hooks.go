@@ -63,9 +63,24 @@ type Config struct {
 	// approve or reject it and returns the verdict to answer (allow or
 	// refuse, never prompt). Allows and refusals never wait.
 	Hold func(ctx context.Context, v gate.Verdict) gate.Verdict
+	// Report, when not nil, tells the decision log what the agent's own
+	// post-execution hooks say about a prompt it asked its user (SPEC §7):
+	// the command ran, or the turn ended without it.
+	Report func(ctx context.Context, agent string, r Report) error
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
+}
+
+// Report is what an agent's post-execution hook says (see [Config.Report]).
+type Report struct {
+	// Ran: the command ran (a post-tool event); else the agent's turn or
+	// session ended, and the prompts still asked in it did not run.
+	Ran     bool
+	Event   string // the agent's event name, for the log's note
+	Session string
+	CallID  string // the agent's id of the tool call; "" when it has none
+	Command string // the command that ran (Ran only)
 }
 
 // Waiting says who waits on the answer to a prompt, for the decision log's
@@ -82,9 +97,21 @@ const (
 	NobodyAsked
 )
 
+// phase is when in a tool call the agent runs the hook.
+type phase int
+
+const (
+	before phase = iota // before the command: the gate decides
+	ran                 // after the command ran: a report for the log
+	ended               // the agent's turn ended: a report for the log
+)
+
 // call is what an adapter read from a hook payload.
 type call struct {
-	shell      bool // false: not a shell command; the adapter has no opinion
+	phase      phase
+	event      string // the agent's event name
+	callID     string // the agent's id of the tool call, when it has one
+	shell      bool   // false: not a shell command; the adapter has no opinion
 	command    string
 	cwd        string
 	workspaces []string // roots named by the payload or the agent's environment
@@ -258,6 +285,9 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		}
 		return out
 	}
+	if c.phase != before {
+		return report(ctx, ad, agent, c, cfg)
+	}
 	if !c.shell {
 		return ad.noOpinion()
 	}
@@ -274,6 +304,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		ruleStore = append(ruleStore, extra...)
 	}
 	v := gate.Decide(gate.Request{
+		ID:         c.callID, // the decision log's request id: a later report matches it
 		Command:    c.command,
 		Cwd:        c.cwd,
 		Workspaces: workspaces,
@@ -302,6 +333,20 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	}
 	out := ad.answer(v.Decision, v.Reason)
 	out.Stderr = joinNote(out.Stderr, note)
+	return out
+}
+
+// report hands a post-execution event to cfg.Report and answers with no
+// opinion: the command already ran, or the turn is over.
+func report(ctx context.Context, ad adapter, agent string, c call, cfg Config) Output {
+	out := ad.noOpinion()
+	if cfg.Report == nil || c.session == "" || (c.phase == ran && !c.shell) {
+		return out // another tool, or nothing to match a prompt with
+	}
+	r := Report{Ran: c.phase == ran, Event: c.event, Session: c.session, CallID: c.callID, Command: c.command}
+	if err := cfg.Report(ctx, agent, r); err != nil {
+		out.Stderr = joinNote(out.Stderr, logFailure(err))
+	}
 	return out
 }
 

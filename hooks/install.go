@@ -160,8 +160,13 @@ func Deadline(limit time.Duration) time.Duration {
 
 // layout says where an agent keeps its command hooks and how it limits them.
 type layout struct {
-	event   string // key under "hooks"
-	matcher string // "" when entries sit directly in the event's array
+	// events are the hook events an entry of ours goes under: the first is
+	// the gate (the pre-command event); the others report what happened
+	// after a prompt (SPEC §7): the command ran, or the turn ended.
+	events []hookEvent
+	// grouped: entries sit in groups {"matcher"?, "hooks": [...]}; else
+	// directly in the event's array.
+	grouped bool
 	entry   func(command string) *strictjson.Object
 	// timeoutKey is the entry's key for the agent's time limit on the hook,
 	// in units of timeoutUnit.
@@ -179,27 +184,36 @@ type layout struct {
 	failClosedKey string
 }
 
+// hookEvent is one event an entry of ours goes under, and its matcher ("" for
+// none: events that are not about a tool, or agents without matchers).
+type hookEvent struct{ name, matcher string }
+
 // nodeTimerMax is the longest delay Node's setTimeout keeps (2^31-1 ms).
 const nodeTimerMax = (1<<31 - 1) * time.Millisecond
 
 var layouts = map[string]layout{
 	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ..., "timeout": s}]}]}}
 	// "timeout" is in seconds; the default was 60 s and is 600 s since 2.x
-	// (https://code.claude.com/docs/en/hooks).
-	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+	// (https://code.claude.com/docs/en/hooks). PostToolUse (and
+	// PostToolUseFailure: it ran, and failed) says a command ran; Stop ends
+	// the turn.
+	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)
 		}},
 	// Claude Code's layout; "timeout" in seconds, default 600
 	// (https://developers.openai.com/codex/hooks; codex-rs hook_config.rs).
-	"codex": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+	"codex": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"Stop", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 10 * time.Minute, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)
 		}},
 	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ..., "timeout": s, "failClosed": true}]}}
 	// Without failClosed, Cursor runs the command when the hook fails or
 	// times out (https://cursor.com/docs/agent/hooks); its default is 30 s.
-	"cursor": {event: "beforeShellExecution", timeoutKey: "timeout", timeoutUnit: time.Second,
+	"cursor": {events: []hookEvent{{"beforeShellExecution", ""}, {"afterShellExecution", ""}, {"stop", ""}},
+		timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 30 * time.Second, maxLimit: nodeTimerMax, failClosedKey: "failClosed",
 		entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("command", cmd)
@@ -207,7 +221,9 @@ var layouts = map[string]layout{
 	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description", "timeout": ms}]}]}}
 	// "timeout" is in milliseconds, default 60000; a hook that outlives it is
 	// killed and the tool runs (https://geminicli.com/docs/hooks/reference).
-	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", timeoutKey: "timeout", timeoutUnit: time.Millisecond,
+	// AfterTool says the command ran; AfterAgent ends the turn.
+	"gemini-cli": {events: []hookEvent{{"BeforeTool", "run_shell_command"}, {"AfterTool", "run_shell_command"}, {"AfterAgent", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Millisecond,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
 				"description", "ML.ai Command Safety: decides every shell command by its effect")
@@ -293,8 +309,6 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	if err := spec.check(agent, lay); err != nil {
 		return Edit{}, err
 	}
-	command := spec.Command(agent)
-	limit := json.Number(strconv.FormatInt(int64(spec.Limit()/lay.timeoutUnit), 10))
 	var changes []string
 	if agent == "cursor" {
 		if _, ok := root.Get("version"); !ok {
@@ -306,59 +320,81 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 		hooksObj = &strictjson.Object{}
 		root.Set("hooks", hooksObj)
 	}
-	evVal, _ := hooksObj.Get(lay.event)
+	for i, ev := range lay.events {
+		command, limit := spec.Command(agent), spec.Limit()
+		if i > 0 {
+			// A report never holds: it records what the agent did.
+			command, limit = Spec{Binary: spec.Binary}.Command(agent), RunLimit
+		}
+		ch, err := lay.ensure(agent, hooksObj, ev, command, limit)
+		if err != nil {
+			return Edit{}, err
+		}
+		changes = append(changes, ch...)
+	}
+	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+}
+
+// ensure makes hooks hold one entry of ours under ev, running command with
+// the agent's time limit limit (and its fail-closed switch), and returns the
+// changes.
+func (lay layout) ensure(agent string, hooksObj *strictjson.Object, ev hookEvent, command string, limit time.Duration) ([]string, error) {
+	evVal, _ := hooksObj.Get(ev.name)
 	if evVal == nil {
 		evVal = []any{}
 	}
 	groups, ok := evVal.([]any)
 	if !ok {
-		return Edit{}, fmt.Errorf("hooks.%s is not an array; fix it by hand", lay.event)
+		return nil, fmt.Errorf("hooks.%s is not an array; fix it by hand", ev.name)
 	}
+	n := json.Number(strconv.FormatInt(int64(limit/lay.timeoutUnit), 10))
+	var changes []string
 	// settle sets key to want on entry and says so when it changed.
 	settle := func(path string, entry *strictjson.Object, key string, want any) {
 		if old, present := entry.Get(key); !present || jsonText(old) != jsonText(want) {
 			entry.Set(key, want)
 			if present {
-				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v -> %v", lay.event, path, key, jsonText(old), jsonText(want)))
+				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v -> %v", ev.name, path, key, jsonText(old), jsonText(want)))
 			} else {
-				changes = append(changes, fmt.Sprintf("+ hooks.%s%s.%s: %v", lay.event, path, key, jsonText(want)))
+				changes = append(changes, fmt.Sprintf("+ hooks.%s%s.%s: %v", ev.name, path, key, jsonText(want)))
 			}
 		}
 	}
 	found := false
-	visit(agent, lay, groups, func(path string, entry *strictjson.Object) {
+	lay.visit(agent, groups, func(path string, entry *strictjson.Object) {
 		if found {
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
 		settle(path, entry, "command", command)
-		settle(path, entry, lay.timeoutKey, limit)
+		settle(path, entry, lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			settle(path, entry, lay.failClosedKey, true)
 		}
 	})
 	if !found {
 		e := lay.entry(command)
-		e.Set(lay.timeoutKey, limit)
+		e.Set(lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			e.Set(lay.failClosedKey, true)
 		}
 		var add any = e
-		if lay.matcher != "" {
-			add = strictjson.Obj("matcher", lay.matcher, "hooks", []any{add})
-		}
-		groups = append(groups, add)
-		what := fmt.Sprintf("command %q, %s %s", command, lay.timeoutKey, limit)
+		what := fmt.Sprintf("command %q, %s %s", command, lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			what += ", " + lay.failClosedKey + " true"
 		}
-		if lay.matcher != "" {
-			what = fmt.Sprintf("matcher %q, %s", lay.matcher, what)
+		switch {
+		case lay.grouped && ev.matcher != "":
+			add = strictjson.Obj("matcher", ev.matcher, "hooks", []any{add})
+			what = fmt.Sprintf("matcher %q, %s", ev.matcher, what)
+		case lay.grouped:
+			add = strictjson.Obj("hooks", []any{add})
 		}
-		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", lay.event, len(groups)-1, what))
+		groups = append(groups, add)
+		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", ev.name, len(groups)-1, what))
 	}
-	hooksObj.Set(lay.event, groups)
-	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+	hooksObj.Set(ev.name, groups)
+	return changes, nil
 }
 
 // jsonText renders a tree value for a change line.
@@ -377,17 +413,33 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 	if hooksObj == nil {
 		return Edit{Data: strictjson.Encode(root)}, nil
 	}
-	evVal, _ := hooksObj.Get(lay.event)
+	var changes []string
+	for _, ev := range lay.events {
+		changes = append(changes, lay.remove(agent, hooksObj, ev.name)...)
+	}
+	if len(changes) == 0 {
+		return Edit{Data: strictjson.Encode(root)}, nil
+	}
+	if len(hooksObj.Members) == 0 {
+		root.Del("hooks")
+	}
+	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+}
+
+// remove takes our entries out of event and returns the changes; an event
+// left empty by it is removed.
+func (lay layout) remove(agent string, hooksObj *strictjson.Object, event string) []string {
+	evVal, _ := hooksObj.Get(event)
 	groups, ok := evVal.([]any)
 	if !ok {
-		return Edit{Data: strictjson.Encode(root)}, nil
+		return nil
 	}
 	var changes []string
 	var keptGroups []any
 	for gi, g := range groups {
-		if lay.matcher == "" {
+		if !lay.grouped {
 			if e, ok := g.(*strictjson.Object); ok && IsOurs(agent, e.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.Str("command")))
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", event, gi, e.Str("command")))
 				continue
 			}
 			keptGroups = append(keptGroups, g)
@@ -403,7 +455,7 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		var kept []any
 		for ei, e := range list {
 			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.Str("command")))
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", event, gi, ei, eo.Str("command")))
 				continue
 			}
 			kept = append(kept, e)
@@ -416,29 +468,24 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		}
 		keptGroups = append(keptGroups, g)
 	}
-	if len(changes) == 0 {
-		return Edit{Data: strictjson.Encode(root)}, nil
-	}
 	switch {
+	case len(changes) == 0:
 	case len(keptGroups) > 0:
-		hooksObj.Set(lay.event, keptGroups)
+		hooksObj.Set(event, keptGroups)
 	default:
-		hooksObj.Del(lay.event)
-		if len(hooksObj.Members) == 0 {
-			root.Del("hooks")
-		}
+		hooksObj.Del(event)
 	}
-	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+	return changes
 }
 
 // visit calls f on every hook entry of groups that [IsOurs], with its path.
-func visit(agent string, lay layout, groups []any, f func(path string, entry *strictjson.Object)) {
+func (lay layout) visit(agent string, groups []any, f func(path string, entry *strictjson.Object)) {
 	for gi, g := range groups {
 		gobj, ok := g.(*strictjson.Object)
 		if !ok {
 			continue
 		}
-		if lay.matcher == "" {
+		if !lay.grouped {
 			if IsOurs(agent, gobj.Str("command")) {
 				f(fmt.Sprintf("[%d]", gi), gobj)
 			}

@@ -69,8 +69,9 @@ func TestInstallUninstall(t *testing.T) {
 				if !first.Changed() || !strings.HasPrefix(first.Changes[len(first.Changes)-1], "+ hooks.") {
 					t.Errorf("first install changes %q", first.Changes)
 				}
-				if n := countOurs(t, agent, first.Data); n != 1 {
-					t.Errorf("%d entries of ours after install, want 1:\n%s", n, first.Data)
+				events := len(layouts[agent].events)
+				if n := countOurs(t, agent, first.Data); n != events {
+					t.Errorf("%d entries of ours after install, want %d (one per event):\n%s", n, events, first.Data)
 				}
 				checkHookShape(t, agent, first.Data, command)
 				checkPreserved(t, s.data, first.Data)
@@ -88,7 +89,7 @@ func TestInstallUninstall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(moved.Changes) != 1 || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != 1 {
+				if len(moved.Changes) != events || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != events {
 					t.Errorf("reinstall from a moved binary: %q\n%s", moved.Changes, moved.Data)
 				}
 				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+` --limit=30s"`) {
@@ -99,7 +100,7 @@ func TestInstallUninstall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(un.Changes) != 1 || !strings.HasPrefix(un.Changes[0], "- ") {
+				if len(un.Changes) != events || !strings.HasPrefix(un.Changes[0], "- ") {
 					t.Errorf("uninstall changes %q", un.Changes)
 				}
 				if n := countOurs(t, agent, un.Data); n != 0 {
@@ -425,7 +426,7 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, again.Data, 3*time.Minute)
-			if len(again.Changes) != 2 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") {
+			if len(again.Changes) != 2 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") { // the gate's command and limit
 				t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
 			}
 		})
@@ -462,9 +463,10 @@ func TestLimitsAboveDeadline(t *testing.T) {
 	}
 }
 
-// checkLimit checks that the agent's entry of ours has the time limit
-// limit in the agent's unit, the command carries --limit, and Cursor's
-// entry is fail-closed.
+// checkLimit checks that the agent's gate entry of ours (under its first
+// event) has the time limit limit in the agent's unit and its command carries
+// --limit, that every report entry (the other events) has RunLimit and never
+// holds, and that Cursor's entries are fail-closed.
 func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 	t.Helper()
 	v, err := strictjson.Parse(data)
@@ -472,35 +474,32 @@ func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 		t.Fatal(err)
 	}
 	lay := layouts[agent]
-	found := 0
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case *strictjson.Object:
-			if IsOurs(agent, x.Str("command")) {
-				found++
-				got, _ := x.Get(lay.timeoutKey)
-				if want := strconv.FormatInt(int64(limit/lay.timeoutUnit), 10); fmt.Sprint(got) != want {
-					t.Errorf("%s: %s %v, want %s", agent, lay.timeoutKey, got, want)
-				}
-				if !strings.HasSuffix(x.Str("command"), " --limit="+limit.String()) {
-					t.Errorf("%s: command %q does not end in --limit=%s", agent, x.Str("command"), limit)
-				}
-				if fc, _ := x.Get("failClosed"); (agent == "cursor") != (fc == true) {
-					t.Errorf("%s: failClosed %v", agent, fc)
-				}
-			}
-			for _, m := range x.Members {
-				walk(m.Val)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
+	hooksObj, _, _ := v.(*strictjson.Object).Object("hooks")
+	for i, ev := range lay.events {
+		want := limit
+		if i > 0 {
+			want = RunLimit
 		}
-	}
-	walk(v)
-	if found != 1 {
-		t.Errorf("%s: %d entries of ours", agent, found)
+		groups, _ := hooksObj.Get(ev.name)
+		found := 0
+		lay.visit(agent, groups.([]any), func(_ string, x *strictjson.Object) {
+			found++
+			got, _ := x.Get(lay.timeoutKey)
+			if w := strconv.FormatInt(int64(want/lay.timeoutUnit), 10); fmt.Sprint(got) != w {
+				t.Errorf("%s %s: %s %v, want %s", agent, ev.name, lay.timeoutKey, got, w)
+			}
+			if !strings.HasSuffix(x.Str("command"), " --limit="+want.String()) {
+				t.Errorf("%s %s: command %q does not end in --limit=%s", agent, ev.name, x.Str("command"), want)
+			}
+			if i > 0 && strings.Contains(x.Str("command"), "--hold") {
+				t.Errorf("%s %s: a report holds: %q", agent, ev.name, x.Str("command"))
+			}
+			if fc, _ := x.Get("failClosed"); (agent == "cursor") != (fc == true) {
+				t.Errorf("%s %s: failClosed %v", agent, ev.name, fc)
+			}
+		})
+		if found != 1 {
+			t.Errorf("%s %s: %d entries of ours", agent, ev.name, found)
+		}
 	}
 }

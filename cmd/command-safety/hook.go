@@ -59,6 +59,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := hooks.Config{
 		Policy:    h.policy,
 		Record:    h.record,
+		Report:    h.report,
 		Home:      h.env.Home,
 		RuleStore: ruleStorePaths(),
 	}
@@ -284,15 +285,8 @@ func (h *hookEnv) close() {
 func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w hooks.Waiting) (gate.Verdict, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.logPath == "" && h.pathErr == nil {
-		// Bad input never reached the settings: use the user's log setting.
-		h.policy(nil)
-	}
-	if h.log == nil && h.pathErr == nil {
-		h.log, h.pathErr = audit.Open(h.logPath)
-	}
-	if h.pathErr != nil {
-		err := fmt.Errorf("%w: %w", audit.ErrUnavailable, h.pathErr)
+	if err := h.openLog(); err != nil {
+		err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
 		return audit.Downgrade(v, err), err
 	}
 	status := audit.StatusAsked
@@ -312,6 +306,48 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 		}
 	}
 	return v, err
+}
+
+// openLog opens the decision log the settings name, once; call with h.mu held.
+func (h *hookEnv) openLog() error {
+	if h.logPath == "" && h.pathErr == nil {
+		// Bad input never reached the settings: use the user's log setting.
+		h.policy(nil)
+	}
+	if h.log == nil && h.pathErr == nil {
+		h.log, h.pathErr = audit.Open(h.logPath)
+	}
+	return h.pathErr
+}
+
+// answerWindow bounds how far back a report without a call id looks for
+// the prompt it answers.
+const answerWindow = 24 * time.Hour
+
+// report records what the agent's post-execution hook says about a prompt
+// it asked its user: the command ran (approved by the agent's user), or the
+// turn ended without it (rejected). Nothing else is touched.
+func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.openLog(); err != nil {
+		return err
+	}
+	user := os.Getenv("USER")
+	if user == "" {
+		user = os.Getenv("LOGNAME")
+	}
+	if user == "" {
+		user = "user"
+	}
+	a := audit.Answer{Agent: agent, Session: r.Session, CallID: r.CallID, Command: r.Command,
+		Reviewer: agent + ":" + user, Since: time.Now().Add(-answerWindow)}
+	if r.Ran {
+		_, err := h.log.Ran(ctx, a)
+		return err
+	}
+	_, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	return err
 }
 
 // runHookInstall serves `hook install|uninstall <agent> [--project|--user] [--dir DIR]`.

@@ -187,3 +187,72 @@ func TestPromptStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentAnswersReachTheLog: the agents' own post-execution hooks tell the
+// log what their user answered to a prompt: a command that ran was approved
+// by the agent's user; one still asked when the turn ends was not. Rows
+// match by the agent's call id where it has one, else by session, command
+// text and time, and never a row of another command.
+func TestAgentAnswersReachTheLog(t *testing.T) {
+	s := newHookSandbox(t)
+	w := s.work
+	env := []string{"USER=ada", "CLAUDE_PROJECT_DIR=" + w, "GEMINI_PROJECT_DIR=" + w}
+	hook := func(agent, payload string) {
+		t.Helper()
+		if out, stderr, code := s.run(t, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
+			t.Fatalf("hook %s: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
+		}
+	}
+	claude := func(event, id, command string) string {
+		return `{"session_id":"cc","cwd":"` + w + `","hook_event_name":"` + event + `","tool_name":"Bash","tool_input":{"command":"` + command + `"},"tool_use_id":"` + id + `"}`
+	}
+	hook("claude-code", claude("PreToolUse", "toolu_1", "npm install a"))
+	hook("claude-code", claude("PreToolUse", "toolu_2", "npm install b"))
+	hook("claude-code", claude("PreToolUse", "toolu_3", "npm install c"))
+	hook("claude-code", claude("PostToolUse", "toolu_1", "npm install a"))
+	hook("claude-code", claude("PostToolUse", "toolu_3", "npm install EVIL")) // never matches toolu_3's row
+	hook("claude-code", `{"session_id":"cc","cwd":"`+w+`","hook_event_name":"Stop","stop_hook_active":false}`)
+
+	gemini := func(event, command string) string {
+		return `{"session_id":"ge","cwd":"` + w + `","hook_event_name":"` + event + `","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
+	}
+	hook("gemini-cli", gemini("BeforeTool", "npm install d"))
+	hook("gemini-cli", gemini("AfterTool", "npm install d"))
+	cursor := func(event, command string) string {
+		return `{"hook_event_name":"` + event + `","conversation_id":"cu","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
+	}
+	hook("cursor", cursor("beforeShellExecution", "npm install e"))
+	hook("cursor", cursor("beforeShellExecution", "npm install f"))
+	hook("cursor", cursor("afterShellExecution", "npm install e"))
+	hook("cursor", `{"hook_event_name":"stop","conversation_id":"cu","status":"completed"}`)
+
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		status   audit.Status
+		reviewer string
+	}{
+		"npm install a": {audit.StatusApproved, "claude-code:ada"},
+		"npm install b": {audit.StatusRejected, "claude-code:ada"},
+		"npm install c": {audit.StatusRejected, "claude-code:ada"}, // EVIL ran, not c
+		"npm install d": {audit.StatusApproved, "gemini-cli:ada"},
+		"npm install e": {audit.StatusApproved, "cursor:ada"},
+		"npm install f": {audit.StatusRejected, "cursor:ada"},
+	}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows, want %d (reports add none)", len(rows), len(want))
+	}
+	for _, r := range rows {
+		w, ok := want[r.Command]
+		if !ok || r.Status != w.status || r.Reviewer != w.reviewer || r.Note == "" {
+			t.Errorf("row %d %q: %s by %q, note %q; want %s by %q", r.LogID, r.Command, r.Status, r.Reviewer, r.Note, w.status, w.reviewer)
+		}
+	}
+}

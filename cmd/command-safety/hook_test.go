@@ -319,7 +319,10 @@ func TestHookInstallProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCmd := resolved + " hook claude-code --limit=30s"
-	if got.Model != "opus" || len(got.Hooks["Stop"]) != 1 || len(got.Hooks["PreToolUse"]) != 1 ||
+	// The gate on PreToolUse; reports on PostToolUse(Failure) and Stop,
+	// after the user's own Stop hook.
+	if got.Model != "opus" || len(got.Hooks["Stop"]) != 2 || got.Hooks["Stop"][0].Hooks[0].Command != "say done" ||
+		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 ||
 		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
 		t.Errorf("settings after install:\n%s", data)
 	}
