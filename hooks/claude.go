@@ -23,19 +23,21 @@ import (
 //   - exit 2: blocking error, stderr fed to Claude (stdout ignored); used here
 //     only for an unknown agent name.
 //   - The hook also gets $CLAUDE_PROJECT_DIR, the project root.
+//
+// VS Code's agent also runs the hooks of .claude/settings.json and
+// ~/.claude/settings.json, for every tool and with matchers ignored, and
+// sends its own payload (see [vscode]): a terminal tool of VS Code there is
+// judged like Bash, never let through as "not Bash", and recorded as agent
+// "vscode". The answer stays Claude Code's, which VS Code reads.
 type claudeCode struct{}
 
 func (claudeCode) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, _, err := parsePreToolUse(payload, "PreToolUse", "Bash", "command")
-	if err != nil || !c.shell {
-		return c, err
-	}
-	c.workspaces = cleanRoots(getenv("CLAUDE_PROJECT_DIR"))
-	return c, nil
+	c, _, err := parseHost(payload, getenv)
+	return c, err
 }
 
 // parsePreToolUse reads the payload of Claude Code's PreToolUse and of the
-// agents that copy it (Codex, VS Code): session_id, cwd, permission_mode,
+// agents that copy it (Codex): session_id, cwd, permission_mode,
 // hook_event_name, tool_name and the shell tool's tool_input. For another
 // event or another tool the call is not a shell command (c.shell false).
 func parsePreToolUse(payload []byte, event, shellTool, property string) (c call, tool string, in fields, err error) {

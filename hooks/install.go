@@ -40,17 +40,40 @@ func (s Scope) String() string {
 //	codex        .codex/hooks.json       $CODEX_HOME/hooks.json    (https://developers.openai.com/codex/hooks)
 //	cursor       .cursor/hooks.json      ~/.cursor/hooks.json      (https://cursor.com/docs/agent/hooks)
 //	gemini-cli   .gemini/settings.json   ~/.gemini/settings.json   (https://geminicli.com/docs/hooks)
+//	vscode       .github/hooks/command-safety.json   ~/.copilot/hooks/command-safety.json
+//	copilot-cli  .github/hooks/command-safety.json   $COPILOT_HOME/hooks/command-safety.json (~/.copilot)
+//
+// VS Code's agent hooks and Copilot CLI read the same directories
+// (code.visualstudio.com/docs/copilot/customization/hooks;
+// docs.github.com/en/copilot/reference/hooks-reference), so vscode and
+// copilot-cli share one file and one entry (see [layout] family).
 func SettingsPath(agent string, scope Scope, projectDir, home string, getenv func(string) string) (string, error) {
 	rel, ok := map[string]string{
 		"claude-code": filepath.Join(".claude", "settings.json"),
 		"codex":       filepath.Join(".codex", "hooks.json"),
 		"cursor":      filepath.Join(".cursor", "hooks.json"),
 		"gemini-cli":  filepath.Join(".gemini", "settings.json"),
+		"vscode":      filepath.Join(".github", "hooks", "command-safety.json"),
+		"copilot-cli": filepath.Join(".github", "hooks", "command-safety.json"),
 	}[agent]
 	if !ok {
 		return "", fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
 	}
 	base := projectDir
+	if scope == User && (agent == "vscode" || agent == "copilot-cli") {
+		if agent == "copilot-cli" && getenv != nil {
+			if ch := getenv("COPILOT_HOME"); ch != "" {
+				if !filepath.IsAbs(ch) {
+					return "", fmt.Errorf("COPILOT_HOME %q is not an absolute path", ch)
+				}
+				return filepath.Join(filepath.Clean(ch), "hooks", "command-safety.json"), nil
+			}
+		}
+		if home == "" || !filepath.IsAbs(home) {
+			return "", fmt.Errorf("the user directory %q is not an absolute path", home)
+		}
+		return filepath.Join(filepath.Clean(home), ".copilot", "hooks", "command-safety.json"), nil
+	}
 	if scope == User {
 		base = home
 		if agent == "codex" && getenv != nil {
@@ -75,7 +98,10 @@ func SettingsPath(agent string, scope Scope, projectDir, home string, getenv fun
 // the home directory as its workspace. (Project-level files are left out: a
 // command that changes the whole workspace, like `npm install`, would then
 // touch the rule store; writing them is a workspace write and prompts.)
-// Claude Code also reads hooks from settings.local.json.
+// Claude Code also reads hooks from settings.local.json. VS Code and Copilot
+// CLI read every file in ~/.copilot/hooks (any of them may set
+// disableAllHooks), and Copilot CLI also ~/.copilot/settings.json and
+// config.json (inline "hooks", "disableAllHooks").
 func HookFiles(home string) []string {
 	home = cleanAbs(home)
 	if home == "" {
@@ -87,6 +113,9 @@ func HookFiles(home string) []string {
 		filepath.Join(".claude", "settings.local.json"),
 		filepath.Join(".cursor", "hooks.json"),
 		filepath.Join(".gemini", "settings.json"),
+		filepath.Join(".copilot", "hooks"),
+		filepath.Join(".copilot", "settings.json"),
+		filepath.Join(".copilot", "config.json"),
 	} {
 		out = append(out, filepath.Join(home, r))
 	}
@@ -97,11 +126,26 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
 
 // IsOurs reports whether a hook command was written by [Install] for agent:
 // it mentions command-safety and ends in, or contains, the word sequence
-// "hook <agent>".
+// "hook <agent>". For the agents that share one file (vscode and
+// copilot-cli) an entry of either is ours: the one entry serves both.
 func IsOurs(agent, command string) bool {
 	if !strings.Contains(command, "command-safety") {
 		return false
 	}
+	names := layouts[agent].family
+	if len(names) == 0 {
+		names = []string{agent}
+	}
+	for _, n := range names {
+		if hasHookWords(command, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHookWords reports whether command contains the words "hook <agent>".
+func hasHookWords(command, agent string) bool {
 	needle := " hook " + agent
 	for i := 0; ; {
 		j := strings.Index(command[i:], needle)
@@ -177,7 +221,65 @@ type layout struct {
 	// failClosedKey, when not "", is the entry's switch that makes the
 	// agent block the tool when the hook fails or times out.
 	failClosedKey string
+	// version: the file starts with "version": 1.
+	version bool
+	// commandKeys are the entry's keys that hold the command; nil is
+	// {"command"}. All of them get the same command line.
+	commandKeys []string
+	// family lists the agents whose hooks share this file and entry.
+	family []string
 }
+
+// keys returns the entry keys that hold the command.
+func (l layout) keys() []string {
+	if len(l.commandKeys) == 0 {
+		return []string{"command"}
+	}
+	return l.commandKeys
+}
+
+// ours reports whether entry is a hook of agent written by [Install].
+func (l layout) ours(agent string, entry *strictjson.Object) bool {
+	for _, k := range l.keys() {
+		if IsOurs(agent, entry.Str(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ourCommand is the first command of entry that [IsOurs], for messages.
+func (l layout) ourCommand(agent string, entry *strictjson.Object) string {
+	for _, k := range l.keys() {
+		if c := entry.Str(k); IsOurs(agent, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// copilotFamily shares .github/hooks/command-safety.json and
+// ~/.copilot/hooks/command-safety.json.
+var copilotFamily = []string{"copilot-cli", "vscode"}
+
+// copilotLayout is the hook file both VS Code and Copilot CLI read, in
+// Copilot CLI's format, which VS Code also reads (it maps preToolUse to
+// PreToolUse, bash to its linux and osx commands, timeoutSec to timeout:
+// microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/
+// hookSchema.ts). "command" is the cross-platform alias both read where
+// "bash" does not apply (Windows).
+//
+//	{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": ..., "command": ..., "timeoutSec": s}]}}
+//
+// Limits are in seconds. VS Code's default is 30 s, Copilot CLI's 10 s
+// (VS Code's schema for timeoutSec); both let the tool run when a hook
+// times out (VS Code: hookExecutor.ts; Copilot CLI 1.0.67 changelog, seen
+// in 1.0.102). VS Code's limit is a Node timer.
+var copilotLayout = layout{event: "preToolUse", version: true, commandKeys: []string{"bash", "command"},
+	family: copilotFamily, timeoutKey: "timeoutSec", timeoutUnit: time.Second,
+	defaultLimit: 10 * time.Second, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("type", "command", "bash", cmd, "command", cmd)
+	}}
 
 // nodeTimerMax is the longest delay Node's setTimeout keeps (2^31-1 ms).
 const nodeTimerMax = (1<<31 - 1) * time.Millisecond
@@ -199,7 +301,7 @@ var layouts = map[string]layout{
 	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ..., "timeout": s, "failClosed": true}]}}
 	// Without failClosed, Cursor runs the command when the hook fails or
 	// times out (https://cursor.com/docs/agent/hooks); its default is 30 s.
-	"cursor": {event: "beforeShellExecution", timeoutKey: "timeout", timeoutUnit: time.Second,
+	"cursor": {event: "beforeShellExecution", version: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 30 * time.Second, maxLimit: nodeTimerMax, failClosedKey: "failClosed",
 		entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("command", cmd)
@@ -212,6 +314,8 @@ var layouts = map[string]layout{
 			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
 				"description", "ML.ai Command Safety: decides every shell command by its effect")
 		}},
+	"copilot-cli": copilotLayout,
+	"vscode":      copilotLayout,
 }
 
 // DefaultLimit is agent's time limit for a hook whose entry sets none; 0 for
@@ -296,7 +400,7 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	command := spec.Command(agent)
 	limit := json.Number(strconv.FormatInt(int64(spec.Limit()/lay.timeoutUnit), 10))
 	var changes []string
-	if agent == "cursor" {
+	if lay.version {
 		if _, ok := root.Get("version"); !ok {
 			root.Members = append([]strictjson.Member{{Key: "version", Val: json.Number("1")}}, root.Members...)
 			changes = append(changes, "+ version: 1")
@@ -305,6 +409,13 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	if hooksObj == nil {
 		hooksObj = &strictjson.Object{}
 		root.Set("hooks", hooksObj)
+	}
+	for _, m := range hooksObj.Members {
+		if m.Key != lay.event && strings.EqualFold(m.Key, lay.event) {
+			// Keys that differ only in case make a file no strict reader
+			// accepts; which of the two a host obeys is not known.
+			return Edit{}, fmt.Errorf("hooks.%s differs from %s only in case; merge them by hand", m.Key, lay.event)
+		}
 	}
 	evVal, _ := hooksObj.Get(lay.event)
 	if evVal == nil {
@@ -331,7 +442,9 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
-		settle(path, entry, "command", command)
+		for _, k := range lay.keys() {
+			settle(path, entry, k, command)
+		}
 		settle(path, entry, lay.timeoutKey, limit)
 		if lay.failClosedKey != "" {
 			settle(path, entry, lay.failClosedKey, true)
@@ -386,8 +499,8 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 	var keptGroups []any
 	for gi, g := range groups {
 		if lay.matcher == "" {
-			if e, ok := g.(*strictjson.Object); ok && IsOurs(agent, e.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.Str("command")))
+			if e, ok := g.(*strictjson.Object); ok && lay.ours(agent, e) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, lay.ourCommand(agent, e)))
 				continue
 			}
 			keptGroups = append(keptGroups, g)
@@ -402,8 +515,8 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		}
 		var kept []any
 		for ei, e := range list {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.Str("command")))
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, lay.ourCommand(agent, eo)))
 				continue
 			}
 			kept = append(kept, e)
@@ -439,7 +552,7 @@ func visit(agent string, lay layout, groups []any, f func(path string, entry *st
 			continue
 		}
 		if lay.matcher == "" {
-			if IsOurs(agent, gobj.Str("command")) {
+			if lay.ours(agent, gobj) {
 				f(fmt.Sprintf("[%d]", gi), gobj)
 			}
 			continue
@@ -447,7 +560,7 @@ func visit(agent string, lay layout, groups []any, f func(path string, entry *st
 		list, _ := gobj.Get("hooks")
 		entries, _ := list.([]any)
 		for ei, e := range entries {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
 				f(fmt.Sprintf("[%d].hooks[%d]", gi, ei), eo)
 			}
 		}
