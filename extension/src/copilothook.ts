@@ -18,6 +18,8 @@ export interface HookState {
   gated: boolean;
   /** detail is one sentence for the status tooltip and the log. */
   detail: string;
+  /** command is our entry's command line, when gated. */
+  command?: string;
 }
 
 /** isOurCommand matches the command `hook install` writes (hooks.IsOurs in Go). */
@@ -45,8 +47,10 @@ export function hookState(text: string | undefined, file: string): HookState {
       const list = hooks[event];
       if (!Array.isArray(list)) continue;
       for (const e of list) {
-        if (isRecord(e) && e.type === "command" && (isOurCommand(e.bash) || isOurCommand(e.command) || isOurCommand(e.linux) || isOurCommand(e.osx))) {
-          return { gated: true, detail: `Copilot's terminal tool is gated: ${file} runs command-safety before every tool.` };
+        if (!isRecord(e) || e.type !== "command") continue;
+        const command = [e.bash, e.command, e.linux, e.osx].find(isOurCommand);
+        if (typeof command === "string") {
+          return { gated: true, detail: `Copilot's terminal tool is gated: ${file} runs command-safety before every tool.`, command };
         }
       }
     }
@@ -80,6 +84,18 @@ export function choiceOf(button: string | undefined): OfferChoice {
       return "never";
   }
   return "later";
+}
+
+/**
+ * needsRepair says whether the entry the extension installed runs another
+ * binary than this extension's: after an update the old version's folder is
+ * gone, and VS Code runs the tool when a hook cannot start. Only an entry
+ * the extension wrote itself (the stored choice is "install") is rewritten.
+ */
+export function needsRepair(state: HookState, stored: OfferChoice, binary: string): boolean {
+  if (!state.gated || stored !== "install" || state.command === undefined) return false;
+  const quoted = /^[A-Za-z0-9_./+:@%=,-]+$/.test(binary) ? binary : `'${binary.replace(/'/g, "'\\''")}'`;
+  return !state.command.startsWith(`${quoted} hook `);
 }
 
 /** statusLine is the status bar tooltip's line about Copilot's terminal tool. */

@@ -26,7 +26,7 @@ import { Key, folderSection, section, userSection } from "./config";
 import * as format from "./format";
 import { Prepared } from "./pending";
 import { runCommand, DefaultTimeoutMs } from "./run";
-import { HookState, OfferChoice, choiceOf, hookFile, hookState, installArgs, offerButtons, offerText, shouldOffer, statusLine } from "./copilothook";
+import { HookState, OfferChoice, choiceOf, hookFile, hookState, installArgs, needsRepair, offerButtons, offerText, shouldOffer, statusLine } from "./copilothook";
 
 /** ChannelName is the one output channel (SPEC §7). */
 const ChannelName = "ML.ai Command Safety";
@@ -299,7 +299,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     paint();
     return next;
   };
-  const installHook = async (): Promise<void> => {
+  const installHook = async (quiet = false): Promise<void> => {
     const exe = binary();
     const result = await new Promise<{ ok: boolean; out: string }>((resolve) => {
       execFile(exe, [...installArgs], { timeout: 30_000, windowsHide: true }, (err, stdout, stderr) =>
@@ -307,6 +307,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     });
     for (const line of result.out.split("\n")) if (line) channel[result.ok ? "info" : "error"](`hook install vscode: ${line}`);
     const state = await refreshHook();
+    if (quiet && result.ok && state.gated) return;
     if (result.ok && state.gated) {
       void vscode.window.showInformationMessage("Copilot's terminal tool now goes through ML.ai Command Safety (a VS Code agent hook in ~/.copilot/hooks).");
     } else {
@@ -317,6 +318,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   // window), Never. Nothing is written unless the human clicks Install.
   void refreshHook().then(async (state) => {
     const stored = context.globalState.get<OfferChoice>(OfferKey, "");
+    if (needsRepair(state, stored, binary())) {
+      // The entry this extension wrote runs an older version's binary,
+      // whose folder an update removed: point it at this one.
+      channel.info("the VS Code agent hook runs another binary than this extension's: updating it");
+      await installHook(true);
+      return;
+    }
     if (!shouldOffer(state, stored, false)) return;
     const button = await vscode.window.showInformationMessage(offerText, offerButtons.install, offerButtons.later, offerButtons.never);
     const choice = choiceOf(button);
@@ -329,7 +337,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
 
   // Commands.
   context.subscriptions.push(
-    vscode.commands.registerCommand("ml-ai.commandSafety.installCopilotHook", () => installHook()),
+    vscode.commands.registerCommand("ml-ai.commandSafety.installCopilotHook", async () => {
+      await context.globalState.update(OfferKey, "install");
+      await installHook();
+    }),
     vscode.commands.registerCommand("ml-ai.commandSafety.showLog", () => channel.show(true)),
     vscode.commands.registerCommand("ml-ai.commandSafety.classify", async () => {
       const command = await vscode.window.showInputBox({ title: "Classify a Command", prompt: "A shell command (bash); it is classified, not run", ignoreFocusOut: true });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { choiceOf, hookFile, hookState, installArgs, isOurCommand, offerButtons, shouldOffer, statusLine } from "../../src/copilothook";
+import { choiceOf, hookFile, hookState, installArgs, isOurCommand, needsRepair, offerButtons, shouldOffer, statusLine } from "../../src/copilothook";
 
 const file = "/h/.copilot/hooks/command-safety.json";
 
@@ -67,4 +67,17 @@ test("the offer: once, with consent, never when installed or refused", () => {
 test("status line", () => {
   assert.match(statusLine({ gated: true, detail: "" }), /gated/);
   assert.match(statusLine({ gated: false, detail: "" }), /not gated.*Gate Copilot's Terminal Tool/);
+});
+
+test("an entry the extension wrote follows the extension's binary after an update", () => {
+  const at = (cmd: string) => hookState(JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: cmd, command: cmd }] } }), file);
+  const now = "/ext/ml-ai.command-safety-0.2.0/bin/command-safety";
+  assert.equal(at(`${now} hook vscode --limit=30s`).command, `${now} hook vscode --limit=30s`);
+  assert.equal(needsRepair(at(`${now} hook vscode --limit=30s`), "install", now), false);
+  assert.equal(needsRepair(at("/ext/ml-ai.command-safety-0.1.0/bin/command-safety hook vscode --limit=30s"), "install", now), true);
+  assert.equal(needsRepair(at("'/a b/command-safety' hook vscode"), "install", "/a b/command-safety"), false);
+  // Installed by hand (another binary, or the human never clicked Install here): left alone.
+  assert.equal(needsRepair(at("/usr/local/bin/command-safety hook vscode"), "", now), false);
+  assert.equal(needsRepair(at("/usr/local/bin/command-safety hook vscode"), "never", now), false);
+  assert.equal(needsRepair({ gated: false, detail: "" }, "install", now), false);
 });
