@@ -24,19 +24,21 @@ import (
 //   - exit 2: blocking error, stderr fed to Claude (stdout ignored); used here
 //     only for an unknown agent name.
 //   - The hook also gets $CLAUDE_PROJECT_DIR, the project root.
+//
+// VS Code's agent also runs the hooks of .claude/settings.json and
+// ~/.claude/settings.json, for every tool and with matchers ignored, and
+// sends its own payload (see [vscode]): a terminal tool of VS Code there is
+// judged like Bash, never let through as "not Bash", and recorded as agent
+// "vscode". The answer stays Claude Code's, which VS Code reads.
 type claudeCode struct{}
 
 func (claudeCode) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, _, err := parsePreToolUse(payload, "PreToolUse", []string{"PostToolUse", "PostToolUseFailure"}, []string{"Stop", "SessionEnd"}, "Bash", "command")
-	if err != nil || !c.shell {
-		return c, err
-	}
-	c.workspaces = cleanRoots(getenv("CLAUDE_PROJECT_DIR"))
-	return c, nil
+	c, _, err := parseHost(payload, getenv)
+	return c, err
 }
 
-// parsePreToolUse reads the payload of Claude Code's hooks and of the agents
-// that copy them (Codex, VS Code): session_id, cwd, permission_mode,
+// parsePreToolUse reads the payload of the agents that copy Claude Code's
+// hooks exactly (Codex): session_id, cwd, permission_mode,
 // hook_event_name, tool_name, tool_use_id and the shell tool's tool_input.
 // event is the gate's event; posts are the events after a tool ran and ends
 // those that end a turn or session (reports for the log). For another tool

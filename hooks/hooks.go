@@ -117,6 +117,18 @@ type call struct {
 	workspaces []string // roots named by the payload or the agent's environment
 	session    string
 	mode       string // gate mode: "" or "plan"
+	// agent names the agent the payload shows when it is not the hook's
+	// own (VS Code's agent running the claude-code hook: "vscode").
+	agent string
+	// terminal: the command runs in a terminal that keeps its directory
+	// between commands (VS Code's): cwd is where it started, so only reads
+	// and verification may run unattended.
+	terminal bool
+	// limit, when not "", caps the decision at a prompt and says why.
+	limit string
+	// unjudged, when not "", is why the call needs a human although it has
+	// no command line to classify: it prompts, and command describes it.
+	unjudged string
 }
 
 // adapter speaks one agent's hook protocol.
@@ -137,8 +149,10 @@ type adapter interface {
 var adapters = map[string]adapter{
 	"claude-code": claudeCode{},
 	"codex":       codex{},
+	"copilot-cli": copilotCLI{},
 	"cursor":      cursor{},
 	"gemini-cli":  geminiCLI{},
+	"vscode":      vscode{},
 }
 
 // Agents lists the agent names that have an adapter, sorted.
@@ -150,6 +164,12 @@ func Agents() []string {
 	sort.Strings(names)
 	return names
 }
+
+// RuleHostTool is the rule of the verdicts that prompt because the agent's
+// tool runs something the classifier cannot judge whole: PowerShell, text
+// sent to a program running in a terminal, a VS Code task from tasks.json
+// or with arguments, a notebook cell. Such a call never runs unattended.
+const RuleHostTool = "host-tool"
 
 // RuleDeadline is the rule of the verdict made when a hook run did not
 // decide before its deadline.
@@ -232,6 +252,9 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 	case <-late.C:
 	}
 	c := prog.get()
+	if c.agent != "" {
+		agent = c.agent
+	}
 	why := fmt.Sprintf("command-safety did not decide within %s", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() == context.Canceled {
 		why = "the hook was stopped before command-safety decided"
@@ -272,6 +295,9 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		c, err = ad.parse(payload, getenv)
 	}
 	prog.set(c)
+	if c.agent != "" {
+		agent = c.agent
+	}
 	if err == nil && cfg.BadArgs != "" {
 		err = errors.New(cfg.BadArgs)
 	}
@@ -303,16 +329,34 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		policy, extra = cfg.Policy(workspaces)
 		ruleStore = append(ruleStore, extra...)
 	}
-	v := gate.Decide(gate.Request{
-		ID:         c.callID, // the decision log's request id: a later report matches it
-		Command:    c.command,
-		Cwd:        c.cwd,
-		Workspaces: workspaces,
-		Home:       cfg.Home,
-		Agent:      agent,
-		Mode:       c.mode,
-		RuleStore:  ruleStore,
-	}, policy, now)
+	var v gate.Verdict
+	if c.unjudged != "" {
+		v = rejected(agent, c.cwd, c.unjudged, now)
+		v.Decision, v.Rule, v.Command, v.Mode = effects.Prompt, RuleHostTool, c.command, c.mode
+		v.Workspaces = append([]string{}, workspaces...)
+		v.ClassificationEnabled = policy.Enabled
+	} else {
+		v = gate.Decide(gate.Request{
+			ID:         c.callID, // the decision log's request id: a later report matches it
+			Command:    c.command,
+			Cwd:        c.cwd,
+			Workspaces: workspaces,
+			Home:       cfg.Home,
+			Agent:      agent,
+			Mode:       c.mode,
+			RuleStore:  ruleStore,
+		}, policy, now)
+		switch {
+		case c.limit != "" && v.Decision != effects.Refuse:
+			if v.Decision == effects.Allow {
+				v.Decision, v.Rule = effects.Prompt, RuleHostTool
+			}
+			v.Reason = c.limit + "; " + v.Reason
+		case c.terminal && v.Decision == effects.Allow && !readsOnly(v):
+			v.Decision, v.Rule = effects.Prompt, RuleHostTool
+			v.Reason = whyTerminal + "; " + v.Reason
+		}
+	}
 	var note string
 	w := AgentAsks
 	switch {
@@ -348,6 +392,16 @@ func report(ctx context.Context, ad adapter, agent string, c call, cfg Config) O
 		out.Stderr = joinNote(out.Stderr, logFailure(err))
 	}
 	return out
+}
+
+// readsOnly reports whether every part of v reads or verifies.
+func readsOnly(v gate.Verdict) bool {
+	for _, e := range v.Effects {
+		if e.Effect != effects.Read && e.Effect != effects.Verify {
+			return false
+		}
+	}
+	return true
 }
 
 // record logs v through cfg.Record. Whatever Record returns, an allow that

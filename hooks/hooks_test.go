@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ml-ai/command-safety/budgets"
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 	"golang.org/x/tools/txtar"
@@ -146,8 +147,12 @@ func checkWant(t *testing.T, agent string, out Output, log *fakeLog, want string
 		}
 	case strings.HasPrefix(logLine, "logged "):
 		f := strings.Fields(logLine)
-		if len(f) != 3 {
+		if len(f) != 3 && len(f) != 4 {
 			t.Fatalf("bad log line %q", logLine)
+		}
+		wantAgent := agent
+		if len(f) == 4 {
+			wantAgent = f[3] // the agent the payload shows
 		}
 		if len(log.rows) != 1 {
 			t.Fatalf("logged %d rows, want 1", len(log.rows))
@@ -157,9 +162,9 @@ func checkWant(t *testing.T, agent string, out Output, log *fakeLog, want string
 		if session == "" {
 			session = "-"
 		}
-		if got := r.v.Decision.String(); got != f[1] || session != f[2] || r.v.Agent != agent {
+		if got := r.v.Decision.String(); got != f[1] || session != f[2] || r.v.Agent != wantAgent {
 			t.Errorf("logged %s session %s agent %s, want %s session %s agent %s (reason %q)",
-				got, session, r.v.Agent, f[1], f[2], agent, r.v.Reason)
+				got, session, r.v.Agent, f[1], f[2], wantAgent, r.v.Reason)
 		}
 		if r.v.Reason == "" {
 			t.Errorf("logged verdict has no reason")
@@ -268,6 +273,13 @@ func TestAnswers(t *testing.T) {
 		{"codex", effects.Allow, ``},
 		{"codex", effects.Prompt, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"command-safety asks a human to approve this command, and Codex hooks cannot ask, so it is denied (install the hook with --hold to wait for a release instead): ` + reason + `"}}`},
 		{"codex", effects.Refuse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
+		// VS Code reads hookSpecificOutput, Copilot CLI's preToolUse the top level.
+		{"vscode", effects.Allow, `{"permissionDecision":"allow","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"` + reason + `"}}`},
+		{"vscode", effects.Prompt, `{"permissionDecision":"ask","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}`},
+		{"vscode", effects.Refuse, `{"permissionDecision":"deny","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Allow, `{"permissionDecision":"allow","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Prompt, `{"permissionDecision":"ask","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Refuse, `{"permissionDecision":"deny","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+"/"+tt.d.String(), func(t *testing.T) {
@@ -435,6 +447,24 @@ func TestParse(t *testing.T) {
 		{"gemini both dirs unknown", "gemini-cli", nil,
 			`{"cwd":"/g","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"a","dir_path":"b"}}`,
 			call{shell: true, command: "ls"}},
+		{"vscode terminal", "vscode", nil,
+			`{"hookEventName":"PreToolUse","sessionId":"v","cwd":"/w/","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/w", session: "v", agent: "vscode", terminal: true}},
+		{"claude-code hook given vscode", "claude-code", map[string]string{"CLAUDE_PROJECT_DIR": "/p"},
+			`{"hookEventName":"PreToolUse","sessionId":"v","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/w", workspaces: []string{"/p"}, session: "v", agent: "vscode", terminal: true}},
+		{"copilot camel", "copilot-cli", map[string]string{"COPILOT_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/q"},
+			`{"sessionId":"c","timestamp":1,"cwd":"/p/sub","toolName":"bash","toolArgs":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p/sub", workspaces: []string{"/p"}, session: "c", agent: "copilot-cli"}},
+		{"copilot pascal", "copilot-cli", map[string]string{"COPILOT_CLI": "1"},
+			`{"hook_event_name":"PreToolUse","session_id":"c","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p", session: "c", agent: "copilot-cli"}},
+		{"copilot powershell", "copilot-cli", nil,
+			`{"sessionId":"c","cwd":"/p","toolName":"powershell","toolArgs":{"command":"dir"}}`,
+			call{shell: true, command: "dir", cwd: "/p", session: "c", agent: "copilot-cli", limit: whyPowerShell}},
+		{"vscode process task", "vscode", nil,
+			`{"hookEventName":"PreToolUse","cwd":"/w","tool_name":"create_and_run_task","tool_input":{"task":{"type":"process","command":"/usr/bin/make it","args":["a'b"]}}}`,
+			call{shell: true, command: `'/usr/bin/make it' 'a'\''b'`, cwd: "/w", agent: "vscode", terminal: true, limit: whyTaskArgs}},
 		{"gemini cwd from env", "gemini-cli", map[string]string{"GEMINI_CWD": "/e"},
 			`{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
 			call{shell: true, command: "ls", cwd: "/e"}},
@@ -443,6 +473,7 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env = tt.env
 			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv)
+			got.event = "" // the event's name only annotates reports
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -579,6 +610,15 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
+	case "vscode", "copilot-cli":
+		// Both places must agree: each host reads one of them.
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		inner, _ := h["permissionDecision"].(string)
+		top, _ := m["permissionDecision"].(string)
+		if inner != top {
+			t.Fatalf("hookSpecificOutput says %q, the top level %q: %s", inner, top, out.Stdout)
+		}
+		return top
 	case "cursor":
 		s, _ := m["permission"].(string)
 		return s
@@ -691,6 +731,40 @@ func hookPayload(agent, w, command string) string {
 		return `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
 	case "gemini-cli":
 		return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
+	case "vscode":
+		return `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"` + command + `"}}`
+	case "copilot-cli":
+		return `{"sessionId":"s","cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"` + command + `"}}`
 	}
 	return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`
+}
+
+// TestTerminalWritesNeedAHuman: VS Code's terminal keeps its directory
+// between commands, so even a budget that allows workspace writes does not
+// let a terminal write run unattended; reads still do, and the same write
+// from Copilot CLI's fresh shell follows the budget.
+func TestTerminalWritesNeedAHuman(t *testing.T) {
+	autopilot := func([]string) (gate.Policy, []string) {
+		p := gate.DefaultPolicy()
+		p.Budgets = budgets.Builtin()
+		p.Budgets["vscode"] = p.Budgets["autopilot"]
+		p.Budgets["copilot-cli"] = p.Budgets["autopilot"]
+		return p, nil
+	}
+	for _, tt := range []struct{ agent, payload, want string }{
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/ws","tool_name":"run_in_terminal","tool_input":{"command":"touch a"}}`, "ask"},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/ws","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`, "allow"},
+		{"copilot-cli", `{"sessionId":"s","cwd":"/ws","toolName":"bash","toolArgs":{"command":"touch a"}}`, "allow"},
+	} {
+		log := &fakeLog{}
+		out := Run(context.Background(), tt.agent, strings.NewReader(tt.payload), Config{
+			Record: log.record, Now: fixedNow, Policy: autopilot, GitRoot: func(string) string { return "" },
+		})
+		if d := decisionOf(t, tt.agent, out); d != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.agent, tt.payload, out.Stdout, tt.want)
+		}
+		if tt.want == "ask" && (!strings.Contains(string(out.Stdout), "keeps its working directory") || log.rows[0].v.Rule != RuleHostTool) {
+			t.Errorf("the reason or rule does not say why: %s %+v", out.Stdout, log.rows)
+		}
+	}
 }

@@ -40,17 +40,40 @@ func (s Scope) String() string {
 //	codex        .codex/hooks.json       $CODEX_HOME/hooks.json    (https://developers.openai.com/codex/hooks)
 //	cursor       .cursor/hooks.json      ~/.cursor/hooks.json      (https://cursor.com/docs/agent/hooks)
 //	gemini-cli   .gemini/settings.json   ~/.gemini/settings.json   (https://geminicli.com/docs/hooks)
+//	vscode       .github/hooks/command-safety.json   ~/.copilot/hooks/command-safety.json
+//	copilot-cli  .github/hooks/command-safety.json   $COPILOT_HOME/hooks/command-safety.json (~/.copilot)
+//
+// VS Code's agent hooks and Copilot CLI read the same directories
+// (code.visualstudio.com/docs/copilot/customization/hooks;
+// docs.github.com/en/copilot/reference/hooks-reference), so vscode and
+// copilot-cli share one file and one entry (see [layout] family).
 func SettingsPath(agent string, scope Scope, projectDir, home string, getenv func(string) string) (string, error) {
 	rel, ok := map[string]string{
 		"claude-code": filepath.Join(".claude", "settings.json"),
 		"codex":       filepath.Join(".codex", "hooks.json"),
 		"cursor":      filepath.Join(".cursor", "hooks.json"),
 		"gemini-cli":  filepath.Join(".gemini", "settings.json"),
+		"vscode":      filepath.Join(".github", "hooks", "command-safety.json"),
+		"copilot-cli": filepath.Join(".github", "hooks", "command-safety.json"),
 	}[agent]
 	if !ok {
 		return "", fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
 	}
 	base := projectDir
+	if scope == User && (agent == "vscode" || agent == "copilot-cli") {
+		if agent == "copilot-cli" && getenv != nil {
+			if ch := getenv("COPILOT_HOME"); ch != "" {
+				if !filepath.IsAbs(ch) {
+					return "", fmt.Errorf("COPILOT_HOME %q is not an absolute path", ch)
+				}
+				return filepath.Join(filepath.Clean(ch), "hooks", "command-safety.json"), nil
+			}
+		}
+		if home == "" || !filepath.IsAbs(home) {
+			return "", fmt.Errorf("the user directory %q is not an absolute path", home)
+		}
+		return filepath.Join(filepath.Clean(home), ".copilot", "hooks", "command-safety.json"), nil
+	}
 	if scope == User {
 		base = home
 		if agent == "codex" && getenv != nil {
@@ -75,7 +98,10 @@ func SettingsPath(agent string, scope Scope, projectDir, home string, getenv fun
 // the home directory as its workspace. (Project-level files are left out: a
 // command that changes the whole workspace, like `npm install`, would then
 // touch the rule store; writing them is a workspace write and prompts.)
-// Claude Code also reads hooks from settings.local.json.
+// Claude Code also reads hooks from settings.local.json. VS Code and Copilot
+// CLI read every file in ~/.copilot/hooks (any of them may set
+// disableAllHooks), and Copilot CLI also ~/.copilot/settings.json and
+// config.json (inline "hooks", "disableAllHooks").
 func HookFiles(home string) []string {
 	home = cleanAbs(home)
 	if home == "" {
@@ -87,6 +113,9 @@ func HookFiles(home string) []string {
 		filepath.Join(".claude", "settings.local.json"),
 		filepath.Join(".cursor", "hooks.json"),
 		filepath.Join(".gemini", "settings.json"),
+		filepath.Join(".copilot", "hooks"),
+		filepath.Join(".copilot", "settings.json"),
+		filepath.Join(".copilot", "config.json"),
 	} {
 		out = append(out, filepath.Join(home, r))
 	}
@@ -97,11 +126,26 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
 
 // IsOurs reports whether a hook command was written by [Install] for agent:
 // it mentions command-safety and ends in, or contains, the word sequence
-// "hook <agent>".
+// "hook <agent>". For the agents that share one file (vscode and
+// copilot-cli) an entry of either is ours: the one entry serves both.
 func IsOurs(agent, command string) bool {
 	if !strings.Contains(command, "command-safety") {
 		return false
 	}
+	names := layouts[agent].family
+	if len(names) == 0 {
+		names = []string{agent}
+	}
+	for _, n := range names {
+		if hasHookWords(command, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHookWords reports whether command contains the words "hook <agent>".
+func hasHookWords(command, agent string) bool {
 	needle := " hook " + agent
 	for i := 0; ; {
 		j := strings.Index(command[i:], needle)
@@ -124,6 +168,8 @@ type Edit struct {
 	// Changes describes each change, one a line, prefixed "+" (added),
 	// "-" (removed) or "~" (changed). Empty when nothing changed.
 	Changes []string
+	// Notes says what was left out and why (not changes).
+	Notes []string
 }
 
 // Changed reports whether the edit changes anything.
@@ -182,7 +228,69 @@ type layout struct {
 	// failClosedKey, when not "", is the entry's switch that makes the
 	// agent block the tool when the hook fails or times out.
 	failClosedKey string
+	// version: the file starts with "version": 1.
+	version bool
+	// commandKeys are the entry's keys that hold the command; nil is
+	// {"command"}. All of them get the same command line.
+	commandKeys []string
+	// family lists the agents whose hooks share this file and entry.
+	family []string
 }
+
+// keys returns the entry keys that hold the command.
+func (l layout) keys() []string {
+	if len(l.commandKeys) == 0 {
+		return []string{"command"}
+	}
+	return l.commandKeys
+}
+
+// ours reports whether entry is a hook of agent written by [Install].
+func (l layout) ours(agent string, entry *strictjson.Object) bool {
+	for _, k := range l.keys() {
+		if IsOurs(agent, entry.Str(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ourCommand is the first command of entry that [IsOurs], for messages.
+func (l layout) ourCommand(agent string, entry *strictjson.Object) string {
+	for _, k := range l.keys() {
+		if c := entry.Str(k); IsOurs(agent, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// copilotFamily shares .github/hooks/command-safety.json and
+// ~/.copilot/hooks/command-safety.json.
+var copilotFamily = []string{"copilot-cli", "vscode"}
+
+// copilotLayout is the hook file both VS Code and Copilot CLI read, in
+// Copilot CLI's format, which VS Code also reads (it maps preToolUse to
+// PreToolUse, bash to its linux and osx commands, timeoutSec to timeout:
+// microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/
+// hookSchema.ts). "command" is the cross-platform alias both read where
+// "bash" does not apply (Windows).
+//
+//	{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": ..., "command": ..., "timeoutSec": s}]}}
+//
+// Limits are in seconds. VS Code's default is 30 s, Copilot CLI's 10 s
+// (VS Code's schema for timeoutSec); both let the tool run when a hook
+// times out (VS Code: hookExecutor.ts; Copilot CLI 1.0.67 changelog, seen
+// in 1.0.102). VS Code's limit is a Node timer.
+//
+// postToolUse says a command ran and sessionEnd ends the session (reports
+// for the log; docs.github.com/en/copilot/reference/hooks-reference).
+var copilotLayout = layout{events: []hookEvent{{"preToolUse", ""}, {"postToolUse", ""}, {"sessionEnd", ""}},
+	version: true, commandKeys: []string{"bash", "command"},
+	family: copilotFamily, timeoutKey: "timeoutSec", timeoutUnit: time.Second,
+	defaultLimit: 10 * time.Second, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("type", "command", "bash", cmd, "command", cmd)
+	}}
 
 // hookEvent is one event an entry of ours goes under, and its matcher ("" for
 // none: events that are not about a tool, or agents without matchers).
@@ -213,7 +321,7 @@ var layouts = map[string]layout{
 	// Without failClosed, Cursor runs the command when the hook fails or
 	// times out (https://cursor.com/docs/agent/hooks); its default is 30 s.
 	"cursor": {events: []hookEvent{{"beforeShellExecution", ""}, {"afterShellExecution", ""}, {"stop", ""}},
-		timeoutKey: "timeout", timeoutUnit: time.Second,
+		version: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 30 * time.Second, maxLimit: nodeTimerMax, failClosedKey: "failClosed",
 		entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("command", cmd)
@@ -228,6 +336,8 @@ var layouts = map[string]layout{
 			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
 				"description", "ML.ai Command Safety: decides every shell command by its effect")
 		}},
+	"copilot-cli": copilotLayout,
+	"vscode":      copilotLayout,
 }
 
 // DefaultLimit is agent's time limit for a hook whose entry sets none; 0 for
@@ -309,8 +419,8 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	if err := spec.check(agent, lay); err != nil {
 		return Edit{}, err
 	}
-	var changes []string
-	if agent == "cursor" {
+	var changes, notes []string
+	if lay.version {
 		if _, ok := root.Get("version"); !ok {
 			root.Members = append([]strictjson.Member{{Key: "version", Val: json.Number("1")}}, root.Members...)
 			changes = append(changes, "+ version: 1")
@@ -327,18 +437,32 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 			command, limit = Spec{Binary: spec.Binary}.Command(agent), RunLimit
 		}
 		ch, err := lay.ensure(agent, hooksObj, ev, command, limit)
+		var cv caseVariant
+		if i > 0 && errors.As(err, &cv) {
+			// A report is worth less than the user's file: leave their
+			// event alone and say so.
+			notes = append(notes, fmt.Sprintf("hooks.%s not added (the prompts it would answer in the log stay asked): %v", ev.name, err))
+			continue
+		}
 		if err != nil {
 			return Edit{}, err
 		}
 		changes = append(changes, ch...)
 	}
-	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+	return Edit{Data: strictjson.Encode(root), Changes: changes, Notes: notes}, nil
 }
 
 // ensure makes hooks hold one entry of ours under ev, running command with
 // the agent's time limit limit (and its fail-closed switch), and returns the
 // changes.
 func (lay layout) ensure(agent string, hooksObj *strictjson.Object, ev hookEvent, command string, limit time.Duration) ([]string, error) {
+	for _, m := range hooksObj.Members {
+		if m.Key != ev.name && strings.EqualFold(m.Key, ev.name) {
+			// Keys that differ only in case make a file no strict reader
+			// accepts; which of the two a host obeys is not known.
+			return nil, caseVariant{m.Key, ev.name}
+		}
+	}
 	evVal, _ := hooksObj.Get(ev.name)
 	if evVal == nil {
 		evVal = []any{}
@@ -366,7 +490,9 @@ func (lay layout) ensure(agent string, hooksObj *strictjson.Object, ev hookEvent
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
-		settle(path, entry, "command", command)
+		for _, k := range lay.keys() {
+			settle(path, entry, k, command)
+		}
 		settle(path, entry, lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			settle(path, entry, lay.failClosedKey, true)
@@ -395,6 +521,14 @@ func (lay layout) ensure(agent string, hooksObj *strictjson.Object, ev hookEvent
 	}
 	hooksObj.Set(ev.name, groups)
 	return changes, nil
+}
+
+// caseVariant is an event key of the user's file that differs from ours only
+// in case.
+type caseVariant struct{ theirs, ours string }
+
+func (e caseVariant) Error() string {
+	return fmt.Sprintf("hooks.%s differs from %s only in case; merge them by hand", e.theirs, e.ours)
 }
 
 // jsonText renders a tree value for a change line.
@@ -438,8 +572,8 @@ func (lay layout) remove(agent string, hooksObj *strictjson.Object, event string
 	var keptGroups []any
 	for gi, g := range groups {
 		if !lay.grouped {
-			if e, ok := g.(*strictjson.Object); ok && IsOurs(agent, e.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", event, gi, e.Str("command")))
+			if e, ok := g.(*strictjson.Object); ok && lay.ours(agent, e) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", event, gi, lay.ourCommand(agent, e)))
 				continue
 			}
 			keptGroups = append(keptGroups, g)
@@ -454,8 +588,8 @@ func (lay layout) remove(agent string, hooksObj *strictjson.Object, event string
 		}
 		var kept []any
 		for ei, e := range list {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", event, gi, ei, eo.Str("command")))
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", event, gi, ei, lay.ourCommand(agent, eo)))
 				continue
 			}
 			kept = append(kept, e)
@@ -486,7 +620,7 @@ func (lay layout) visit(agent string, groups []any, f func(path string, entry *s
 			continue
 		}
 		if !lay.grouped {
-			if IsOurs(agent, gobj.Str("command")) {
+			if lay.ours(agent, gobj) {
 				f(fmt.Sprintf("[%d]", gi), gobj)
 			}
 			continue
@@ -494,7 +628,7 @@ func (lay layout) visit(agent string, groups []any, f func(path string, entry *s
 		list, _ := gobj.Get("hooks")
 		entries, _ := list.([]any)
 		for ei, e := range entries {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
 				f(fmt.Sprintf("[%d].hooks[%d]", gi, ei), eo)
 			}
 		}

@@ -45,6 +45,14 @@ var installSamples = map[string][]struct {
 		{"other hooks", `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}], "beforeShellExecution": [{"command": "./hooks/audit.sh"}]}}`},
 		{"no version", `{"hooks": {}}`},
 	},
+	"vscode": {
+		{"missing file", ""},
+		{"other hooks, VS Code layout", `{"hooks": {"PostToolUse": [{"type": "command", "command": "npx prettier --write .", "timeout": 15}]}}`},
+	},
+	"copilot-cli": {
+		{"missing file", ""},
+		{"other hooks, Copilot CLI layout", `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/audit.sh", "powershell": "./scripts/audit.ps1", "timeoutSec": 10}], "sessionStart": [{"type": "command", "bash": "echo start"}]}}`},
+	},
 	"gemini-cli": {
 		{"missing file", ""},
 		{"other settings", `{
@@ -70,6 +78,7 @@ func TestInstallUninstall(t *testing.T) {
 					t.Errorf("first install changes %q", first.Changes)
 				}
 				events := len(layouts[agent].events)
+				events -= len(first.Notes) // a report event the user's file spells otherwise
 				if n := countOurs(t, agent, first.Data); n != events {
 					t.Errorf("%d entries of ours after install, want %d (one per event):\n%s", n, events, first.Data)
 				}
@@ -89,7 +98,7 @@ func TestInstallUninstall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(moved.Changes) != events || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != events {
+				if len(moved.Changes) != events*len(layouts[agent].keys()) || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != events {
 					t.Errorf("reinstall from a moved binary: %q\n%s", moved.Changes, moved.Data)
 				}
 				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+` --limit=30s"`) {
@@ -114,7 +123,7 @@ func TestInstallUninstall(t *testing.T) {
 					delete(want.(map[string]any), "hooks")
 				}
 				got := canonical(t, string(un.Data))
-				if agent == "cursor" && !strings.Contains(s.data, `"version"`) {
+				if layouts[agent].version && !strings.Contains(s.data, `"version"`) {
 					delete(got.(map[string]any), "version")
 				}
 				if !reflect.DeepEqual(got, want) {
@@ -170,11 +179,12 @@ func TestInstallRefusesWhatItCannotRewrite(t *testing.T) {
 		{"claude-code", `{"hooks": {"PreToolUse": {}}}`, "not an array"},
 		{"claude-code", `{} {}`, "data after the JSON value"},
 		{"copilot", `{}`, "no hook adapter"},
+		{"vscode", `{"hooks": {"PreToolUse": [{"type": "command", "command": "x"}]}}`, "differs from preToolUse only in case"},
 	} {
 		if _, err := Install(tt.agent, []byte(tt.data), Spec{Binary: "x"}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Install(%s, %q): %v, want an error with %q", tt.agent, tt.data, err, tt.want)
 		}
-		if tt.want != "not an array" {
+		if tt.want != "not an array" && !strings.Contains(tt.want, "only in case") {
 			if _, err := Uninstall(tt.agent, []byte(tt.data)); err == nil {
 				t.Errorf("Uninstall(%s, %q) did not fail", tt.agent, tt.data)
 			}
@@ -228,6 +238,10 @@ func TestSettingsPath(t *testing.T) {
 		{"gemini-cli", User, "/h/.gemini/settings.json"},
 		{"codex", Project, "/p/.codex/hooks.json"},
 		{"codex", User, "/h/.codex/hooks.json"},
+		{"vscode", Project, "/p/.github/hooks/command-safety.json"},
+		{"vscode", User, "/h/.copilot/hooks/command-safety.json"},
+		{"copilot-cli", Project, "/p/.github/hooks/command-safety.json"},
+		{"copilot-cli", User, "/h/.copilot/hooks/command-safety.json"},
 	} {
 		got, err := SettingsPath(tt.agent, tt.scope, "/p/", "/h", func(string) string { return "" })
 		if err != nil || got != filepath.FromSlash(tt.want) {
@@ -245,6 +259,25 @@ func TestSettingsPath(t *testing.T) {
 	}
 	if got, _ := SettingsPath("codex", Project, "/p", "/h", codexHome); got != filepath.FromSlash("/p/.codex/hooks.json") {
 		t.Errorf("codex project with CODEX_HOME: %q", got)
+	}
+	copilotHome := func(k string) string {
+		if k == "COPILOT_HOME" {
+			return "/cp"
+		}
+		return ""
+	}
+	if got, err := SettingsPath("copilot-cli", User, "/p", "/h", copilotHome); err != nil || got != filepath.FromSlash("/cp/hooks/command-safety.json") {
+		t.Errorf("copilot-cli with COPILOT_HOME: %q, %v", got, err)
+	}
+	// VS Code reads ~/.copilot/hooks whatever COPILOT_HOME says.
+	if got, _ := SettingsPath("vscode", User, "/p", "/h", copilotHome); got != filepath.FromSlash("/h/.copilot/hooks/command-safety.json") {
+		t.Errorf("vscode with COPILOT_HOME: %q", got)
+	}
+	if _, err := SettingsPath("copilot-cli", User, "/p", "/h", func(string) string { return "rel" }); err == nil {
+		t.Error("relative COPILOT_HOME: no error")
+	}
+	if _, err := SettingsPath("vscode", User, "/p", "", nil); err == nil {
+		t.Error("vscode, unknown home: no error")
 	}
 	if _, err := SettingsPath("codex", User, "/p", "/h", func(string) string { return "rel" }); err == nil {
 		t.Error("relative CODEX_HOME: no error")
@@ -312,6 +345,22 @@ func checkHookShape(t *testing.T, agent string, data []byte, command string) {
 		}
 		for _, e := range v.Hooks["beforeShellExecution"] {
 			found = found || e.Command == command
+		}
+	case "vscode", "copilot-cli":
+		// Copilot CLI's layout, which VS Code reads too: version 1,
+		// preToolUse, bash (and command for Windows), type command.
+		var c struct {
+			Version *int `json:"version"`
+			Hooks   map[string][]struct{ Type, Bash, Command string }
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Version == nil || *c.Version != 1 {
+			t.Errorf("%s: no version 1:\n%s", agent, data)
+		}
+		for _, e := range c.Hooks["preToolUse"] {
+			found = found || (e.Type == "command" && e.Bash == command && e.Command == command)
 		}
 	default:
 		event, matcher := "PreToolUse", "Bash"
@@ -405,6 +454,8 @@ func TestInstallHold(t *testing.T) {
 		{"codex", "timeout", "660"},
 		{"cursor", "timeout", "660"},
 		{"gemini-cli", "timeout", "660000"},
+		{"vscode", "timeoutSec", "660"},
+		{"copilot-cli", "timeoutSec", "660"},
 	} {
 		t.Run(tt.agent, func(t *testing.T) {
 			spec := Spec{Binary: "/opt/command-safety", Hold: true, HoldFor: 10 * time.Minute, HoldLongest: 10 * time.Minute}
@@ -426,12 +477,12 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, again.Data, 3*time.Minute)
-			if len(again.Changes) != 2 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") { // the gate's command and limit
+			if len(again.Changes) != len(layouts[tt.agent].keys())+1 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") { // the gate's command keys and limit
 				t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
 			}
 		})
 	}
-	for _, agent := range []string{"claude-code", "cursor", "gemini-cli"} {
+	for _, agent := range []string{"claude-code", "cursor", "gemini-cli", "vscode", "copilot-cli"} {
 		_, err := Install(agent, nil, Spec{Binary: "/b", Hold: true, HoldFor: 30 * 24 * time.Hour, HoldLongest: 30 * 24 * time.Hour})
 		if err == nil || !strings.Contains(err.Error(), "longest hold") {
 			t.Errorf("%s: a 30-day hold: %v", agent, err)
@@ -480,9 +531,13 @@ func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 		if i > 0 {
 			want = RunLimit
 		}
-		groups, _ := hooksObj.Get(ev.name)
+		groups, present := hooksObj.Get(ev.name)
+		if !present && i > 0 && hasCaseVariant(hooksObj, ev.name) {
+			continue // the user's own spelling of a report event: left alone
+		}
+		list, _ := groups.([]any)
 		found := 0
-		lay.visit(agent, groups.([]any), func(_ string, x *strictjson.Object) {
+		lay.visit(agent, list, func(_ string, x *strictjson.Object) {
 			found++
 			got, _ := x.Get(lay.timeoutKey)
 			if w := strconv.FormatInt(int64(want/lay.timeoutUnit), 10); fmt.Sprint(got) != w {
@@ -502,4 +557,62 @@ func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 			t.Errorf("%s %s: %d entries of ours", agent, ev.name, found)
 		}
 	}
+}
+
+// TestSharedCopilotFile: VS Code and Copilot CLI read the same hook files,
+// so installing both keeps one entry (each host runs every entry it finds,
+// and two would judge and log every command twice), and either uninstall
+// removes it; a user's own entries stay.
+func TestSharedCopilotFile(t *testing.T) {
+	user := `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./audit.sh"}]}}`
+	first, err := Install("vscode", []byte(user), Spec{Binary: testBinary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Install("copilot-cli", first.Data, Spec{Binary: testBinary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := len(layouts["vscode"].events)
+	if n := countOurs(t, "vscode", both.Data); n != events {
+		t.Fatalf("%d entries after installing both, want %d (one per event):\n%s", n, events, both.Data)
+	}
+	if !strings.Contains(string(both.Data), "hook copilot-cli --limit=30s") || strings.Contains(string(both.Data), "hook vscode") {
+		t.Errorf("the shared entry was not updated:\n%s", both.Data)
+	}
+	un, err := Uninstall("vscode", both.Data)
+	if err != nil || len(un.Changes) != events {
+		t.Fatalf("uninstall: %v %q", err, un.Changes)
+	}
+	if countOurs(t, "copilot-cli", un.Data) != 0 || !strings.Contains(string(un.Data), "./audit.sh") {
+		t.Errorf("after uninstall:\n%s", un.Data)
+	}
+	// An entry with our command only under "bash" is still ours.
+	hand := `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "/opt/command-safety hook vscode"}]}}`
+	if un, err := Uninstall("copilot-cli", []byte(hand)); err != nil || len(un.Changes) != 1 {
+		t.Errorf("a bash-only entry of ours: %v %q", err, un.Changes)
+	}
+}
+
+func TestHookFilesCoverCopilot(t *testing.T) {
+	files := HookFiles("/h")
+	for _, want := range []string{"/h/.copilot/hooks", "/h/.copilot/settings.json", "/h/.copilot/config.json", "/h/.claude/settings.json"} {
+		found := false
+		for _, f := range files {
+			found = found || f == filepath.FromSlash(want)
+		}
+		if !found {
+			t.Errorf("HookFiles lacks %s: %q", want, files)
+		}
+	}
+}
+
+// hasCaseVariant reports whether o has a key that differs from key only in case.
+func hasCaseVariant(o *strictjson.Object, key string) bool {
+	for _, m := range o.Members {
+		if m.Key != key && strings.EqualFold(m.Key, key) {
+			return true
+		}
+	}
+	return false
 }

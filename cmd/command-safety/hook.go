@@ -449,6 +449,9 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "command-safety hook %s: %s: %v\n", verb, path, err)
 		return 1
 	}
+	for _, n := range edit.Notes {
+		fmt.Fprintf(stdout, "%s: note: %s\n", path, n)
+	}
 	if !edit.Changed() {
 		if verb == "install" {
 			fmt.Fprintf(stdout, "%s: the %s hook is already installed; nothing changed\n", path, agent)
@@ -507,6 +510,16 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 	case "claude-code":
 		if !hold {
 			n = append(n, "In `claude -p` (headless) Claude Code denies an ask itself; install with --hold to have prompts wait for a release instead.")
+		}
+		n = append(n, "VS Code's agent also runs this entry, for every tool: command-safety judges Copilot's terminal tools there too (as agent vscode).")
+	case "vscode", "copilot-cli":
+		n = append(n, "VS Code's agent (agent hooks are Preview; an organization's policy may turn them off) and GitHub Copilot CLI both read this file: the one entry gates Copilot's terminal tool in VS Code and Copilot CLI's shell tool, and each verdict names the host it came from.",
+			"If .claude/settings.json or ~/.claude/settings.json also holds the claude-code entry, VS Code runs both: each command is judged, and logged, twice.")
+		if scope == hooks.Project {
+			n = append(n, "Copilot CLI runs a repository's .github/hooks only in a folder you trusted (in `copilot -p`: COPILOT_ALLOW_ALL=true trusts the working directory).")
+		}
+		if !hold {
+			n = append(n, "Copilot CLI denies an ask in -p and autopilot (nobody to ask); install with --hold to have prompts wait for a release instead.")
 		}
 	}
 	return n

@@ -24,6 +24,8 @@ func hookPayloads(w, command string) map[string]string {
 		"codex":       `{"session_id":"s","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`,
 		"gemini-cli":  `{"session_id":"s","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`,
+		"vscode":      `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"` + command + `","explanation":"x","isBackground":false},"tool_use_id":"t"}`,
+		"copilot-cli": `{"sessionId":"s","timestamp":1,"cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"` + command + `"}}`,
 	}
 }
 

@@ -144,6 +144,22 @@ func TestHookProcess(t *testing.T) {
 			nil, "", effects.Allow, "cx-1", 0},
 		{"codex", `{"session_id":"cx-2","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install x"}}`,
 			nil, "deny", effects.Prompt, "cx-2", 0},
+		// VS Code's agent: its terminal tool is judged, other tools get no
+		// opinion; through the claude-code entry VS Code also runs.
+		{"vscode", `{"timestamp":"2026-12-01T14:00:50.851Z","hookEventName":"PreToolUse","sessionId":"vs-1","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"x","isBackground":false},"tool_use_id":"c1"}`,
+			nil, "allow", effects.Allow, "vs-1", 0},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"vs-2","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~","explanation":"x","isBackground":false},"tool_use_id":"c2"}`,
+			nil, "deny", effects.Refuse, "vs-2", 0},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"vs-3","cwd":"` + w + `","tool_name":"read_file","tool_input":{"filePath":"x"},"tool_use_id":"c3"}`,
+			nil, "", 0, "", 0},
+		{"claude-code", `{"hookEventName":"PreToolUse","sessionId":"vs-4","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"npm install x","explanation":"x","isBackground":false},"tool_use_id":"c4"}`,
+			nil, "ask", effects.Prompt, "vs-4", 0},
+		// Copilot CLI: bash judged, powershell at most asks.
+		{"copilot-cli", `{"sessionId":"cp-1","timestamp":1796133650851,"cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"ls","description":"x"}}`,
+			[]string{"COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + w}, "allow", effects.Allow, "cp-1", 0},
+		{"copilot-cli", `{"sessionId":"cp-2","timestamp":1796133650851,"cwd":"` + w + `","toolName":"powershell","toolArgs":{"command":"ls"}}`,
+			nil, "ask", effects.Prompt, "cp-2", 0},
+		{"copilot-cli", `{"sessionId":"cp-3","toolName":"bash","toolArgs":"not json"}`, nil, "deny", effects.Refuse, "cp-3", 0},
 		{"copilot", `{"command":"ls"}`, nil, "deny", effects.Refuse, "", 2},
 	}
 	want := 0
@@ -183,9 +199,13 @@ func TestHookProcess(t *testing.T) {
 		}
 		r := rows[i]
 		i--
-		if r.Agent != c.agent || r.Decision != c.logged || r.Session != c.session || r.Reason == "" {
+		wantAgent := c.agent
+		if strings.Contains(c.stdin, `"hookEventName"`) {
+			wantAgent = "vscode" // the payload names its host
+		}
+		if r.Agent != wantAgent || r.Decision != c.logged || r.Session != c.session || r.Reason == "" {
 			t.Errorf("row %d: agent %q decision %s session %q reason %q; want %q %s %q",
-				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, c.agent, c.logged, c.session)
+				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, wantAgent, c.logged, c.session)
 		}
 	}
 }
@@ -339,10 +359,13 @@ func TestHookInstallProcess(t *testing.T) {
 	}
 
 	// Project scope for the other agents, into the sandbox's work tree.
-	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json", "codex": ".codex/hooks.json"} {
+	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json", "codex": ".codex/hooks.json",
+		"vscode": ".github/hooks/command-safety.json", "copilot-cli": ".github/hooks/command-safety.json"} {
 		out, stderr, code := s.run(t, "", nil, "hook", "install", agent, "--project", "--dir", s.work)
 		path := filepath.Join(s.work, filepath.FromSlash(rel))
-		if code != 0 || !strings.Contains(out, "--- /dev/null\n+++ "+path) {
+		// vscode and copilot-cli share a file, which the other's uninstall
+		// may have left holding only "version".
+		if code != 0 || !strings.Contains(out, "\n+++ "+path) {
 			t.Errorf("install %s: exit %d\n%s%s", agent, code, out, stderr)
 		}
 		b, err := os.ReadFile(path)
@@ -420,6 +443,13 @@ func hookDecision(t *testing.T, agent, stdout string) string {
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
+	case "vscode", "copilot-cli":
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		inner, _ := h["permissionDecision"].(string)
+		if top, _ := m["permissionDecision"].(string); top != inner {
+			t.Fatalf("the top level says %q, hookSpecificOutput %q: %s", top, inner, stdout)
+		}
+		return inner
 	case "cursor":
 		s, _ := m["permission"].(string)
 		return s
