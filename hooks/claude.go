@@ -32,8 +32,8 @@ import (
 // "vscode". The answer stays Claude Code's, which VS Code reads.
 type claudeCode struct{}
 
-func (claudeCode) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, err := parseHost(payload, getenv)
+func (claudeCode) parse(payload []byte, getenv func(string) string, event string) (call, error) {
+	c, _, err := parseHost(payload, getenv, event)
 	return c, err
 }
 

@@ -25,7 +25,7 @@ import (
 //     in hold mode, where a human releases it first (SPEC §8, §10).
 type codex struct{}
 
-func (codex) parse(payload []byte, _ func(string) string) (call, error) {
+func (codex) parse(payload []byte, _ func(string) string, _ string) (call, error) {
 	c, _, in, err := parsePreToolUse(payload, "PreToolUse", []string{"PostToolUse"}, []string{"Stop"}, "Bash", "command")
 	if err != nil || !c.shell {
 		return c, err

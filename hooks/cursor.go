@@ -20,7 +20,7 @@ import (
 //   - $CURSOR_PROJECT_DIR, when the agent sets it, is a workspace root too.
 type cursor struct{}
 
-func (cursor) parse(payload []byte, getenv func(string) string) (call, error) {
+func (cursor) parse(payload []byte, getenv func(string) string, _ string) (call, error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, err

@@ -26,7 +26,7 @@ import (
 //   - $GEMINI_PROJECT_DIR is the project root.
 type geminiCLI struct{}
 
-func (geminiCLI) parse(payload []byte, getenv func(string) string) (call, error) {
+func (geminiCLI) parse(payload []byte, getenv func(string) string, _ string) (call, error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, err

@@ -67,6 +67,9 @@ type Config struct {
 	// post-execution hooks say about a prompt it asked its user (SPEC §7):
 	// the command ran, or the turn ended without it.
 	Report func(ctx context.Context, agent string, r Report) error
+	// Event is the agent event the hook was installed for (`--event`), for
+	// agents whose payloads do not name it; "" when the payload does.
+	Event string
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
@@ -134,7 +137,7 @@ type call struct {
 // adapter speaks one agent's hook protocol.
 type adapter interface {
 	// parse reads the payload. An error means the payload is malformed.
-	parse(payload []byte, getenv func(string) string) (call, error)
+	parse(payload []byte, getenv func(string) string, event string) (call, error)
 	// answer renders a decision with its reason in the agent's format.
 	answer(d effects.Decision, reason string) Output
 	// noOpinion is the answer for a tool or event the gate does not judge.
@@ -292,7 +295,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	var c call
 	payload, err := readBounded(stdin)
 	if err == nil {
-		c, err = ad.parse(payload, getenv)
+		c, err = ad.parse(payload, getenv, cfg.Event)
 	}
 	prog.set(c)
 	if c.agent != "" {

@@ -472,7 +472,7 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env = tt.env
-			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv)
+			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv, "")
 			got.event = "" // the event's name only annotates reports
 			if err != nil {
 				t.Fatal(err)
@@ -766,5 +766,37 @@ func TestTerminalWritesNeedAHuman(t *testing.T) {
 		if tt.want == "ask" && (!strings.Contains(string(out.Stdout), "keeps its working directory") || log.rows[0].v.Rule != RuleHostTool) {
 			t.Errorf("the reason or rule does not say why: %s %+v", out.Stdout, log.rows)
 		}
+	}
+}
+
+// TestEventFromCommandLine: Copilot CLI's camelCase events send no event
+// name, so install names it on the hook's command line (--event): a
+// sessionEnd payload is a report, not a tool call without a tool; a payload
+// that names another event than the one installed is malformed.
+func TestEventFromCommandLine(t *testing.T) {
+	end := `{"sessionId":"c1","timestamp":1796135460027,"cwd":"/w","reason":"complete"}`
+	var reports []Report
+	log := &fakeLog{}
+	cfg := Config{Record: log.record, Now: fixedNow, Event: "sessionEnd",
+		Report: func(_ context.Context, agent string, r Report) error { reports = append(reports, r); return nil }}
+	out := Run(context.Background(), "copilot-cli", strings.NewReader(end), cfg)
+	if len(out.Stdout) != 0 || len(log.rows) != 0 || len(reports) != 1 || reports[0].Ran || reports[0].Session != "c1" {
+		t.Errorf("sessionEnd: stdout %q, rows %+v, reports %+v; want one end-of-session report", out.Stdout, log.rows, reports)
+	}
+	ran := `{"sessionId":"c1","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"npm install x"},"toolResult":{"resultType":"success"}}`
+	cfg.Event = "postToolUse"
+	Run(context.Background(), "copilot-cli", strings.NewReader(ran), cfg)
+	if len(reports) != 2 || !reports[1].Ran || reports[1].Command != "npm install x" {
+		t.Errorf("postToolUse: reports %+v", reports)
+	}
+	cfg.Event = "preToolUse"
+	out = Run(context.Background(), "vscode", strings.NewReader(`{"hookEventName":"PostToolUse","sessionId":"s","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`), cfg)
+	if d := decisionOf(t, "vscode", out); d != "deny" || !strings.Contains(string(out.Stdout), "installed for") {
+		t.Errorf("an event other than the installed one: %s", out.Stdout)
+	}
+	// VS Code spells the installed preToolUse as PreToolUse: the same event.
+	out = Run(context.Background(), "vscode", strings.NewReader(`{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`), cfg)
+	if d := decisionOf(t, "vscode", out); d == "deny" {
+		t.Errorf("PreToolUse under --event=preToolUse: %s", out.Stdout)
 	}
 }

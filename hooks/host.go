@@ -99,7 +99,11 @@ func notebookCell(in fields) (string, string) {
 // Copilot CLI (see [flavor]). It judges the tools in [hostTools]: c.agent
 // names the host the payload comes from ("vscode", "copilot-cli"), or is ""
 // for a Claude Code payload, which keeps the hook's own name.
-func parseHost(payload []byte, getenv func(string) string) (c call, fl flavor, err error) {
+//
+// hint is the event the hook was installed for (`--event`, which install
+// writes for Copilot CLI: its camelCase events send no event name). A
+// payload that names another event is malformed.
+func parseHost(payload []byte, getenv func(string) string, hint string) (c call, fl flavor, err error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, 0, err
@@ -153,6 +157,13 @@ func parseHost(payload []byte, getenv func(string) string) (c call, fl flavor, e
 	}
 	if err := f.error(); err != nil {
 		return c, fl, err
+	}
+	switch {
+	case hint == "" || strings.EqualFold(event, hint):
+	case event == "":
+		event = hint
+	default:
+		return c, fl, fmt.Errorf("the payload is for event %q, but the hook was installed for %q", printable(event, 64), printable(hint, 64))
 	}
 	c.event = event
 	c.callID = f.str("tool_use_id")

@@ -235,6 +235,9 @@ type layout struct {
 	commandKeys []string
 	// family lists the agents whose hooks share this file and entry.
 	family []string
+	// eventFlag: the command line names its event (`--event=NAME`), for
+	// agents whose payloads do not (Copilot CLI's camelCase events).
+	eventFlag bool
 }
 
 // keys returns the entry keys that hold the command.
@@ -286,7 +289,7 @@ var copilotFamily = []string{"copilot-cli", "vscode"}
 // postToolUse says a command ran and sessionEnd ends the session (reports
 // for the log; docs.github.com/en/copilot/reference/hooks-reference).
 var copilotLayout = layout{events: []hookEvent{{"preToolUse", ""}, {"postToolUse", ""}, {"sessionEnd", ""}},
-	version: true, commandKeys: []string{"bash", "command"},
+	version: true, eventFlag: true, commandKeys: []string{"bash", "command"},
 	family: copilotFamily, timeoutKey: "timeoutSec", timeoutUnit: time.Second,
 	defaultLimit: 10 * time.Second, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 		return strictjson.Obj("type", "command", "bash", cmd, "command", cmd)
@@ -371,13 +374,19 @@ func (s Spec) Limit() time.Duration {
 // a POSIX shell when it needs it), "hook <agent>", the hold flag and
 // --limit with the limit [Install] gives the agent, so the hook knows when
 // it must have answered.
-func (s Spec) Command(agent string) string {
+func (s Spec) Command(agent string) string { return s.command(agent, "") }
+
+// command is [Spec.Command] with `--event=EVENT` when event is not "".
+func (s Spec) command(agent, event string) string {
 	c := HookCommand(s.Binary, agent)
 	if s.Hold {
 		c += " --hold"
 		if s.HoldFor > 0 {
 			c += "=" + s.HoldFor.String()
 		}
+	}
+	if event != "" {
+		c += " --event=" + event
 	}
 	return c + " --limit=" + s.Limit().String()
 }
@@ -431,10 +440,14 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 		root.Set("hooks", hooksObj)
 	}
 	for i, ev := range lay.events {
-		command, limit := spec.Command(agent), spec.Limit()
+		named := ""
+		if lay.eventFlag {
+			named = ev.name
+		}
+		command, limit := spec.command(agent, named), spec.Limit()
 		if i > 0 {
 			// A report never holds: it records what the agent did.
-			command, limit = Spec{Binary: spec.Binary}.Command(agent), RunLimit
+			command, limit = Spec{Binary: spec.Binary}.command(agent, named), RunLimit
 		}
 		ch, err := lay.ensure(agent, hooksObj, ev, command, limit)
 		var cv caseVariant

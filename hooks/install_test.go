@@ -69,7 +69,7 @@ func TestInstallUninstall(t *testing.T) {
 		for _, s := range installSamples[agent] {
 			t.Run(agent+"/"+s.name, func(t *testing.T) {
 				spec := Spec{Binary: testBinary}
-				command := spec.Command(agent)
+				command := spec.command(agent, gateFlag(agent))
 				first, err := Install(agent, []byte(s.data), spec)
 				if err != nil {
 					t.Fatal(err)
@@ -101,7 +101,7 @@ func TestInstallUninstall(t *testing.T) {
 				if len(moved.Changes) != events*len(layouts[agent].keys()) || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != events {
 					t.Errorf("reinstall from a moved binary: %q\n%s", moved.Changes, moved.Data)
 				}
-				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+` --limit=30s"`) {
+				if !strings.Contains(string(moved.Data), strconv.Quote(Spec{Binary: "/new place/command-safety"}.command(agent, gateFlag(agent)))) {
 					t.Errorf("moved command not quoted:\n%s", moved.Data)
 				}
 
@@ -464,7 +464,7 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, e.Data, 11*time.Minute)
-			if !strings.Contains(string(e.Data), `"`+tt.key+`": `+tt.want) || !strings.Contains(string(e.Data), "--hold=10m0s --limit=11m0s") {
+			if !strings.Contains(string(e.Data), `"`+tt.key+`": `+tt.want) || !strings.Contains(string(e.Data), spec.command(tt.agent, gateFlag(tt.agent))) {
 				t.Errorf("new entry:\n%s", e.Data)
 			}
 			plain, err := Install(tt.agent, nil, Spec{Binary: "/opt/command-safety"})
@@ -477,7 +477,8 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, again.Data, 3*time.Minute)
-			if len(again.Changes) != len(layouts[tt.agent].keys())+1 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") { // the gate's command keys and limit
+			held := Spec{Binary: "/opt/command-safety", Hold: true, HoldLongest: 2 * time.Minute}.command(tt.agent, gateFlag(tt.agent))
+			if len(again.Changes) != len(layouts[tt.agent].keys())+1 || !strings.Contains(string(again.Data), strconv.Quote(held)) || !strings.Contains(held, " --hold --") { // the gate's command keys and limit
 				t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
 			}
 		})
@@ -577,7 +578,7 @@ func TestSharedCopilotFile(t *testing.T) {
 	if n := countOurs(t, "vscode", both.Data); n != events {
 		t.Fatalf("%d entries after installing both, want %d (one per event):\n%s", n, events, both.Data)
 	}
-	if !strings.Contains(string(both.Data), "hook copilot-cli --limit=30s") || strings.Contains(string(both.Data), "hook vscode") {
+	if !strings.Contains(string(both.Data), "hook copilot-cli --event=preToolUse --limit=30s") || strings.Contains(string(both.Data), "hook vscode") {
 		t.Errorf("the shared entry was not updated:\n%s", both.Data)
 	}
 	un, err := Uninstall("vscode", both.Data)
@@ -615,4 +616,12 @@ func hasCaseVariant(o *strictjson.Object, key string) bool {
 		}
 	}
 	return false
+}
+
+// gateFlag is the --event of agent's gate entry, for layouts that name it.
+func gateFlag(agent string) string {
+	if lay := layouts[agent]; lay.eventFlag {
+		return lay.events[0].name
+	}
+	return ""
 }

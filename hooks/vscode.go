@@ -51,13 +51,13 @@ type vscode struct{}
 // copilotCLI is the GitHub Copilot CLI adapter; see [vscode].
 type copilotCLI struct{}
 
-func (vscode) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, err := parseHost(payload, getenv)
+func (vscode) parse(payload []byte, getenv func(string) string, event string) (call, error) {
+	c, _, err := parseHost(payload, getenv, event)
 	return c, err
 }
 
-func (copilotCLI) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, err := parseHost(payload, getenv)
+func (copilotCLI) parse(payload []byte, getenv func(string) string, event string) (call, error) {
+	c, _, err := parseHost(payload, getenv, event)
 	return c, err
 }
 

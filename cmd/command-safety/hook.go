@@ -63,6 +63,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Home:      h.env.Home,
 		RuleStore: ruleStorePaths(),
 	}
+	cfg.Event = flags.event
 	if len(flags.rest) > 1 {
 		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", flags.rest[1:])
 	}
@@ -124,6 +125,7 @@ type hookFlags struct {
 	hold    bool
 	holdFor time.Duration // --hold=D; 0: the ml-ai.holdTimeout setting
 	limit   time.Duration // --limit=D: the agent's time limit for this hook
+	event   string        // --event=NAME: the event the hook was installed for
 	rest    []string      // the agent name and anything not understood
 }
 
@@ -140,6 +142,8 @@ func parseHookFlags(args []string) (f hookFlags, err error) {
 			if f.holdFor, err = time.ParseDuration(v); err != nil || f.holdFor <= 0 {
 				return f, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
 			}
+		case i > 0 && strings.HasPrefix(a, "--event="):
+			f.event = strings.TrimPrefix(a, "--event=")
 		case i > 0 && strings.HasPrefix(a, "--limit="):
 			v := strings.TrimPrefix(a, "--limit=")
 			if f.limit, err = time.ParseDuration(v); err != nil || f.limit <= 0 {
@@ -229,7 +233,7 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 }
 
 func hookUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--limit=DURATION]
+	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--event=NAME] [--limit=DURATION]
                                         answer the agent's pre-command hook (stdin: its JSON)
        command-safety hook install <agent> [--project|--user] [--dir DIR] [--hold[=DURATION]]
        command-safety hook uninstall <agent> [--project|--user] [--dir DIR]

@@ -29,6 +29,9 @@ type agent struct {
 	args func(s *sandbox, prompt string) []string
 	// settings is the project file `hook install <hook> --project` writes.
 	settings func(s *sandbox) string
+	// gate is the hook event our gating entry goes under (install also
+	// adds report entries under the agent's post-tool and end events).
+	gate string
 	// limit describes the agent's own time limit for a hook entry.
 	limit hookLimit
 	// pendingAdapter, when set, says where the agent's hook adapter is
@@ -60,6 +63,7 @@ var agents = []*agent{claudeCode, geminiCLI, codex, copilotCLI}
 
 var claudeCode = &agent{
 	name: "Claude Code", hook: "claude-code", bin: "claude",
+	gate: "PreToolUse",
 	call: func(cmd string) toolCall {
 		return toolCall{Name: "Bash", Args: map[string]any{"command": cmd, "description": "e2e test command"}}
 	},
@@ -101,6 +105,7 @@ func claudeDecision(out string) string {
 
 var geminiCLI = &agent{
 	name: "Gemini CLI", hook: "gemini-cli", bin: "gemini",
+	gate: "BeforeTool",
 	call: func(cmd string) toolCall {
 		return toolCall{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "e2e test command"}}
 	},
@@ -159,6 +164,7 @@ func geminiDecision(out string) string {
 
 var codex = &agent{
 	name: "Codex", hook: "codex", bin: "codex",
+	gate: "PreToolUse",
 	call: func(cmd string) toolCall {
 		return toolCall{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
 	},
@@ -220,6 +226,7 @@ func (s *sandbox) codexHome() string { return filepath.Join(s.root, "codex-home"
 
 var copilotCLI = &agent{
 	name: "Copilot CLI", hook: "copilot-cli", bin: "copilot",
+	gate: "preToolUse",
 	call: func(cmd string) toolCall {
 		return toolCall{Name: "bash", Args: map[string]any{"command": cmd, "description": "e2e test command"}}
 	},
@@ -244,8 +251,7 @@ var copilotCLI = &agent{
 		return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update",
 			"--disable-builtin-mcps", "--no-ask-user", "--log-dir", filepath.Join(s.root, "copilot-logs")}
 	},
-	settings:       func(s *sandbox) string { return filepath.Join(s.proj, ".github", "hooks", "command-safety.json") },
-	pendingAdapter: "issue 11, point 5: the copilot-cli adapter",
+	settings: func(s *sandbox) string { return filepath.Join(s.proj, ".github", "hooks", "command-safety.json") },
 	// GitHub's hooks reference: "timeoutSec", default 30.
 	limit:       hookLimit{key: "timeoutSec", unit: time.Second, def: 30 * time.Second},
 	captureDeny: `{"permissionDecision":"deny","permissionDecisionReason":"e2e capture hook: blocked"}`,

@@ -220,8 +220,12 @@ func (s *sandbox) capture(prompt string) (payload []byte, env []string) {
 	s.t.Helper()
 	dir := filepath.Join(s.root, "capture")
 	script := filepath.Join(s.root, "bin", "command-safety-capture")
+	// Install puts the capture hook under every event of ours; the first
+	// call of a turn is the pre-tool one: it is recorded and blocked, later
+	// ones (the agent's post-tool and end-of-turn events) pass.
 	writeFile(s.t, script, fmt.Sprintf(`#!/bin/sh
-# e2e capture hook: records the payload and the environment, blocks the call.
+# e2e capture hook: records the first payload and the environment, blocks that call.
+if [ -e %[1]s/payload.json ]; then cat > /dev/null; exit 0; fi
 cat > %[1]s/payload.json
 env -0 > %[1]s/env
 printf '%%s\n' '%[2]s'
@@ -509,6 +513,13 @@ func ourEntries(v any, visit func(entry map[string]any)) {
 	}
 }
 
+// gateEntries is the part of the agent's settings under its gate event.
+func (s *sandbox) gateEntries(root any) any {
+	m, _ := root.(map[string]any)
+	hooks, _ := m["hooks"].(map[string]any)
+	return hooks[s.ag.gate]
+}
+
 // entryLimit is the time limit of our hook entry in the agent's unit;
 // found is false when the key is missing (the agent's default applies).
 func (s *sandbox) entryLimit() (limit time.Duration, found bool) {
@@ -516,7 +527,7 @@ func (s *sandbox) entryLimit() (limit time.Duration, found bool) {
 	root := readJSON(s.t, s.settingsFile())
 	n := 0
 	limit = s.ag.limit.def
-	ourEntries(root, func(e map[string]any) {
+	ourEntries(s.gateEntries(root), func(e map[string]any) {
 		n++
 		if v, ok := e[s.ag.limit.key].(float64); ok {
 			limit, found = time.Duration(v*float64(s.ag.limit.unit)), true
@@ -533,7 +544,7 @@ func (s *sandbox) setEntryLimit(d time.Duration) {
 	s.t.Helper()
 	path := s.settingsFile()
 	root := readJSON(s.t, path)
-	ourEntries(root, func(e map[string]any) { e[s.ag.limit.key] = d / s.ag.limit.unit })
+	ourEntries(s.gateEntries(root), func(e map[string]any) { e[s.ag.limit.key] = d / s.ag.limit.unit })
 	b, _ := json.MarshalIndent(root, "", "  ")
 	writeFile(s.t, path, string(b)+"\n")
 }
