@@ -66,9 +66,18 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 		if systemDirs[path.Dir(prog)] {
 			prog = path.Base(prog)
 		} else {
-			w.allKnown = false
-			w.runFile(at, prog, text)
-			return
+			// The gate's own binary, by whatever path or link, is its entry
+			// in the table (its rule-store commands are refused), not a
+			// file that is not inspected.
+			gate, other := w.gateBinary(prog)
+			if other {
+				w.allKnown = false
+				w.runFile(at, prog, text)
+			}
+			if !gate {
+				return
+			}
+			prog = GateProgram
 		}
 	}
 	if w.funcs[prog] {
@@ -106,6 +115,10 @@ func hasInvisible(s string) bool {
 	return false
 }
 
+// GateProgram is the table entry of the gate's own binary: a program that
+// resolves to one of [Options.Binaries] is classified as this entry.
+const GateProgram = "command-safety"
+
 // runFile classifies running a program named by a path.
 func (w *walker) runFile(at syntax.Node, prog, text string) {
 	inside := true
@@ -137,6 +150,7 @@ type invocation struct {
 	operands  []field
 	flags     []flagHit
 	links     bool // the entry or a flag makes the written paths links
+	ruleStore bool // the entry changes the permission-rule store (RuleStore, OtherRuleStore)
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
 	// flagWrites are the values of WritePath flags, classified once all
@@ -173,6 +187,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	w := inv.w
 	inv.entry = e
 	inv.args = args
+	inv.ruleStore = e.RuleStore
 	inv.classes = append(inv.classes[:0], e.Effects...)
 	inv.why = e.Why
 	inv.outside = inv.outside || e.Outside
@@ -279,6 +294,7 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		cls = []effects.Class{effects.OpaqueMedium}
 	}
 	inv.classes = append([]effects.Class(nil), cls...)
+	inv.ruleStore = e.OtherRuleStore
 	name := a.value
 	if a.dynamic {
 		name = "a subcommand only known at run time"
@@ -482,6 +498,9 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	}
 	p := w.part(inv.at, c, inv.prog, reason)
 	switch {
+	case inv.ruleStore && c != effects.Read && c != effects.Verify:
+		p.Refusal = effects.RuleStoreModification
+		p.Reason = fmt.Sprintf("`%s` changes the permission-rule store: %s", inv.text, why)
 	case c == effects.Privilege:
 		p.Refusal = effects.PrivilegeEscalation
 		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
@@ -519,7 +538,7 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 // removeIn classifies a deletion inside directory d (`git clean -f` in d).
 func (inv *invocation) removeIn(p Part, d string) {
 	w := inv.w
-	switch w.locate(d) {
+	switch w.locateChange(d) {
 	case locInside, locRoot:
 		p.Class = effects.Deletion
 		w.add(p)
