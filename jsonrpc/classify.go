@@ -193,13 +193,14 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	testHook(r.Command)
 	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	logDB, logErr := s.openLog(snap.DecisionLog)
-	r.RuleStore = slices.Clone(s.opts.RuleStore)
+	// The decision log in use is part of the permission-rule store (SPEC §5.6).
+	r.RuleStore = s.opts.RuleStore
+	r.RuleStore.Logs = slices.Clone(r.RuleStore.Logs)
 	if path := s.decisionDB.pathFor(snap.DecisionLog); path != "" {
-		// The decision log is part of the permission-rule store (SPEC §5.6).
-		r.RuleStore = append(r.RuleStore, path, path+"-wal", path+"-shm")
+		r.RuleStore.Logs = append(r.RuleStore.Logs, path)
 	}
 	if logDB != nil && logDB.Path() != s.decisionDB.pathFor(snap.DecisionLog) {
-		r.RuleStore = append(r.RuleStore, logDB.Path())
+		r.RuleStore.Logs = append(r.RuleStore.Logs, logDB.Path())
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
 	if ctx.Err() != nil {

@@ -56,7 +56,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Policy:    h.policy,
 		Record:    h.record,
 		Home:      h.env.Home,
-		RuleStore: ruleStorePaths(),
+		RuleStore: installation(), // the log joins it from the settings (h.policy)
 	}
 	if len(args) > 1 {
 		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", args[1:])
@@ -207,11 +207,11 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}
 	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
-	var store []string
+	var logs []string
 	if h.logPath != "" {
-		store = append(store, h.logPath, h.logPath+"-wal", h.logPath+"-shm")
+		logs = append(logs, h.logPath)
 	}
-	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, store
+	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, logs
 }
 
 // close closes the decision log if this run opened it.
