@@ -157,6 +157,7 @@ const maxResolutions = 256
 type prefix struct {
 	path   string
 	exists bool
+	dir    bool // known to be a directory (from Lstat)
 	hasID  bool
 	id     FileID
 }
@@ -226,8 +227,23 @@ func (w *walker) evalPrefixUncached(p string) prefix {
 		return prefix{path: p, exists: p == "/"}
 	}
 	w.resolutions++
-	parent := w.evalPrefixOf(path.Dir(p))
-	child := path.Join(parent.path, path.Base(p))
+	// p is clean: split it and join the resolved parent without cleaning
+	// again (path.Dir and path.Join cost more than the lookups here).
+	i := strings.LastIndexByte(p, '/')
+	dir, base := p[:i], p[i+1:]
+	if dir == "" {
+		dir = "/"
+	}
+	if base == "" || base == "." || base == ".." {
+		dir, base = path.Dir(p), path.Base(p)
+	}
+	parent := w.evalPrefixOf(dir)
+	child := parent.path + "/" + base
+	if parent.path == "/" {
+		child = "/" + base
+	} else if !strings.HasPrefix(parent.path, "/") || strings.HasSuffix(parent.path, "/") {
+		child = path.Join(parent.path, base)
+	}
 	if !parent.exists {
 		return prefix{path: child}
 	}
@@ -239,7 +255,7 @@ func (w *walker) evalPrefixUncached(p string) prefix {
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			id, hasID := fileID(fi)
-			return prefix{path: child, exists: true, id: id, hasID: hasID}
+			return prefix{path: child, exists: true, dir: fi.IsDir(), id: id, hasID: hasID}
 		}
 	}
 	r, err := fsys.EvalSymlinks(child)

@@ -63,7 +63,9 @@ func (w *walker) resolveMember(name string) storeMember {
 	m := storeMember{name: name, path: r.path, exists: r.exists}
 	if r.exists {
 		m.id, m.hasID = w.idOf(r.path)
-		m.dir = !w.fs().IsFile(r.path)
+		// A directory member matters only with identities (a bind mount of
+		// it); without them its resolved path says everything.
+		m.dir = m.hasID && w.evalPrefixOf(r.path).dir
 	}
 	if m.path != "/" {
 		m.dirID, m.hasDir = w.idOf(path.Dir(m.path))
@@ -76,15 +78,27 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 	if w.store != nil {
 		return w.store
 	}
-	s := &ruleStore{}
+	n := len(w.opts.RuleStore) + len(w.opts.Binaries) + len(w.roots())*len(workspaceStoreFiles)
+	s := &ruleStore{members: make([]storeMember, 0, n)}
 	w.store = s
-	seen := map[string]bool{}
+	// The members' directories join the resolution cache: grow it once.
+	if len(w.evalCache) < 4*n {
+		c := make(map[string]prefix, len(w.evalCache)+4*n)
+		for k, v := range w.evalCache {
+			c[k] = v
+		}
+		w.evalCache = c
+	}
 	add := func(p string) {
 		p = cleanAbs(p)
-		if p == "" || seen[p] {
+		if p == "" {
 			return
 		}
-		seen[p] = true
+		for i := range s.members {
+			if s.members[i].name == p {
+				return
+			}
+		}
 		m := w.resolveMember(p)
 		s.members = append(s.members, m)
 		s.anyID = s.anyID || m.hasID || m.hasDir
@@ -92,7 +106,7 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 			return
 		}
 		if s.ids == nil {
-			s.ids = map[FileID]int{}
+			s.ids = make(map[FileID]int, n)
 		}
 		s.ids[m.id] = len(s.members) - 1
 		if m.dir {
@@ -176,20 +190,17 @@ func (w *walker) storeWithin(p string) (string, bool) {
 	}
 	if !s.ancestorsDone {
 		s.ancestorsDone = true
-		saved := w.resolutions
+		s.ancestors = map[FileID]int{}
+		seen := map[string]bool{}
 		for i, m := range s.members {
-			for q := path.Dir(m.path); q != "/" && q != "."; q = path.Dir(q) {
+			// Members share their upper directories: stop at one seen.
+			for q := path.Dir(m.path); q != "/" && q != "." && !seen[q]; q = path.Dir(q) {
+				seen[q] = true
 				if aid, ok := w.idOf(q); ok {
-					if s.ancestors == nil {
-						s.ancestors = map[FileID]int{}
-					}
-					if _, dup := s.ancestors[aid]; !dup {
-						s.ancestors[aid] = i
-					}
+					s.ancestors[aid] = i
 				}
 			}
 		}
-		w.resolutions = saved
 	}
 	if i, ok := s.ancestors[id]; ok {
 		return s.members[i].name, true
