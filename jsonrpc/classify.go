@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -197,10 +198,10 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	r.RuleStore = s.opts.RuleStore
 	r.RuleStore.Logs = slices.Clone(r.RuleStore.Logs)
 	if path := s.decisionDB.pathFor(snap.DecisionLog); path != "" {
-		r.RuleStore.Logs = append(r.RuleStore.Logs, path)
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(path))
 	}
 	if logDB != nil && logDB.Path() != s.decisionDB.pathFor(snap.DecisionLog) {
-		r.RuleStore.Logs = append(r.RuleStore.Logs, logDB.Path())
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(logDB.Path()))
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
 	if ctx.Err() != nil {
@@ -413,4 +414,13 @@ func quote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// absPath is p made absolute the way SQLite opens it (from the cwd), so
+// that a relative ml-ai.decisionLog is still part of the rule store.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

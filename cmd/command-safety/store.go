@@ -28,9 +28,13 @@ func installation(logs ...string) gate.Installation {
 		}
 	}
 	for _, l := range logs {
-		if l != "" {
-			in.Logs = append(in.Logs, l)
+		if l == "" {
+			continue
 		}
+		if abs, err := filepath.Abs(l); err == nil {
+			l = abs // SQLite opens a relative path from the cwd, as Abs resolves it
+		}
+		in.Logs = append(in.Logs, l)
 	}
 	return in
 }
