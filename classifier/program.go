@@ -74,10 +74,11 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 				w.allKnown = false
 				w.runFile(at, prog, text)
 			}
-			if !gate {
-				return
+			if gate {
+				// A path never runs a shell function: straight to the entry.
+				w.runEntry(effects.Lookup(GateProgram), GateProgram, args, at, text, depth, red)
 			}
-			prog = GateProgram
+			return
 		}
 	}
 	if w.funcs[prog] {
@@ -100,6 +101,17 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 				w.noteRead(at, strings.TrimPrefix(f.value, "@"), nil)
 			}
 		}
+		return
+	}
+	w.runEntry(e, prog, args, at, text, depth, red)
+}
+
+// runEntry classifies args (the program and its arguments) as the table's
+// entry e for prog; a nil entry is an unknown program.
+func (w *walker) runEntry(e *effects.Program, prog string, args []field, at syntax.Node, text string, depth int, red redirInfo) {
+	if e == nil {
+		w.allKnown = false
+		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)))
 		return
 	}
 	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, depth: depth, red: red, dirs: w.cwd}
