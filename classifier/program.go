@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 	"unicode"
@@ -745,6 +746,44 @@ func (inv *invocation) writeOperand(base Part, o field) {
 	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
 		w.write(base, p, p == "")
 	}
+	if inv.entry.URIOperands && strings.HasPrefix(o.value, "file:") {
+		file, ok := sqliteURIFile(o.value)
+		if !ok {
+			w.write(base, "", true)
+			return
+		}
+		if file != "" {
+			for _, p := range w.resolveIn(file, false, inv.dirs) {
+				w.write(base, p, p == "")
+			}
+		}
+	}
+}
+
+// sqliteURIFile is the file a SQLite URI filename opens (`file:PATH?query`,
+// `file:///abs/path`, percent-escapes decoded; https://sqlite.org/uri.html),
+// "" for none (`file::memory:`, an empty path); ok is false when it cannot
+// be told (another host, a bad escape).
+func sqliteURIFile(v string) (file string, ok bool) {
+	rest := strings.TrimPrefix(v, "file:")
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if auth, ok := strings.CutPrefix(rest, "//"); ok {
+		host, p, found := strings.Cut(auth, "/")
+		if !found || host != "" && host != "localhost" {
+			return "", false
+		}
+		rest = "/" + p
+	}
+	if rest == ":memory:" {
+		return "", true
+	}
+	file, err := url.PathUnescape(rest)
+	if err != nil || strings.ContainsRune(file, 0) {
+		return "", false
+	}
+	return file, true
 }
 
 func (inv *invocation) deleteOperand(base Part, o field) {

@@ -153,3 +153,28 @@ func TestReadsResolveNoStore(t *testing.T) {
 		t.Fatalf("a write did not resolve the rule store")
 	}
 }
+
+// TestSQLiteURIFile: the file a SQLite URI filename opens.
+func TestSQLiteURIFile(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"file:app.db", "app.db", true},
+		{"file:app.db?mode=ro&cache=shared", "app.db", true},
+		{"file:/srv/x/gate.db#frag", "/srv/x/gate.db", true},
+		{"file:///srv/x/gate.db", "/srv/x/gate.db", true},
+		{"file://localhost/srv/x/gate.db", "/srv/x/gate.db", true},
+		{"file:logs/gate%2Edb", "logs/gate.db", true},
+		{"file::memory:", "", true},
+		{"file:?mode=memory", "", true},
+		{"file://host/srv/x.db", "", false},
+		{"file:bad%zz", "", false},
+	} {
+		got, ok := sqliteURIFile(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("sqliteURIFile(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

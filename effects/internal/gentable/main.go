@@ -99,6 +99,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Links {
 		b.WriteString("Links: true, ")
 	}
+	if p.URIOperands {
+		b.WriteString("URIOperands: true, ")
+	}
 	if p.RuleStore {
 		b.WriteString("RuleStore: true, ")
 	}
