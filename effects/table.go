@@ -62,6 +62,18 @@ type Program struct {
 	// through them cannot be resolved before the command runs, so anything
 	// else in the command that writes or deletes through them is unknown.
 	Links bool
+	// URIOperands: an operand may be a SQLite URI filename, which names the
+	// file in its path (`sqlite3 'file:app.db?mode=rw'` opens app.db): the
+	// operand counts as that file too.
+	URIOperands bool
+	// RuleStore: running the entry changes the permission-rule store (SPEC
+	// §5.6), so it is a rule-store-modification refusal whatever the budget
+	// (`command-safety hook uninstall`); [Program.Why] says what it changes.
+	RuleStore bool
+	// OtherRuleStore: an unknown subcommand (the [Program.Other] effects)
+	// is a [Program.RuleStore] change too: the gate's own commands, where an
+	// unknown verb may be one that edits the rules (`command-safety rules`).
+	OtherRuleStore bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are

@@ -32,8 +32,9 @@ type Request struct {
 	Home       string   // the user's home directory
 	Agent      string   // "copilot", "claude-code", ...; "" is "default"
 	Mode       string   // "", "plan", "autopilot" or a budget name
-	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
-	RuleStore []string
+	// RuleStore is the installation's permission-rule store: the binaries,
+	// settings and hook files and the decision log (SPEC §5.6).
+	RuleStore Installation
 	// FS is passed to the classifier; nil is the real filesystem.
 	FS classifier.FS
 }
@@ -98,10 +99,12 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	if v.Workspaces == nil {
 		v.Workspaces = []string{}
 	}
+	opts := classifier.Options{
+		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
+		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries,
+	}
 	start := time.Now()
-	res := classifier.Classify(req.Command, classifier.Options{
-		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS, RuleStore: req.RuleStore,
-	})
+	res := classifier.Classify(req.Command, opts)
 	v.Micros = time.Since(start).Microseconds()
 	v.Time = now().UTC()
 

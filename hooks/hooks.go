@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,9 +39,9 @@ type Output struct {
 // wrongly: every field has a safe default.
 type Config struct {
 	// Policy returns the policy for the given workspace roots (settings are
-	// per workspace) and the rule-store paths those settings add (the
-	// decision log they name). nil means [gate.DefaultPolicy].
-	Policy func(workspaces []string) (policy gate.Policy, ruleStore []string)
+	// per workspace) and the decision logs those settings name, which join
+	// the rule store. nil means [gate.DefaultPolicy].
+	Policy func(workspaces []string) (policy gate.Policy, logs []string)
 	// Record writes a verdict to the decision log with the agent's session id
 	// and returns it as it stands (audit.Record: with its log id, or on error
 	// downgraded from allow to prompt). nil means no log: every allow becomes
@@ -51,8 +52,9 @@ type Config struct {
 	Getenv func(string) string
 	// Home is the user's home directory, passed to the classifier.
 	Home string
-	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
-	RuleStore []string
+	// RuleStore is the installation's permission-rule store (SPEC §5.6), as
+	// check and serve pass it; the agents' hook files under Home are added.
+	RuleStore gate.Installation
 	// GitRoot returns the nearest enclosing git work tree of dir, or "".
 	// nil looks for a .git entry on the real filesystem.
 	GitRoot func(dir string) string
@@ -326,11 +328,12 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		workspaces = derivedWorkspace(c.cwd, cfg.Home, cfg.GitRoot)
 	}
 	policy := gate.DefaultPolicy()
-	ruleStore := append(append([]string(nil), cfg.RuleStore...), HookFiles(cfg.Home)...)
+	store := cfg.RuleStore
+	store.AgentFiles = append(slices.Clone(store.AgentFiles), HookFiles(cfg.Home)...)
 	if cfg.Policy != nil {
-		var extra []string
-		policy, extra = cfg.Policy(workspaces)
-		ruleStore = append(ruleStore, extra...)
+		var logs []string
+		policy, logs = cfg.Policy(workspaces)
+		store.Logs = append(slices.Clone(store.Logs), logs...)
 	}
 	var v gate.Verdict
 	if c.unjudged != "" {
@@ -347,7 +350,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 			Home:       cfg.Home,
 			Agent:      agent,
 			Mode:       c.mode,
-			RuleStore:  ruleStore,
+			RuleStore:  store,
 		}, policy, now)
 		switch {
 		case c.limit != "" && v.Decision != effects.Refuse:

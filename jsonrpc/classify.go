@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -196,13 +197,14 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	testHook(r.Command)
 	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	logDB, logErr := s.openLog(snap.DecisionLog)
-	r.RuleStore = slices.Clone(s.opts.RuleStore)
+	// The decision log in use is part of the permission-rule store (SPEC §5.6).
+	r.RuleStore = s.opts.RuleStore
+	r.RuleStore.Logs = slices.Clone(r.RuleStore.Logs)
 	if path := s.decisionDB.pathFor(snap.DecisionLog); path != "" {
-		// The decision log is part of the permission-rule store (SPEC §5.6).
-		r.RuleStore = append(r.RuleStore, path, path+"-wal", path+"-shm")
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(path))
 	}
 	if logDB != nil && logDB.Path() != s.decisionDB.pathFor(snap.DecisionLog) {
-		r.RuleStore = append(r.RuleStore, logDB.Path())
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(logDB.Path()))
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
 	// Claim the reply before recording: a cancel that wins has answered
@@ -416,4 +418,13 @@ func quote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// absPath is p made absolute the way SQLite opens it (from the cwd), so
+// that a relative ml-ai.decisionLog is still part of the rule store.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

@@ -71,7 +71,7 @@ type checkEnv struct {
 	workspaces []string
 	agent      string
 	mode       string
-	ruleStore  []string
+	ruleStore  gate.Installation
 	logger     *verdictLogger
 	stderr     io.Writer
 }
@@ -136,14 +136,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "command-safety check: --mode: %v\n", err)
 		return exitUsage
 	}
-	env.ruleStore = ruleStorePaths()
 	if !*noLog {
 		env.logger = openVerdictLogger(*logPath, snap.DecisionLog, stderr)
 		defer env.logger.Close()
-		if p := env.logger.Path(); p != "" {
-			env.ruleStore = append(env.ruleStore, p)
-		}
 	}
+	// The log in use is the rule store even when this run does not write it.
+	inUse, _ := logPathFor(*logPath, snap.DecisionLog)
+	env.ruleStore = installation(inUse)
 
 	if *jsonl {
 		return env.jsonLines(stdin, stdout)
@@ -208,19 +207,6 @@ func (env *checkEnv) policyFor(workspaces []string) gate.Policy {
 		return env.policy
 	}
 	return env.policyOf(env.loader.Load(env.settings, roots))
-}
-
-// ruleStorePaths are the paths of this installation that belong to the
-// permission-rule store (SPEC §5.6): the binary's own directory.
-func ruleStorePaths() []string {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	return []string{exe}
 }
 
 func exitCode(d effects.Decision) int {

@@ -61,7 +61,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Record:    h.record,
 		Report:    h.report,
 		Home:      h.env.Home,
-		RuleStore: ruleStorePaths(),
+		RuleStore: installation(), // the log joins it from the settings (h.policy)
 	}
 	cfg.Event = flags.event
 	if len(flags.rest) > 1 {
@@ -264,11 +264,11 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}
 	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
-	var store []string
+	var logs []string
 	if h.logPath != "" {
-		store = append(store, h.logPath, h.logPath+"-wal", h.logPath+"-shm")
+		logs = append(logs, h.logPath)
 	}
-	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, store
+	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, logs
 }
 
 // close closes the decision log if this run opened it.

@@ -99,6 +99,15 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Links {
 		b.WriteString("Links: true, ")
 	}
+	if p.URIOperands {
+		b.WriteString("URIOperands: true, ")
+	}
+	if p.RuleStore {
+		b.WriteString("RuleStore: true, ")
+	}
+	if p.OtherRuleStore {
+		b.WriteString("OtherRuleStore: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
