@@ -329,7 +329,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	}
 	policy := gate.DefaultPolicy()
 	store := cfg.RuleStore
-	store.AgentFiles = append(slices.Clone(store.AgentFiles), HookFiles(cfg.Home)...)
+	store.AgentFiles = append(slices.Clone(store.AgentFiles), HookFiles(cfg.Home, getenv)...)
 	if cfg.Policy != nil {
 		var logs []string
 		policy, logs = cfg.Policy(workspaces)

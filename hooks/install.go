@@ -101,21 +101,37 @@ func SettingsPath(agent string, scope Scope, projectDir, home string, getenv fun
 // Claude Code also reads hooks from settings.local.json. VS Code and Copilot
 // CLI read every file in ~/.copilot/hooks (any of them may set
 // disableAllHooks), and Copilot CLI also ~/.copilot/settings.json and
-// config.json (inline "hooks", "disableAllHooks").
-func HookFiles(home string) []string {
+// config.json (inline "hooks", "disableAllHooks"). Codex reads hooks.json
+// and the [hooks] of config.toml in its home. getenv (nil: none) gives
+// CODEX_HOME and COPILOT_HOME, which move those homes.
+func HookFiles(home string, getenv func(string) string) []string {
 	home = cleanAbs(home)
 	if home == "" {
 		return nil
 	}
-	var out []string
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	codexHome := filepath.Join(home, ".codex")
+	if d := cleanAbs(getenv("CODEX_HOME")); d != "" {
+		codexHome = d
+	}
+	copilotHome := filepath.Join(home, ".copilot")
+	if d := cleanAbs(getenv("COPILOT_HOME")); d != "" {
+		copilotHome = d
+	}
+	out := []string{
+		filepath.Join(codexHome, "hooks.json"),
+		filepath.Join(codexHome, "config.toml"),
+		filepath.Join(copilotHome, "hooks"),
+		filepath.Join(copilotHome, "settings.json"),
+		filepath.Join(copilotHome, "config.json"),
+	}
 	for _, r := range []string{
 		filepath.Join(".claude", "settings.json"),
 		filepath.Join(".claude", "settings.local.json"),
 		filepath.Join(".cursor", "hooks.json"),
 		filepath.Join(".gemini", "settings.json"),
-		filepath.Join(".copilot", "hooks"),
-		filepath.Join(".copilot", "settings.json"),
-		filepath.Join(".copilot", "config.json"),
 	} {
 		out = append(out, filepath.Join(home, r))
 	}

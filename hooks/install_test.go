@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -595,15 +596,22 @@ func TestSharedCopilotFile(t *testing.T) {
 	}
 }
 
-func TestHookFilesCoverCopilot(t *testing.T) {
-	files := HookFiles("/h")
-	for _, want := range []string{"/h/.copilot/hooks", "/h/.copilot/settings.json", "/h/.copilot/config.json", "/h/.claude/settings.json"} {
-		found := false
-		for _, f := range files {
-			found = found || f == filepath.FromSlash(want)
-		}
-		if !found {
-			t.Errorf("HookFiles lacks %s: %q", want, files)
+// TestHookFiles: every agent's user-level hook files are in the rule store,
+// in the homes CODEX_HOME and COPILOT_HOME move them to.
+func TestHookFiles(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{nil, []string{"/h/.copilot/hooks", "/h/.copilot/settings.json", "/h/.copilot/config.json", "/h/.claude/settings.json",
+			"/h/.claude/settings.local.json", "/h/.cursor/hooks.json", "/h/.gemini/settings.json", "/h/.codex/hooks.json", "/h/.codex/config.toml"}},
+		{map[string]string{"CODEX_HOME": "/ch", "COPILOT_HOME": "/cp"}, []string{"/ch/hooks.json", "/ch/config.toml", "/cp/hooks", "/cp/settings.json"}},
+	} {
+		files := HookFiles("/h", func(k string) string { return tt.env[k] })
+		for _, want := range tt.want {
+			if !slices.Contains(files, filepath.FromSlash(want)) {
+				t.Errorf("HookFiles(%v) lacks %s: %q", tt.env, want, files)
+			}
 		}
 	}
 }

@@ -19,7 +19,7 @@ func installation(logs ...string) gate.Installation {
 	env := settings.EnvFrom(runtime.GOOS, os.Getenv)
 	in := gate.Installation{
 		UserSettings: settings.UserFiles(env),
-		AgentFiles:   hooks.HookFiles(env.Home),
+		AgentFiles:   hooks.HookFiles(env.Home, os.Getenv),
 	}
 	if exe, err := os.Executable(); err == nil {
 		in.Binaries = append(in.Binaries, exe)
