@@ -263,24 +263,15 @@ func Record(ctx context.Context, l *Log, v gate.Verdict, session string, waiting
 }
 
 // Downgrade returns v as it stands when the decision log could not be
-// written, err saying why: an allow becomes a prompt and its reason says so;
-// prompt and refuse are unchanged. Callers whose [Open] failed use it (or
-// [Record] with a nil log) for every verdict.
+// written, err saying why ([gate.Unrecorded]: an allow becomes a prompt and
+// its reason says so; prompt and refuse are unchanged).
 func Downgrade(v gate.Verdict, err error) gate.Verdict {
-	if v.Decision != effects.Allow {
-		return v
-	}
-	v.Decision = effects.Prompt
-	msg := "the decision log is unavailable"
+	msg := ErrUnavailable.Error()
 	if err != nil {
 		msg = err.Error()
 		if !errors.Is(err, ErrUnavailable) {
 			msg = ErrUnavailable.Error() + ": " + msg
 		}
 	}
-	if v.Reason != "" {
-		v.Reason += "; "
-	}
-	v.Reason += msg + ", so nothing runs unattended"
-	return v
+	return gate.Unrecorded(v, msg)
 }

@@ -353,14 +353,10 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 			RuleStore:  store,
 		}, policy, now)
 		switch {
-		case c.limit != "" && v.Decision != effects.Refuse:
-			if v.Decision == effects.Allow {
-				v.Decision, v.Rule = effects.Prompt, RuleHostTool
-			}
-			v.Reason = c.limit + "; " + v.Reason
+		case c.limit != "":
+			v = gate.AtMostPrompt(v, RuleHostTool, c.limit)
 		case c.terminal && v.Decision == effects.Allow && !readsOnly(v):
-			v.Decision, v.Rule = effects.Prompt, RuleHostTool
-			v.Reason = whyTerminal + "; " + v.Reason
+			v = gate.AtMostPrompt(v, RuleHostTool, whyTerminal)
 		}
 	}
 	var note string
@@ -376,9 +372,11 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		note = logFailure(err)
 	}
 	if cfg.Hold != nil && v.Decision == effects.Prompt {
-		v = cfg.Hold(ctx, v)
-		if v.Decision == effects.Prompt { // a Hold must decide; never hand back ask
-			v.Decision = effects.Refuse
+		if held := cfg.Hold(ctx, v); held.Decision == effects.Prompt {
+			// A Hold must decide; never hand back ask.
+			v = gate.Released(v, false, "held for review, and the hold did not decide")
+		} else {
+			v = held
 		}
 	}
 	out := ad.answer(v.Decision, v.Reason)
@@ -419,9 +417,8 @@ func record(ctx context.Context, cfg Config, v gate.Verdict, session string, w W
 	} else {
 		v, err = cfg.Record(ctx, v, session, w)
 	}
-	if err != nil && v.Decision == effects.Allow {
-		v.Decision = effects.Prompt
-		v.Reason += "; the decision log is unavailable (" + err.Error() + "), so nothing runs unattended"
+	if err != nil {
+		v = gate.Unrecorded(v, "the decision log is unavailable ("+err.Error()+")")
 	}
 	return v, err
 }
@@ -442,19 +439,9 @@ func joinNote(a, b string) string {
 
 // rejected is the verdict for input that never reached the classifier.
 func rejected(agent, cwd, reason string, now func() time.Time) gate.Verdict {
-	return gate.Verdict{
-		Time:       now().UTC(),
-		Command:    "",
-		Cwd:        cwd,
-		Workspaces: []string{},
-		Agent:      printable(agent, 64),
-		Decision:   effects.Refuse,
-		Effects:    []gate.Effect{},
-		Rule:       RuleInvalidInput,
-		Reason:     reason,
-		// The classification never ran; the toggle did not matter.
-		ClassificationEnabled: true,
-	}
+	// The classification never ran; the toggle did not matter.
+	return gate.Rejected(gate.Verdict{Time: now().UTC(), Cwd: cwd, Agent: printable(agent, 64), ClassificationEnabled: true},
+		RuleInvalidInput, reason)
 }
 
 // unknownAgent is the answer when no adapter knows the agent: a generic deny

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -301,11 +302,8 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verdict, string) {
 	var req checkRequest
 	bad := func(why string) (gate.Verdict, string) {
-		v := gate.Decide(gate.Request{}, env.policy, nil)
-		v.Decision = effects.Refuse
-		v.Rule = "bad-request"
-		v.Reason = fmt.Sprintf("line %d: %s", lineNo, why)
-		v.Cwd, v.Agent, v.Mode = env.cwd, orDefault(env.agent), env.mode
+		v := gate.Rejected(gate.Verdict{Time: time.Now().UTC(), Cwd: env.cwd, Agent: orDefault(env.agent), Mode: env.mode,
+			ClassificationEnabled: env.policy.Enabled}, gate.RuleBadRequest, fmt.Sprintf("line %d: %s", lineNo, why))
 		return env.logger.Record(v), rawID(req.ID)
 	}
 	if readErr == errLineTooLong {

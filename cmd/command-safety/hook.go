@@ -195,13 +195,9 @@ func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
 // run's deadline (inside the agent's limit), whatever the hold's timeout.
 func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
 	return func(ctx context.Context, v gate.Verdict) gate.Verdict {
-		deny := func(why string) gate.Verdict {
-			v.Decision = effects.Refuse
-			v.Reason = why
-			return v
-		}
+		deny := func(why string) gate.Verdict { return gate.Released(v, false, why) }
 		if h.log == nil || v.LogID == 0 {
-			return deny("held for review, but the decision log is unavailable, so nobody can release it: " + v.Reason)
+			return deny("held for review, but the decision log is unavailable, so nobody can release it")
 		}
 		timeout := h.holdTimeout(flag)
 		cut := ""
@@ -212,7 +208,7 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 			}
 		}
 		if timeout <= 0 {
-			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait; " + v.Reason)
+			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait")
 		}
 		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s%s): %s\n", v.LogID, timeout.Round(time.Second), cut, v.Reason)
 		res, err := h.log.Hold(ctx, v.LogID, timeout, 0)
@@ -220,15 +216,13 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 		case err != nil && !res.Approved():
 			return deny(fmt.Sprintf("held for review, and the hold failed (%v); denied", err))
 		case res.Approved():
-			v.Decision = effects.Allow
-			v.Reason = fmt.Sprintf("approved by %s after review: %s", res.Entry.Reviewer, v.Reason)
-			return v
+			return gate.Released(v, true, fmt.Sprintf("approved by %s after review", res.Entry.Reviewer))
 		case res.TimedOut:
-			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s%s; %s", res.Timeout.Round(time.Second), cut, v.Reason))
+			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s%s", res.Timeout.Round(time.Second), cut))
 		case res.Cancelled:
-			return deny("held for review, and the agent stopped the hook before anybody answered; " + v.Reason)
+			return deny("held for review, and the agent stopped the hook before anybody answered")
 		}
-		return deny(fmt.Sprintf("rejected by %s after review: %s", res.Entry.Reviewer, v.Reason))
+		return deny(fmt.Sprintf("rejected by %s after review", res.Entry.Reviewer))
 	}
 }
 
