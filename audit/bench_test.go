@@ -160,7 +160,7 @@ func fill(b *testing.B, l *Log, n int) time.Time {
 				b.Fatal(err)
 			}
 			if r.decision == "prompt" && rng.IntN(4) != 0 {
-				r.status = "pending" // most resolved below by a bulk update would be slow; keep a mix
+				r.status = string(StatusHeld) // a mix of waiting statuses (the rest stay asked)
 			}
 			if _, err := r.insert(ctx, ins); err != nil {
 				b.Fatal(err)

@@ -79,7 +79,13 @@ if [ "$FUZZTIME" != "0" ]; then
 fi
 
 step "benchmarks run (once each, figures are in README.md)"
-go test -run '^$' -bench . -benchtime 1x ./... >/dev/null
+bench_log=$(mktemp)
+if ! go test -run '^$' -bench . -benchtime 1x ./... >"$bench_log" 2>&1; then
+  grep -v '^Benchmark' "$bench_log"   # the failure, without a thousand figures
+  rm -f "$bench_log"
+  exit 1
+fi
+rm -f "$bench_log"
 
 if [ -f extension/package.json ]; then
   step "extension: npm ci and unit tests"
