@@ -202,7 +202,7 @@ async function main(): Promise<number> {
     }
     const installed = fs.existsSync(hookFile) ? fs.readFileSync(hookFile, "utf8") : "";
     add("the offer to gate Copilot's terminal tool installs the VS Code agent hook on Install",
-      offered.includes("Install") && offered.includes("Never") && installed.includes('"preToolUse"') && installed.includes(" hook vscode --limit="),
+      offered.includes("Install") && offered.includes("Never") && installed.includes('"preToolUse"') && installed.includes(" hook vscode --event=preToolUse --limit=") && installed.includes("\"postToolUse\""),
       `${offered.slice(0, 160)} | ${installed ? hookFile : "no hook file"}`, Date.now() - t);
 
     // Poll the runner; answer dialogs.

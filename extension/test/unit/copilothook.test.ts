@@ -13,6 +13,7 @@ test("the hook file is the user-level one VS Code reads", () => {
 test("our command, and only ours", () => {
   const cases: [unknown, boolean][] = [
     ["/opt/ext/bin/command-safety hook vscode --limit=30s", true],
+    ["/opt/ext/bin/command-safety hook vscode --event=preToolUse --limit=30s", true],
     ["'/a b/command-safety' hook copilot-cli", true],
     ["/opt/command-safety hook vscode", true],
     ["/opt/command-safety hook vscodex", false],
