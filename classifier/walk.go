@@ -40,7 +40,7 @@ type walker struct {
 	stackUncertain bool
 	cdpath         bool // CDPATH was assigned in this line
 
-	funcs map[string]bool   // functions defined in this line
+	funcs map[string]bool   // functions the shell being walked has defined
 	vars  map[string]string // literal values assigned in this line
 
 	// Facts for the line-wide rules of SPEC §5.5.
@@ -81,6 +81,10 @@ type walker struct {
 	hookContent *string
 	hookAt      syntax.Node
 	hookDepth   int
+
+	// traceArgv, when set (by tests), sees every program invocation with
+	// the context it runs in.
+	traceArgv func(prog string, ctx callCtx)
 }
 
 func newWalker(src string, opts Options) *walker {
@@ -501,21 +505,52 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	}
 }
 
-// cwdState is the tracked working directory and pushd stack, saved around
-// subshells and substitutions (their cd does not leak out).
+// cwdState is the shell's tracked working directory and pushd stack, saved
+// around subshells and substitutions (their cd does not leak out). Saving
+// copies no slices: the walker never writes the elements of these slices in
+// place, it replaces them (cd), appends to them (pushd) or reslices them
+// (popd), so a saved state stays what it was.
 type cwdState struct {
 	cwd, lcwd           []string
 	dirStack, ldirStack [][]string
+	stackUncertain      bool
 }
 
 func (w *walker) saveCwd() cwdState {
-	return cwdState{append([]string(nil), w.cwd...), append([]string(nil), w.lcwd...),
-		append([][]string(nil), w.dirStack...), append([][]string(nil), w.ldirStack...)}
+	return cwdState{w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain}
 }
 
 func (w *walker) restoreCwd(s cwdState) {
-	w.cwd, w.lcwd, w.dirStack, w.ldirStack = s.cwd, s.lcwd, s.dirStack, s.ldirStack
+	w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain = s.cwd, s.lcwd, s.dirStack, s.ldirStack, s.stackUncertain
 }
+
+// unknownDirs is the one candidate directory "unknown".
+var unknownDirs = []string{""}
+
+// callCtx is what one invocation runs in, handed to it by value as mvdan/sh's
+// interp.HandlerContext is: the directories it runs in, and whether the
+// shell itself runs it. A wrapper hands the command it carries its own
+// copy, changed by its directory options (`env -C d CMD`); nothing a
+// wrapper or a process does reaches the commands after it. Only the shell's
+// own builtins (cd, pushd, popd, eval) change the walker's shell state.
+type callCtx struct {
+	dirs  []string // candidate physical working directories; "" is unknown
+	ldirs []string // the same as $PWD names them (bash's logical cd)
+	// shell: the shell runs the invocation itself, not a process it
+	// started, so cd changes the shell's directory.
+	shell bool
+	// funcs: the shell's functions are called (not under `command`, not
+	// in a process such as `timeout 5 f`).
+	funcs bool
+}
+
+// shellCtx is the context of a command the shell runs directly.
+func (w *walker) shellCtx() callCtx {
+	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true}
+}
+
+// processCtx is the context of a process started in dirs (logical ldirs).
+func processCtx(dirs, ldirs []string) callCtx { return callCtx{dirs: dirs, ldirs: ldirs} }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
 // and refuses a function that calls itself in a pipeline or in the
@@ -639,7 +674,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
 		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(a)), name, why)))
 		if codeVars[name] && a.Value != nil {
-			w.codeValue(val, !literal, a.Value, depth)
+			// Another program runs it, from the shell's directory.
+			w.codeValue(val, !literal, a.Value, depth, processCtx(w.cwd, w.lcwd))
 		}
 	}
 }
@@ -885,11 +921,20 @@ func (w *walker) finish() {
 	}
 }
 
-// nested classifies literal shell code given as a string (`sh -c`, `eval`,
-// `watch`, alias values). Spans of its parts point into the original command
-// when the code is a plain '...' word, and at the whole word otherwise.
+// nested classifies literal shell code that this shell runs later (trap
+// actions, alias values, PROMPT_COMMAND): as if it ran here, now, without
+// changing the directory of what follows.
 func (w *walker) nested(code string, at syntax.Node, depth int) {
 	saved := w.saveCwd()
+	w.here(code, at, depth)
+	w.restoreCwd(saved)
+}
+
+// here classifies literal shell code that this shell runs now (`eval`):
+// its cd changes the directory of what follows. Spans of its parts point
+// into the original command when the code is a plain '...' word, and at the
+// whole word otherwise.
+func (w *walker) here(code string, at syntax.Node, depth int) {
 	savedFrame := w.frame
 	if sq, ok := singleQuotedOnly(at); ok && w.frame.exact {
 		s, e, _ := w.spanOf(int(sq.Pos().Offset())+1, int(sq.End().Offset())-1)
@@ -899,7 +944,37 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 		w.classifySource(code, s, e, false, depth+1)
 	}
 	w.frame = savedFrame
+}
+
+// newShell classifies literal shell code that a new shell runs (`sh -c
+// CODE`, `parallel CMD`, a git hook, a pager): it starts in ctx's
+// directories with an empty directory stack and none of this shell's
+// functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm), and
+// nothing it changes reaches what follows.
+func (w *walker) newShell(code string, at syntax.Node, depth int, ctx callCtx) {
+	saved, funcs := w.saveCwd(), w.funcs
+	w.restoreCwd(cwdState{cwd: ctx.dirs, lcwd: ctx.ldirs})
+	w.funcs = nil
+	w.here(code, at, depth)
+	w.funcs = funcs
 	w.restoreCwd(saved)
+}
+
+// elsewhere runs classify where the shell's directories, home and workspace
+// roots do not apply: on another machine, in a container, under another
+// root (SPEC §3 rule 13). Every relative path there is unknown, and no
+// absolute path is inside a workspace or the home directory.
+func (w *walker) elsewhere(classify func(ctx callCtx)) {
+	savedOpts, saved, funcs := w.opts, w.saveCwd(), w.funcs
+	savedRoots, savedDone := w.physRoots, w.rootsDone
+	w.opts.Workspaces, w.opts.Home = nil, ""
+	w.physRoots, w.rootsDone = nil, true
+	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs})
+	w.funcs = nil
+	classify(processCtx(unknownDirs, unknownDirs))
+	w.opts, w.funcs = savedOpts, funcs
+	w.restoreCwd(saved)
+	w.physRoots, w.rootsDone = savedRoots, savedDone
 }
 
 // singleQuotedOnly returns the word's single part when it is '...' (not $'...').

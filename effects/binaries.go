@@ -118,6 +118,10 @@ func rpath(ns ...string) Flag { return Flag{Names: ns, Value: ReadPath} }
 // dir is an option whose value is the directory the program works in (`make -C d`).
 func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }
 
+// projectDir is an option whose value is the project the tool works on
+// (`npm --prefix d`): a command it carries may run there or in the cwd.
+func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
+
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }
 

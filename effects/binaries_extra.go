@@ -128,7 +128,8 @@ var extraPrograms = []Program{
 			{Name: "list", Aliases: names("search", "show"), Effects: fx(Read), Examples: ex("luarocks list")},
 		},
 		Examples: ex("luarocks --version")},
-	{Name: "mise", Aliases: names("asdf", "rtx"), Effects: fx(Read), Other: fx(OpaqueLow),
+	inherit(Program{Name: "mise", Aliases: names("asdf", "rtx"), Effects: fx(Read), Other: fx(OpaqueLow),
+		Flags: fl(dir("-C", "--cd")), // mise's global `-C, --cd <DIR>`: change directory before running
 		Subcommands: []Program{
 			{Name: "current", Aliases: names("list", "ls", "ls-remote", "version", "where", "which"), Effects: fx(Read), Examples: ex("mise ls", "asdf current")},
 			{Name: "exec", Aliases: names("x"), Effects: fx(Read), Operands: Command, Examples: ex("mise exec -- ls")},
@@ -139,7 +140,7 @@ var extraPrograms = []Program{
 				Flags:    fl(Flag{Names: names("-g", "--global"), Effects: fx(WriteOutside), HomeWrite: "~/.config/mise/config.toml", Why: "mise use -g changes the user's configuration", Examples: ex("mise use -g node@20")}),
 				Examples: ex("mise use node@20")},
 		},
-		Examples: ex("mise --version")},
+		Examples: ex("mise --version")}),
 	{Name: "mkcert", Effects: fx(WriteInside), Why: "mkcert writes certificates and keys",
 		Flags: fl(wpath("-cert-file", "-key-file", "-p12-file"), Flag{Names: names("-install", "-uninstall"), Effects: fx(SystemChange), Why: "mkcert -install adds a certificate authority to the system's trust stores",
 			Examples: ex("mkcert -install")}),
@@ -222,7 +223,9 @@ var extraPrograms = []Program{
 	{Name: "sphinx-build", Effects: fx(WriteInside, OpaqueLow), Why: "sphinx-build runs conf.py and writes the documentation", Flags: fl(arg("-b", "-D", "-j", "-t"), rpath("-c"), wpath("-d", "-w")),
 		Examples: ex("sphinx-build -b html docs docs/_build")},
 	{Name: "sshpass", Effects: fx(Read), Operands: Command, Flags: fl(arg("-p", "-d", "-P"), optArg("-e"), rpath("-f")), Examples: ex("sshpass -e ls"), NotExamples: ex("sshpass -f pw.txt ssh host uptime")},
-	{Name: "systemd-run", Effects: fx(SystemChange), Operands: Command, Why: "systemd-run starts the command as a service unit",
+	// systemd-run: a service starts in / (or the user's home with --user),
+	// with the unit's environment, on this machine or another (-H, -M).
+	{Name: "systemd-run", Effects: fx(SystemChange), Operands: Command, Elsewhere: true, Why: "systemd-run starts the command as a service unit",
 		Flags:    fl(arg("-u", "--unit", "-p", "--property", "--on-active", "--on-calendar", "-E", "--setenv", "--slice", "-M", "--machine", "--uid", "--gid", "--nice"), dir("--working-directory")),
 		Examples: ex("systemd-run --user ls")},
 	{Name: "tcpdump", Aliases: names("tshark"), Effects: fx(Read), Flags: fl(arg("-i", "--interface", "-c", "-s", "--snapshot-length", "-y", "-E", "-Y", "-f"), wpath("-w"), rpath("-r", "-F"), prog("-z")),

@@ -62,6 +62,17 @@ type Program struct {
 	// through them cannot be resolved before the command runs, so anything
 	// else in the command that writes or deletes through them is unknown.
 	Links bool
+	// InShell: the command the entry carries runs in the shell itself, not in
+	// a process it starts (`builtin cd src`, `command cd src`): a cd there
+	// changes the shell's directory. Functions are still not called
+	// (`command rm` runs the program rm, whatever function rm exists).
+	InShell bool
+	// Elsewhere: the command the entry carries runs where the shell's
+	// directories, home and workspace roots do not apply — in a container,
+	// under another root directory, as a service unit (`docker exec web rm
+	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
+	// as a remote command's are (SPEC §3 rule 13).
+	Elsewhere bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -89,6 +100,9 @@ type Flag struct {
 	HomeWrite string
 	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).
 	Links bool
+	// Elsewhere: like [Program.Elsewhere], for this flag (`unshare -R DIR`,
+	// `parallel -S host`).
+	Elsewhere bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen
@@ -114,13 +128,19 @@ const (
 	WritePath
 	// ReadPath: the argument is a file read (`grep -f patterns`, `curl -T f`, `-d @f`).
 	ReadPath
-	// Dir: the program runs in this directory (`git -C d`, `make -C d`, `tar -C d`).
+	// Dir: the program runs in this directory (`git -C d`, `make -C d`, `tar -C d`),
+	// and so does the command it carries (`env -C d CMD`, `conda run --cwd d CMD`).
 	Dir
 	// ProgramArg: the argument is a program the tool runs (`rg --pre cmd`):
 	// opaque-medium, whatever it names.
 	ProgramArg
 	// Config: a `key=value` that may name a program (`git -c core.pager=..`).
 	Config
+	// ProjectDir: the program works on the project in this directory, and a
+	// command it carries runs there or in the working directory, as the
+	// tool's version decides: both are candidates (`npm --prefix d exec
+	// CMD`, `uv run --project d CMD`).
+	ProjectDir
 )
 
 // Operands says what the non-flag arguments of a [Program] are.

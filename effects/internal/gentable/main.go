@@ -99,6 +99,12 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Links {
 		b.WriteString("Links: true, ")
 	}
+	if p.InShell {
+		b.WriteString("InShell: true, ")
+	}
+	if p.Elsewhere {
+		b.WriteString("Elsewhere: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
@@ -126,6 +132,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
+	}
+	if f.Elsewhere {
+		b.WriteString("Elsewhere: true, ")
 	}
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
