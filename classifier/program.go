@@ -74,11 +74,10 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			return
 		}
 	}
-	if ctx.funcs && w.funcs[prog] {
-		// The body was classified where it was defined (rule 11). Only
-		// the shell calls its functions: `timeout 5 rm` and `command rm`
-		// run the program rm.
-		w.add(w.part(at, effects.Read, prog, ""))
+	if def := w.funcs[prog]; def != nil && ctx.funcs {
+		// Only the shell calls its functions: `timeout 5 rm` and
+		// `command rm` run the program rm.
+		w.callFunc(def, at, prog, depth, red)
 		return
 	}
 	e := effects.Lookup(prog)

@@ -483,11 +483,12 @@ func (inv *invocation) cd(args []field) {
 	switch {
 	case inv.prog == "popd":
 		if n := len(w.dirStack); n > 0 {
+			before := w.saveCwd()
 			popped, poppedL := w.dirStack[n-1], w.ldirStack[n-1]
 			if w.stackUncertain {
 				// A pushd that may have failed pushed nothing: this popd may
 				// pop any entry below, or fail and leave the directory.
-				popped, poppedL = old, oldL
+				popped, poppedL = nil, nil
 				for i := range n {
 					popped, poppedL = unionDirs(popped, w.dirStack[i]), unionDirs(poppedL, w.ldirStack[i])
 				}
@@ -496,6 +497,9 @@ func (inv *invocation) cd(args []field) {
 			// into an array a saved state still uses (see cwdState).
 			w.dirStack, w.ldirStack = w.dirStack[:n-1:n-1], w.ldirStack[:n-1:n-1]
 			w.cwd, w.lcwd = popped, poppedL
+			if before.stackUncertain {
+				w.fail, w.failSt = failAt, before
+			}
 			return
 		}
 		next = []string{""}
@@ -534,22 +538,23 @@ func (inv *invocation) cd(args []field) {
 	}
 	next = unionDirs(next, nil)
 	nextL = unionDirs(nextL, next) // after -P, $PWD is the physical path
+	before := w.saveCwd()
 	if inv.prog == "pushd" {
 		w.dirStack = append(w.dirStack, old)
 		w.ldirStack = append(w.ldirStack, oldL)
 	}
+	w.cwd, w.lcwd = next, nextL
 	// A cd into a directory that exists succeeds; one into a directory we
-	// cannot see may fail and leave the old one: keep both (conservative).
+	// cannot see may fail and leave the shell where it was: what runs only
+	// after its success (`cd x && rm y`) runs in next, what runs after it
+	// either way in both.
+	w.fail = failNever
 	for _, d := range next {
 		if mayFail || d == "" || !w.exists(d) {
-			w.cwd, w.lcwd = unionDirs(old, next), unionDirs(oldL, nextL)
-			if inv.prog == "pushd" {
-				w.stackUncertain = true
-			}
+			w.fail, w.failSt = failAt, before
 			return
 		}
 	}
-	w.cwd, w.lcwd = next, nextL
 }
 
 // cdMayFail reports whether `cd target` from one of dirs may fail although

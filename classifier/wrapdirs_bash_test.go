@@ -19,8 +19,10 @@ import (
 // TestWrapperDirsMatchBash runs random lines in a real bash, in a tree with
 // symlinks: wrappers with directory options (env -C in each spelling,
 // unshare --wd), wrappers without (timeout, nice, stdbuf, command, flock,
-// xargs), find -exec and -execdir, sh -c, and cd, pushd, subshells and
-// wrapped commands before them, around a stand-in program rec that records
+// xargs), find -exec and -execdir, sh -c, and before them cd, pushd,
+// wrapped cds, and cds in subshells, pipelines, background jobs, after &&
+// and ||, in if, case and loop bodies, functions and eval, around a
+// stand-in program rec that records
 // the directory it runs in (pwd -P). Each directory rec ran in must be one
 // of the candidate directories the walker gives that invocation of rec (or
 // the walker must call its directory unknown), and rec must have been
@@ -116,7 +118,35 @@ func TestWrapperDirsMatchBash(t *testing.T) {
 		}
 	}
 	prefix := func() string {
-		switch rng.IntN(8) {
+		switch rng.IntN(22) {
+		case 8:
+			return "false && cd " + d() + "; "
+		case 9:
+			return "cd " + d() + " || cd " + d() + "; "
+		case 10:
+			return "cd " + d() + " | cat; "
+		case 11:
+			return "true | cd " + d() + "; "
+		case 12:
+			return "cd " + d() + " & wait; "
+		case 13:
+			return "if false; then cd " + d() + "; fi; "
+		case 14:
+			return "if cd " + d() + "; then cd " + d() + "; else cd " + d() + "; fi; "
+		case 15:
+			return "for i in 1 2; do cd " + d() + "; done; "
+		case 16:
+			return "while false; do cd " + d() + "; done; "
+		case 17:
+			return "f() { cd " + d() + "; }; f; "
+		case 18:
+			return "eval 'cd " + d() + "'; "
+		case 19:
+			return "! cd " + d() + " && "
+		case 20:
+			return "case x in x) cd " + d() + ";; esac; "
+		case 21:
+			return "{ cd " + d() + "; } | cat; "
 		case 0:
 			return "cd " + d() + " && "
 		case 1:
@@ -156,6 +186,7 @@ func TestWrapperDirsMatchBash(t *testing.T) {
 	for i, l := range lines {
 		fmt.Fprintf(&script, "( cd %q; export REC_ID=%d; timeout 10 bash -c %s ) </dev/null >/dev/null 2>&1\n", ws, i, shellQuote(l))
 	}
+	script.WriteString("true\n") // a failing last line is not a failure of the test
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-s")
