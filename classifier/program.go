@@ -97,7 +97,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		}
 		return
 	}
-	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, key: e.Name, depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
 	inv.run(e, args[1:])
 }
 
@@ -127,10 +127,14 @@ func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
 
 // invocation is one program with its arguments being classified.
 type invocation struct {
-	w     *walker
-	at    syntax.Node
-	text  string
-	prog  string
+	w    *walker
+	at   syntax.Node
+	text string
+	prog string // the program as typed, and its subcommands: `gchmod`, `git push`
+	// key names the entry: its name and its subcommands' (`chmod` for
+	// gchmod, `npm run` for npm rum). Behaviour is keyed on it, never on
+	// the typed name, so that every alias of an entry behaves alike.
+	key   string
 	depth int
 	red   redirInfo
 	ctx   callCtx  // what the invocation runs in
@@ -215,6 +219,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				inv.emitFlags()
 				inv.flags, inv.replacing, inv.readOnly = nil, false, false
 				inv.prog += " " + s.Name
+				inv.key += " " + s.Name
 				inv.run(s, args[i+1:])
 				return
 			}

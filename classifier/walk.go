@@ -347,7 +347,10 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 	if len(c.Args) == 0 {
 		return nil
 	}
-	name := c.Args[0].Lit()
+	name := ""
+	if e := effects.Lookup(c.Args[0].Lit()); e != nil {
+		name = e.Name // keyed on the entry, like every behaviour
+	}
 	if name != "echo" && name != "printf" {
 		return nil
 	}

@@ -81,6 +81,9 @@ func sortedTable(families ...[]Program) []Program {
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }
 
+// versioned marks an entry whose versioned names name it too (`tclsh8.6`).
+func versioned(p Program) Program { p.Versioned = true; return p }
+
 // secret marks an entry whose output is a stored credential.
 func secret(p Program) Program { p.Credential = true; return p }
 

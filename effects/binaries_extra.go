@@ -230,7 +230,7 @@ var extraPrograms = []Program{
 		Examples: ex("systemd-run --user ls")},
 	{Name: "tcpdump", Aliases: names("tshark"), Effects: fx(Read), Flags: fl(arg("-i", "--interface", "-c", "-s", "--snapshot-length", "-y", "-E", "-Y", "-f"), wpath("-w"), rpath("-r", "-F"), prog("-z")),
 		Examples: ex("tcpdump -i any -c 10 port 443"), NotExamples: ex("tcpdump -w /tmp/cap.pcap")},
-	interp("tclsh", "tclsh runs the script it is given", "tclsh tools/gen.tcl", "tclsh /tmp/x.tcl", "wish"),
+	versioned(interp("tclsh", "tclsh runs the script it is given", "tclsh tools/gen.tcl", "tclsh /tmp/x.tcl", "wish")),
 	{Name: "tldr", Aliases: names("cheat", "tealdeer"), Effects: fx(Network), Why: "tldr downloads its pages", Examples: ex("tldr tar")},
 	versionManager("pyenv", "~/.pyenv", "goenv", "jenv", "rbenv"),
 	{Name: "winget", Aliases: names("choco", "scoop"), Effects: fx(Read), Other: fx(SystemChange, Network),

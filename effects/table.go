@@ -2,6 +2,7 @@ package effects
 
 import (
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -27,8 +28,13 @@ import (
 type Program struct {
 	Name    string   // "git", or a subcommand name "push"
 	Aliases []string // other names of the same entry: "python3" for "python"
-	Effects []Class  // effects of a plain invocation: `git push` network
-	Why     string   // why a non-read entry is what it is; shown in reasons
+	// Versioned: the name or an alias followed by a version also names the
+	// entry, as distributions install interpreters (`python3.12`,
+	// `pypy3.10`, `pip3.11`, `perl5.36`). Only for programs whose versioned
+	// binaries are the same program.
+	Versioned bool
+	Effects   []Class // effects of a plain invocation: `git push` network
+	Why       string  // why a non-read entry is what it is; shown in reasons
 	// Operands says what the non-flag arguments are.
 	Operands Operands
 	// Skip is the number of leading operands that are not paths or commands:
@@ -207,8 +213,9 @@ var (
 	index     map[string]*Program
 )
 
-// Lookup returns the entry for a bare program name (or one of its aliases),
-// or nil when the program is not in the table.
+// Lookup returns the entry for a bare program name (or one of its aliases,
+// or a versioned spelling of a [Program.Versioned] entry's names), or nil
+// when the program is not in the table.
 func Lookup(name string) *Program {
 	indexOnce.Do(func() {
 		index = make(map[string]*Program, len(table)*2)
@@ -220,7 +227,30 @@ func Lookup(name string) *Program {
 			}
 		}
 	})
-	return index[name]
+	if p := index[name]; p != nil {
+		return p
+	}
+	if stem, ok := versionStem(name); ok {
+		if p := index[stem]; p != nil && p.Versioned {
+			return p
+		}
+	}
+	return nil
+}
+
+// versionStem splits a versioned program name (`python3.12`) into the name
+// before its version (`python`): the version is digits in dot-separated
+// groups, and the name ends in a letter.
+func versionStem(name string) (string, bool) {
+	stem := strings.TrimRight(name, "0123456789.")
+	v := name[len(stem):]
+	if stem == "" || v == "" || v[0] == '.' || v[len(v)-1] == '.' || strings.Contains(v, "..") {
+		return "", false
+	}
+	if c := stem[len(stem)-1]; c < 'a' || c > 'z' {
+		return "", false
+	}
+	return stem, true
 }
 
 // Sub returns the subcommand of p named name, or nil.

@@ -56,6 +56,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	b.WriteString("{")
 	str(b, "Name", p.Name)
 	strs(b, "Aliases", p.Aliases)
+	if p.Versioned {
+		b.WriteString("Versioned: true, ")
+	}
 	classes(b, "Effects", p.Effects)
 	str(b, "Why", p.Why)
 	if p.Operands != 0 {
