@@ -97,7 +97,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		}
 		return
 	}
-	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, key: e.Name, depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
 	inv.run(e, args[1:])
 }
 
@@ -131,10 +131,9 @@ type invocation struct {
 	at   syntax.Node
 	text string
 	prog string // the program as typed, and its subcommands: `gchmod`, `git push`
-	// key names the entry: its name and its subcommands' (`chmod` for
-	// gchmod, `npm run` for npm rum). Behaviour is keyed on it, never on
-	// the typed name, so that every alias of an entry behaves alike.
-	key   string
+	top  string // the name of the program's entry (`chmod` for gchmod); see key
+	// typed is the length of the typed program name at the start of prog.
+	typed int
 	depth int
 	red   redirInfo
 	ctx   callCtx  // what the invocation runs in
@@ -219,7 +218,6 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				inv.emitFlags()
 				inv.flags, inv.replacing, inv.readOnly = nil, false, false
 				inv.prog += " " + s.Name
-				inv.key += " " + s.Name
 				inv.run(s, args[i+1:])
 				return
 			}
@@ -288,6 +286,17 @@ func (inv *invocation) homeWrites(e *effects.Program) {
 }
 
 func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
+
+// key names the invocation's entry: its name and its subcommands' (`chmod`
+// for gchmod, `npm run` for npm rum). Behaviour is keyed on it, never on
+// the typed name, so that every alias of an entry behaves alike. It is prog
+// itself unless the program was typed under an alias.
+func (inv *invocation) key() string {
+	if inv.prog[:inv.typed] == inv.top {
+		return inv.prog
+	}
+	return inv.top + inv.prog[inv.typed:]
+}
 
 // carried is the context of the command the invocation carries: a process
 // in the invocation's run directories (or, for `builtin` and `command`, the

@@ -16,7 +16,7 @@ import (
 // rewritten list replaces args for the generic parsing.
 func (inv *invocation) special(e *effects.Program, args []field) (rewritten []field, done bool) {
 	w := inv.w
-	switch inv.key {
+	switch inv.key() {
 	case "alias":
 		inv.emit()
 		for _, a := range args {
@@ -159,7 +159,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 
 // finishSpecial runs the logic an entry needs after option parsing.
 func (inv *invocation) finishSpecial(e *effects.Program) {
-	switch inv.key {
+	switch inv.key() {
 	case "rsync", "scp":
 		inv.copyTool()
 	case "wget":
@@ -175,7 +175,7 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 			}
 		}
 	case "git rm", "git restore", "git checkout":
-		if inv.key == "git checkout" && hasAny(inv.args, "--") {
+		if inv.key() == "git checkout" && hasAny(inv.args, "--") {
 			inv.classes = []effects.Class{effects.HistoryRewrite}
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
@@ -306,7 +306,7 @@ var interpreterInline = map[string][]string{
 // interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
 // script, or stdin. A known subcommand (`deno test`) goes the generic way.
 func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
-	inline := interpreterInline[inv.key]
+	inline := interpreterInline[inv.key()]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -325,7 +325,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				return nil, true
 			}
 		}
-		if v == "-m" && i+1 < len(args) && inv.key == "python" {
+		if v == "-m" && i+1 < len(args) && inv.key() == "python" {
 			// python -m pytest ...: classify the module as the program.
 			mod := args[i+1]
 			if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
@@ -419,7 +419,7 @@ func shellQuote(s string) string {
 // eval, source and `.`.
 func (inv *invocation) eval(args []field) bool {
 	w := inv.w
-	if inv.key == "eval" {
+	if inv.key() == "eval" {
 		var code []string
 		for _, a := range args {
 			if a.dynamic {
@@ -471,14 +471,14 @@ func (inv *invocation) cd(args []field) {
 	for _, a := range args {
 		if a.dynamic || !isOption(a.value) || a.value == "-" {
 			ops = append(ops, a)
-		} else if a.value != "--" && (inv.key != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
+		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
 			mayFail = true // an option bash's cd rejects, or pushd -n (no cd at all)
 		}
 	}
 	old, oldL := w.cwd, w.lcwd
 	var next, nextL []string
 	switch {
-	case inv.key == "popd":
+	case inv.key() == "popd":
 		if n := len(w.dirStack); n > 0 {
 			before := w.saveCwd()
 			popped, poppedL := w.dirStack[n-1], w.ldirStack[n-1]
@@ -501,7 +501,7 @@ func (inv *invocation) cd(args []field) {
 		}
 		next = []string{""}
 	case len(ops) == 0:
-		if inv.key == "pushd" {
+		if inv.key() == "pushd" {
 			next = []string{""}
 		} else {
 			next = []string{w.opts.Home}
@@ -536,7 +536,7 @@ func (inv *invocation) cd(args []field) {
 	next = unionDirs(next, nil)
 	nextL = unionDirs(nextL, next) // after -P, $PWD is the physical path
 	before := w.saveCwd()
-	if inv.key == "pushd" {
+	if inv.key() == "pushd" {
 		w.dirStack = append(w.dirStack, old)
 		w.ldirStack = append(w.ldirStack, oldL)
 	}
@@ -691,7 +691,7 @@ func sameStarts(s []field) bool {
 
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
-	if inv.key == "parallel" {
+	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}
 	for i := 0; i < len(args); i++ {
@@ -1017,7 +1017,7 @@ func (inv *invocation) chmod() {
 	if inv.has("--reference") == nil {
 		mode := ops[0]
 		ops = ops[1:]
-		if inv.key == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
+		if inv.key() == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
