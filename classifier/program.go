@@ -3,6 +3,7 @@ package classifier
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -153,6 +154,7 @@ type invocation struct {
 	flags     []flagHit
 	links     bool // the entry or a flag makes the written paths links
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
+	otherGoal bool // a goal runner was given a goal that does not verify by name
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
@@ -208,6 +210,14 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			continue
 		}
 		// An operand.
+		if len(e.Goals) > 0 {
+			// A goal runner's operands are goals (`make test install`).
+			if a.dynamic || !slices.Contains(e.Goals, a.value) {
+				inv.otherGoal = true
+			}
+			inv.operands = append(inv.operands, a)
+			continue
+		}
 		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts {
 			if a.dynamic {
 				inv.unknownSub(e, a)
@@ -238,6 +248,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		inv.operands = append(inv.operands, a)
 		if endOpts || e.Operands == effects.Command {
 			continue
+		}
+	}
+	if len(e.Goals) > 0 && len(inv.operands) > 0 {
+		// Every goal verifies by name, or one runs whatever its recipe is.
+		inv.classes, inv.why = []effects.Class{effects.Verify}, ""
+		if inv.otherGoal {
+			inv.classes, inv.why = slices.Clone(e.Other), e.Why
+			if len(inv.classes) == 0 {
+				inv.classes = slices.Clone(e.Effects)
+			}
 		}
 	}
 	inv.writeFlagValues()

@@ -55,12 +55,12 @@ var buildPrograms = []Program{
 	{Name: "just", Effects: fx(OpaqueLow), Why: "just runs the justfile's recipes", Other: fx(OpaqueLow),
 		Flags: fl(rpath("-f", "--justfile", "--dotenv-path", "--dotenv-filename"), dir("-d", "--working-directory"), arg("--set", "--color", "--chooser"), prog("--shell"),
 			Flag{Names: names("-l", "--list", "--summary", "--dump", "-n", "--dry-run", "--variables", "--groups", "-s", "--show"), Replace: true, Effects: fx(Read), Examples: ex("just --list")}),
-		Subcommands: verifyGoals("just", names("check", "test"), nil, fx(OpaqueLow), 3),
-		Examples:    ex("just", "just build")},
+		Goals:    names("check", "test"),
+		Examples: ex("just", "just build", "just test build")},
 	withFlags(Program{Name: "make", Aliases: names("gmake"), Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
-		Flags:       fl(Flag{Names: names("-v", "--version", "-p", "--print-data-base", "-q", "--question"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
-		Subcommands: verifyGoals("make", names("check", "test"), makeFlags, fx(OpaqueLow), 3),
-		Examples:    ex("make", "make build", "make -C sub", "make -j8 all", "make test install"), NotExamples: ex("make test")}, makeFlags),
+		Flags:    fl(Flag{Names: names("-v", "--version", "-p", "--print-data-base", "-q", "--question"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
+		Goals:    names("check", "test"),
+		Examples: ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install"), NotExamples: ex("make test", "make test -C src check")}, makeFlags),
 	inherit(Program{Name: "meson", Effects: fx(OpaqueLow, WriteInside), Why: "meson runs meson.build and writes the build directory", Other: fx(OpaqueLow, WriteInside),
 		Flags: fl(dir("-C"), arg("--prefix", "-D", "--buildtype", "--backend", "--wrap-mode", "--default-library", "-j", "--num-processes", "--suite", "--setup"),
 			rpath("--native-file", "--cross-file")),
@@ -85,8 +85,8 @@ var buildPrograms = []Program{
 	{Name: "task", Aliases: names("go-task"), Effects: fx(OpaqueLow), Why: "task runs the Taskfile's tasks", Other: fx(OpaqueLow),
 		Flags: fl(dir("-d", "--dir"), rpath("-t", "--taskfile"), arg("-o", "--output", "-C", "--concurrency", "--interval", "--sort"),
 			Flag{Names: names("-l", "--list", "-a", "--list-all", "--summary", "-n", "--dry", "--version"), Replace: true, Effects: fx(Read), Examples: ex("task --list")}),
-		Subcommands: verifyGoals("task", names("check", "test"), nil, fx(OpaqueLow), 3),
-		Examples:    ex("task", "task build")},
+		Goals:    names("check", "test"),
+		Examples: ex("task", "task build")},
 }
 
 // verifyPrograms are test runners, typecheckers and linters by name (SPEC

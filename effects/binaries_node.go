@@ -271,8 +271,8 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("ls", "turbo ls"),
 			{Name: "run", Effects: fx(Read), Other: fx(OpaqueLow), Flags: fl(arg("--filter", "-F", "--concurrency", "--cache-dir")),
-				Subcommands: verifyGoals("turbo run", names("check", "test"), fl(arg("--filter", "-F", "--concurrency")), fx(OpaqueLow), 2),
-				Examples:    ex("turbo run")},
+				Goals:    names("check", "test"),
+				Examples: ex("turbo run"), NotExamples: ex("turbo run check", "turbo run check build")},
 		},
 		Examples: ex("turbo build")},
 	{Name: "vite", Effects: fx(OpaqueLow), Why: "vite runs the project's dev server and plugins", Other: fx(OpaqueLow),

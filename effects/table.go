@@ -47,7 +47,14 @@ type Program struct {
 	Subcommands []Program
 	// Other are the effects of an unknown subcommand (SPEC §3 rule 9); when
 	// nil and Subcommands is non-empty, an unknown subcommand is opaque-medium.
+	// For a goal runner, the effects of a goal not in Goals.
 	Other []Class
+	// Goals are the goals of a goal runner that verify by name (`make test`,
+	// `mvn verify`): the operands are goals, and the invocation verifies
+	// when every goal is one of these; any other goal gives it Other's
+	// effects (`make test install` runs install's recipe). With no goal it
+	// has Effects (the default goal).
+	Goals []string
 	// SingleDashLong: options are words like `-delete` (find), not clusters.
 	SingleDashLong bool
 	// Outside: the entry's writes and deletions land outside the workspace
