@@ -31,9 +31,9 @@ import (
 //   - A tool that rewrites the files it is given only with a flag (`gofmt -w`,
 //     `prettier --write`) keeps Operands ReadPaths or NoPaths and carries the
 //     write on the flag: a flag cannot switch the operands' role.
-//   - Goal runners (make, mvn, gradle, just, ...) verify only when every goal
-//     verifies: [verifyGoals] nests the verify goals so that `make test
-//     install` falls back to the conservative entry.
+//   - Goal runners (make, mvn, gradle, just, ...) list the goals that verify
+//     by name in Goals: they verify only when every goal does, and `make
+//     test test test install` has the runner's Other effects.
 //   - Deleting resources that live outside the workspace (containers,
 //     clusters, cloud, shared caches) is Outside; implicit writes of
 //     configuration, credentials or installed programs under the home
@@ -82,6 +82,9 @@ func sortedTable(families ...[]Program) []Program {
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }
 
+// versioned marks an entry whose versioned names name it too (`tclsh8.6`).
+func versioned(p Program) Program { p.Versioned = true; return p }
+
 // secret marks an entry whose output is a stored credential.
 func secret(p Program) Program { p.Credential = true; return p }
 
@@ -118,6 +121,10 @@ func rpath(ns ...string) Flag { return Flag{Names: ns, Value: ReadPath} }
 
 // dir is an option whose value is the directory the program works in (`make -C d`).
 func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }
+
+// projectDir is an option whose value is the project the tool works on
+// (`npm --prefix d`): a command it carries may run there or in the cwd.
+func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
 
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }
@@ -194,26 +201,4 @@ func singleDash(p Program) Program {
 	}
 	p.Subcommands = subs
 	return p
-}
-
-// verifyGoals returns the subcommands of a goal runner for goals that verify
-// by name (`make test`, `mvn verify`). Each goal accepts further goals: a
-// verify goal keeps verifying, any other goal takes other (the runner's
-// conservative effects), down to depth goals in a row; goals beyond that are
-// not looked at (see the report of issue 2, "schema gaps"). line is the
-// command so far, used to write the examples (`make test check`).
-func verifyGoals(line string, goals []string, fs []Flag, other []Class, depth int) []Program {
-	if depth == 0 {
-		return nil
-	}
-	out := make([]Program, 0, len(goals))
-	for _, g := range goals {
-		l := line + " " + g
-		p := Program{Name: g, Effects: fx(Verify), Flags: fs, Subcommands: verifyGoals(l, goals, fs, other, depth-1), Examples: ex(l)}
-		if len(p.Subcommands) > 0 {
-			p.Other = other
-		}
-		out = append(out, p)
-	}
-	return out
 }

@@ -96,7 +96,7 @@ func TestEntriesHaveExamples(t *testing.T) {
 				continue
 			}
 			first := strings.Fields(e)[0]
-			if top != nil && first != top.Name && !slices.Contains(top.Aliases, first) {
+			if top != nil && Lookup(first) != top {
 				t.Errorf("%s: example %q does not run %s", path, e, prog)
 			}
 		}
@@ -225,7 +225,7 @@ func TestFlags(t *testing.T) {
 			if f.Replace && len(f.Effects) == 0 {
 				t.Errorf("%s: flag %v replaces the effects with nothing", path, f.Names)
 			}
-			if f.Value < NoValue || f.Value > Config {
+			if f.Value < NoValue || f.Value > ProjectDir {
 				t.Errorf("%s: flag %v has an unknown Value %d", path, f.Names, f.Value)
 			}
 		}
@@ -287,7 +287,7 @@ func TestEntryShape(t *testing.T) {
 		if p.Skip > 0 && p.Operands == NoPaths {
 			t.Errorf("%s: Skip %d with NoPaths operands means nothing", path, p.Skip)
 		}
-		if p.Other != nil && len(p.Subcommands) == 0 {
+		if p.Other != nil && len(p.Subcommands) == 0 && len(p.Goals) == 0 {
 			t.Errorf("%s: Other is set but there are no Subcommands to miss", path)
 		}
 		if p.RuleStore && p.Why == "" {
@@ -305,24 +305,46 @@ func TestEntryShape(t *testing.T) {
 	})
 }
 
-// TestVerifyGoals checks the nesting of goal runners: a verify goal keeps
-// verifying, anything after it falls back to the runner's conservative entry.
-func TestVerifyGoals(t *testing.T) {
-	make := Lookup("make")
-	if make == nil {
-		t.Fatal("make is not in the table")
+// TestGoals checks the goal runners: their goals are plain names, and a
+// runner with goals has no subcommands (its operands are all goals).
+func TestGoals(t *testing.T) {
+	n := 0
+	walkTable(func(path string, p *Program) {
+		if len(p.Goals) == 0 {
+			return
+		}
+		n++
+		if len(p.Subcommands) > 0 {
+			t.Errorf("%s: Goals and Subcommands both set", path)
+		}
+		for _, g := range p.Goals {
+			if g == "" || strings.HasPrefix(g, "-") || strings.ContainsAny(g, " =") {
+				t.Errorf("%s: goal %q is not a goal name", path, g)
+			}
+		}
+	})
+	if m := Lookup("make"); m == nil || !slices.Contains(m.Goals, "test") {
+		t.Errorf("make has no goal test")
 	}
-	test := make.Sub("test")
-	if test == nil || !slices.Equal(test.Effects, []Class{Verify}) {
-		t.Fatalf("make test = %+v, want a verify entry", test)
+	if n < 8 {
+		t.Errorf("%d goal runners, want make, mvn, gradle, just, task, rake, ant, sbt, ...", n)
 	}
-	if check := test.Sub("check"); check == nil || !slices.Equal(check.Effects, []Class{Verify}) {
-		t.Errorf("make test check: want a verify entry, got %+v", check)
-	}
-	if test.Sub("install") != nil {
-		t.Errorf("make test install: want no entry, so that Other applies")
-	}
-	if !slices.Equal(test.Other, make.Other) {
-		t.Errorf("make test's Other = %v, want make's %v", test.Other, make.Other)
+}
+
+// TestVersioned checks versioned spellings: they name a Versioned entry
+// only, and only as a name, digits and dots.
+func TestVersioned(t *testing.T) {
+	for name, want := range map[string]string{
+		"python3.12": "python", "pypy3.10": "python", "python2.7": "python", "pip3.11": "pip",
+		"perl5.36": "perl", "tclsh8.6": "tclsh", "python3": "python",
+		"python3.": "", "python.3": "", "python3..1": "", "ls2": "", "git2.40": "", "3.12": "",
+	} {
+		got := ""
+		if p := Lookup(name); p != nil {
+			got = p.Name
+		}
+		if got != want {
+			t.Errorf("Lookup(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
