@@ -8,13 +8,16 @@ import (
 // Rule is one program rule of `ml-ai.rules`: see [classifier.Rule].
 type Rule = classifier.Rule
 
+// Rules are compiled rules: see [classifier.Rules].
+type Rules = classifier.Rules
+
 // RuleError is a rejected rule: see [classifier.RuleError].
 type RuleError = classifier.RuleError
 
 // CompileRules checks rules (their names, shapes and examples) and returns
 // the accepted ones for [Policy.Rules]; each rejected rule has an error and
 // the rest still apply. See [classifier.NewRules] for what a rule may do.
-func CompileRules(rules []Rule) (*classifier.Rules, []RuleError) {
+func CompileRules(rules []Rule) (*Rules, []RuleError) {
 	if len(rules) == 0 {
 		return nil, nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/jsonrpc"
 	"github.com/ml-ai/command-safety/settings"
 	"github.com/ml-ai/command-safety/strictjson"
 )
@@ -182,10 +183,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // policyOf reports snap's new problems on stderr and returns its policy,
 // with --safety applied.
 func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
-	for _, p := range snap.New {
+	policy, ruleProbs := jsonrpc.PolicyOf(snap)
+	for _, p := range append(snap.New, ruleProbs...) {
 		fmt.Fprintf(env.stderr, "command-safety: settings: %s\n", p)
 	}
-	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	if env.safety.set {
 		policy.Enabled = env.safety.value
 	}
