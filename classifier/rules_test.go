@@ -114,3 +114,25 @@ func TestWorkspaceRulesOnlyTighten(t *testing.T) {
 		t.Errorf("workspace adds system-change to the user's read rule: [%s]", got)
 	}
 }
+
+// FuzzNewRules: NewRules never panics, never accepts a rule for a program
+// the table knows, and a command with the rules in place still classifies
+// (total) and refuses whatever it refuses without them.
+func FuzzNewRules(f *testing.F) {
+	f.Add("acme", "acme x", "sudo acme x")
+	f.Add("bash", "bash -c ls", "bash -c 'rm -rf ~'")
+	f.Add("kx", "kx get", "kx save ~/.bashrc")
+	f.Fuzz(func(t *testing.T, name, example, cmd string) {
+		r := Rule{ID: "user:f", Entry: effects.Program{Name: name, Effects: []effects.Class{effects.Read}, Operands: effects.WritePaths, Examples: []string{example}}}
+		rules, errs := NewRules([]Rule{r})
+		if len(errs) == 0 && effects.Lookup(name) != nil {
+			t.Fatalf("rule accepted for table program %q", name)
+		}
+		opts := tableOpts
+		opts.Rules = rules
+		with, without := Classify(cmd, opts), Classify(cmd, tableOpts)
+		if a, b := refusalsOf(without), refusalsOf(with); a != "" && b == "" {
+			t.Fatalf("%q: refused (%s) without the rules, not with them", cmd, a)
+		}
+	})
+}
