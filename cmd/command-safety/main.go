@@ -25,6 +25,7 @@ var subcommands = map[string]subcommand{
 	"serve":  runServe,
 	"hook":   runHook,
 	"review": runReview,
+	"rules":  runRules,
 }
 
 // exitUsage is the exit code of a usage error (SPEC: 0 allow, 1 prompt, 2 refuse).
