@@ -96,6 +96,7 @@ func (r *Rules) Programs() map[string]string {
 func NewRules(rules []Rule) (*Rules, []RuleError) {
 	out := &Rules{byName: map[string]*ruleEntry{}}
 	var errs []RuleError
+	total := 0 // examples checked so far
 	reject := func(i int, r Rule, format string, args ...any) {
 		errs = append(errs, RuleError{Index: i, ID: r.ID, Err: fmt.Errorf(format, args...)})
 	}
@@ -114,6 +115,12 @@ func NewRules(rules []Rule) (*Rules, []RuleError) {
 			if err := checkRuleShape(&r.Entry, "", r.Workspace); err != nil {
 				reject(i, r, "%v", err)
 				continue
+			}
+			if n := countExamples(&r.Entry); total+n > maxTotalExamples {
+				reject(i, r, "the rules have more than %d examples in all; this one is not checked", maxTotalExamples)
+				continue
+			} else {
+				total += n
 			}
 			var e *effects.Program
 			id := r.ID
@@ -218,12 +225,35 @@ func nameStems(name string) []string {
 	return out
 }
 
+// Bounds on one rule, so that checking rules when they load stays fast.
+const (
+	maxRuleDepth       = 4  // subcommand levels
+	maxRuleExamples    = 32 // examples and not-examples per level
+	maxRuleSubcommands = 64 // per level
+	maxRuleFlags       = 64 // per level
+	maxTotalExamples   = 2048
+)
+
+func countExamples(p *effects.Program) int {
+	n := len(p.Examples) + len(p.NotExamples)
+	for i := range p.Subcommands {
+		n += countExamples(&p.Subcommands[i])
+	}
+	return n
+}
+
 func checkRuleShape(p *effects.Program, at string, workspace bool) error {
 	where := func() string {
 		if at == "" {
 			return ""
 		}
 		return "subcommand " + strings.TrimSpace(at) + ": "
+	}
+	if strings.Count(at, " ") > maxRuleDepth {
+		return fmt.Errorf("%ssubcommands nest deeper than %d levels", where(), maxRuleDepth)
+	}
+	if len(p.Examples)+len(p.NotExamples) > maxRuleExamples || len(p.Subcommands) > maxRuleSubcommands || len(p.Flags) > maxRuleFlags {
+		return fmt.Errorf("%smore than %d examples, %d subcommands or %d flags", where(), maxRuleExamples, maxRuleSubcommands, maxRuleFlags)
 	}
 	if len(p.Effects) == 0 && len(p.Subcommands) == 0 {
 		return fmt.Errorf("%sno effects", where())

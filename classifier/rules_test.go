@@ -75,6 +75,7 @@ func TestRulesRejected(t *testing.T) {
 		{"not-example matches", Rule{ID: "user:n", Entry: effects.Program{Name: "zork", Effects: read, Operands: effects.ReadPaths, NotExamples: []string{"zork a"}}}, "not-example"},
 		{"no effects", Rule{ID: "user:z", Entry: effects.Program{Name: "zork", Operands: effects.ReadPaths}}, "no effects"},
 		{"command operands", Rule{ID: "user:c", Entry: effects.Program{Name: "zork", Effects: read, Operands: effects.Command}}, "operands"},
+		{"too many examples", Rule{ID: "user:m", Entry: effects.Program{Name: "zork", Effects: read, Operands: effects.ReadPaths, Examples: manyExamples(33)}}, "more than 32 examples"},
 		{"workspace flags", Rule{ID: "workspace:w", Workspace: true, Entry: effects.Program{Name: "zork", Effects: read, Operands: effects.ReadPaths, Flags: []effects.Flag{{Names: []string{"-q"}}}}}, "only add effects"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,4 +136,12 @@ func FuzzNewRules(f *testing.F) {
 			t.Fatalf("%q: refused (%s) without the rules, not with them", cmd, a)
 		}
 	})
+}
+
+func manyExamples(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "zork a"
+	}
+	return out
 }
