@@ -271,8 +271,8 @@ func checkRuleShape(p *effects.Program, at string, workspace bool) error {
 	if p.Special != effects.None || p.Skip != 0 || len(p.Goals) > 0 || p.RuleStore || p.OtherRuleStore || p.InShell || p.Elsewhere || p.HomeWrite != "" || p.Credential || p.Links || p.URIOperands || len(p.Aliases) > 0 || p.Versioned {
 		return fmt.Errorf("%sonly name, effects, operands, flags, subcommands, other, examples and notExamples are allowed", where())
 	}
-	if workspace && (len(p.Flags) > 0 || len(p.Subcommands) > 0 || len(p.Other) > 0) {
-		return fmt.Errorf("a workspace rule can only add effects: flags, subcommands and other are user settings only")
+	if workspace && (len(p.Flags) > 0 || len(p.Subcommands) > 0 || len(p.Other) > 0 || p.Operands != effects.ReadPaths) {
+		return fmt.Errorf("a workspace rule can only add effects: flags, subcommands, other and operands are user settings only")
 	}
 	for _, f := range p.Flags {
 		if len(f.Names) == 0 {
