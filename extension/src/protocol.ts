@@ -27,6 +27,8 @@ export interface Effect {
   program?: string;
   reason?: string;
   rule?: string;
+  /** The user rule (`ml-ai.rules`) that taught the part's program: "user:acme". */
+  userRule?: string;
   decision?: Decision;
 }
 
