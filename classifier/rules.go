@@ -177,6 +177,10 @@ func runsCode(p *effects.Program) bool {
 	return false
 }
 
+// CheckRuleName reports why no rule may teach the program name, or nil:
+// see [NewRules].
+func CheckRuleName(name string) error { return checkRuleName(name) }
+
 func checkRuleName(name string) error {
 	if name == "" {
 		return fmt.Errorf("no program name")

@@ -86,6 +86,9 @@ type Verdict struct {
 	Reason                string           `json:"reason"`
 	ClassificationEnabled bool             `json:"classificationEnabled"`
 	Micros                int64            `json:"micros"`
+	// Teach is what an "Allow from now on" offer would teach as a user
+	// rule ([Teach]), for a prompt only; nil otherwise.
+	Teach *Teachable `json:"teach,omitempty"`
 }
 
 // Decide classifies req and decides it under policy. It never fails: every
@@ -171,6 +174,8 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	if modeErr != nil && v.Decision != effects.Refuse {
 		v.Decision = effects.Strictest(v.Decision, effects.Prompt)
 		v.Reason = modeErr.Error() + "; " + v.Reason
+	} else {
+		v.Teach = Teach(v)
 	}
 	return v
 }
