@@ -18,7 +18,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Teachable, Verdict } from "./protocol";
-import { teachArgs, teachButton, teachConfirm, teachName } from "./teach";
+import { TeachCommand, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf } from "./teach";
 import { HeldTracker, heldMessage, heldStatus } from "./held";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
@@ -378,6 +378,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
       await installHook();
     }),
     vscode.commands.registerCommand("ml-ai.commandSafety.showLog", () => channel.show(true)),
+    // The link in a tool confirmation: it confirms again before writing.
+    vscode.commands.registerCommand(TeachCommand, async (arg: unknown) => {
+      const t = teachableOf(arg);
+      if (t && (await teachRule(t))) {
+        void vscode.window.showInformationMessage(`\`${teachName(t)}\` is allowed from now on; approve this run in the chat.`);
+      }
+    }),
     vscode.commands.registerCommand("ml-ai.commandSafety.classify", async () => {
       const command = await vscode.window.showInputBox({ title: "Classify a Command", prompt: "A shell command (bash); it is classified, not run", ignoreFocusOut: true });
       if (!command) return;
@@ -414,9 +421,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
           return { invocationMessage: `Running \`${command.replace(/`/g, "'")}\`` };
         }
         const c = format.confirmation(v, explanation);
+        const message = new vscode.MarkdownString(v.teach ? `${c.markdown}\n\n${teachLink(v.teach)}` : c.markdown);
+        if (v.teach) message.isTrusted = { enabledCommands: [TeachCommand] };
         return {
           invocationMessage: `Running \`${command.replace(/`/g, "'")}\``,
-          confirmationMessages: { title: c.title, message: new vscode.MarkdownString(c.markdown) },
+          confirmationMessages: { title: c.title, message },
         };
       },
       invoke: async (options, token) => {

@@ -34,3 +34,25 @@ export function teachArgs(t: Teachable): string[] {
   args.push("--effect", "read", "--example", t.example);
   return args;
 }
+
+/** TeachCommand is the command a confirmation's link runs with a {@link Teachable}. */
+export const TeachCommand = "ml-ai.commandSafety.allowFromNowOn";
+
+/** teachLink is the Markdown link that offers the rule in a tool confirmation. */
+export function teachLink(t: Teachable): string {
+  // encodeURIComponent leaves ( ) ! * ' alone; a ")" would end the link.
+  const arg = encodeURIComponent(JSON.stringify([{ program: t.program, subcommand: t.subcommand ?? "", example: t.example }]))
+    .replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const label = teachButton(t).replace(/[[\]]/g, "");
+  return `[${label}](command:${TeachCommand}?${arg})`;
+}
+
+/** teachableOf checks a command argument: a {@link Teachable} or undefined. */
+export function teachableOf(x: unknown): Teachable | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  if (typeof o["program"] !== "string" || typeof o["example"] !== "string" || o["program"] === "") return undefined;
+  const t: Teachable = { program: o["program"], example: o["example"] };
+  if (typeof o["subcommand"] === "string" && o["subcommand"] !== "") t.subcommand = o["subcommand"];
+  return t;
+}

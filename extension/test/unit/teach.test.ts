@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { teachArgs, teachButton, teachConfirm, teachName } from "../../src/teach";
+import { TeachCommand, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf } from "../../src/teach";
 
 test("a rule with a subcommand", () => {
   const t = { program: "kx", subcommand: "get", example: "kx get pods" };
@@ -16,4 +16,15 @@ test("a rule without a subcommand", () => {
   assert.equal(teachButton(t), "Allow `acme` from now on");
   assert.deepEqual(teachArgs(t), ["rules", "add", "--program", "acme", "--effect", "read", "--example", "acme report.txt"]);
   assert.doesNotMatch(teachConfirm(t), /subcommands still ask/);
+});
+
+test("the confirmation link carries the rule as the command's argument", () => {
+  const t = { program: "kx", subcommand: "get", example: "kx get pods) [x](command:evil" };
+  const link = teachLink(t);
+  assert.ok(link.startsWith("[Allow `kx get` from now on](command:" + TeachCommand + "?"));
+  const arg = decodeURIComponent(link.slice(link.indexOf("?") + 1, -1));
+  assert.deepEqual(teachableOf(JSON.parse(arg)[0]), t);
+  assert.ok(!/[()[\]]/.test(link.slice(link.indexOf("?"), -1)), "the example cannot end the link");
+  assert.equal(teachableOf({ program: 1, example: "x" }), undefined);
+  assert.equal(teachableOf(null), undefined);
 });
