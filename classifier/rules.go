@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -528,4 +529,29 @@ func ruleFlag(p *effects.Program, v string) (*effects.Flag, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ruleOperandProgram returns the first literal argument naming (by its base
+// name) a table entry that escalates privileges (priv) or runs programs or
+// code, preferring a privileged one; "" when none does.
+func ruleOperandProgram(args []field) (name string, priv bool) {
+	for _, a := range args {
+		if a.dynamic || a.value == "" {
+			continue
+		}
+		base := path.Base(a.value)
+		e := effects.Lookup(base)
+		if e == nil {
+			continue
+		}
+		for _, c := range e.Effects {
+			if c == effects.Privilege {
+				return base, true
+			}
+		}
+		if name == "" && runsCode(e) {
+			name = base
+		}
+	}
+	return name, false
 }

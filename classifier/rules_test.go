@@ -38,6 +38,10 @@ func TestRulesTeachUnknownProgram(t *testing.T) {
 		{"kx save /etc/passwd", "write-outside-workspace", string(effects.WriteProtectedPath)},
 		{"sudo kx get pods", "", string(effects.PrivilegeEscalation)},
 		{"kx delete all", "opaque-medium", ""},
+		{"kx get sudo", "", string(effects.PrivilegeEscalation)},
+		{"kx get /usr/bin/doas x", "", string(effects.PrivilegeEscalation)},
+		{"kx get bash x.sh", "opaque-medium", ""},
+		{"kx get python3", "opaque-medium", ""},
 	} {
 		r := Classify(tc.cmd, opts)
 		if got := classSet(r); tc.want != "" && !strings.Contains(got, tc.want) {
