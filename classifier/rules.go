@@ -30,6 +30,7 @@ type RuleError struct {
 	Err   error
 }
 
+// Error renders `rule ID: why`.
 func (e RuleError) Error() string { return fmt.Sprintf("rule %s: %v", e.ID, e.Err) }
 
 // Rules are the accepted rules, an overlay on the effects table consulted
@@ -59,7 +60,7 @@ func (r *Rules) lookup(name string) *ruleEntry {
 	return r.byName[name]
 }
 
-// Programs returns the names the rules teach, sorted, with their rule ids.
+// Programs returns the program names the rules teach, each with its rule id.
 func (r *Rules) Programs() map[string]string {
 	out := map[string]string{}
 	if r != nil {
