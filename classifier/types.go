@@ -23,6 +23,9 @@ type Options struct {
 	// path that resolves to one of them, or is the same file, is the
 	// `command-safety` entry of the table, not an opaque file.
 	Binaries []string
+	// Rules are the user's program rules (`ml-ai.rules`, [NewRules]),
+	// consulted only for a bare program name the table does not know.
+	Rules *Rules
 }
 
 // FS is the part of the filesystem the classifier consults. An FS may also
@@ -57,6 +60,9 @@ type Part struct {
 	Reason  string // one sentence naming the offending part
 	// Refusal is the absolute-refusal rule (SPEC §5) this part triggers, or "".
 	Refusal effects.Rule
+	// Rule is the id of the user rule that taught the program
+	// ("user:acme-lint"), or "" when the part is the table's.
+	Rule string
 }
 
 // Result is what [Classify] found: every part, in source order.
