@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,17 +24,35 @@ const (
 	KeyDecisionLog   = "decisionLog"   // path (user scope only)
 	KeyServerPath    = "serverPath"    // path (user scope only)
 	KeyHoldTimeout   = "holdTimeout"   // "10m" or seconds (user scope only)
+	KeyTelemetry     = "telemetry"     // {"endpoint": URL, "protocol", "headers", "redactCommands"} (user scope or the managed policy)
+	// KeyRefuse is a managed-policy key only: effects refused for every
+	// agent and mode ["network", "privilege-escalation"].
+	KeyRefuse = "refuse"
+	// KeyRules is `ml-ai.rules` (SPEC §6), which this version does not
+	// implement: it is rejected wherever it appears.
+	KeyRules = "rules"
 )
 
 // Keys lists every setting this package reads, with the section prefix
 // (`ml-ai.commandSafety`, ...), sorted. Any other `ml-ai.*` key is an error.
 func Keys() []string {
-	keys := []string{KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout}
-	for i, k := range keys {
-		keys[i] = Section + "." + k
+	return prefixed(KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout, KeyTelemetry)
+}
+
+// PolicyKeys lists every key the managed policy file may set ([PolicyFile]),
+// with the section prefix, sorted. Any other `ml-ai.*` key there, the
+// settings-only ones included, is an error, which invalidates the whole
+// policy (see [Managed]).
+func PolicyKeys() []string {
+	return prefixed(KeyCommandSafety, KeyAgentBudgets, KeyTelemetry, KeyRefuse)
+}
+
+func prefixed(names ...string) []string {
+	for i, k := range names {
+		names[i] = Section + "." + k
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(names)
+	return names
 }
 
 // DefaultHoldTimeout is `ml-ai.holdTimeout` when unset.
@@ -41,11 +60,14 @@ const DefaultHoldTimeout = 10 * time.Minute
 
 // values are the settings one source (file or section) sets; nil is unset.
 type values struct {
+	policy      bool // read from the managed policy file: its keys, not the settings'
 	enabled     *bool
 	budgets     map[string]map[string]string // validated entries only
 	decisionLog *string
 	serverPath  *string
 	holdTimeout *time.Duration
+	telemetry   *Telemetry
+	refuse      []effects.Class   // managed policy only; nil is unset
 	pos         map[string][2]int // key (without prefix) -> line, col in its file
 }
 
@@ -59,6 +81,14 @@ func (v *values) set(key string, val any) []error {
 		return nil
 	}
 	full := Section + "." + key
+	switch {
+	case key == KeyRules:
+		return []error{fmt.Errorf("%s is not supported by this version of command-safety", full)}
+	case v.policy && !slices.Contains(PolicyKeys(), full):
+		return []error{fmt.Errorf("%s cannot be set by the managed policy (it may set %s)", full, strings.Join(PolicyKeys(), ", "))}
+	case !v.policy && key == KeyRefuse:
+		return []error{fmt.Errorf("%s is a managed policy key (%s); a settings file cannot set it", full, "the administrator's policy.json")}
+	}
 	switch key {
 	case KeyCommandSafety:
 		b, ok := val.(bool)
@@ -88,6 +118,18 @@ func (v *values) set(key string, val any) []error {
 			v.budgets = b
 		}
 		return errs
+	case KeyTelemetry:
+		t, err := parseTelemetry(val)
+		if err != nil {
+			return []error{fmt.Errorf("%s: %w; ignored", full, err)}
+		}
+		v.telemetry = t
+	case KeyRefuse:
+		r, err := parseRefuse(val)
+		if err != nil {
+			return []error{fmt.Errorf("%s: %w", full, err)}
+		}
+		v.refuse = r
 	default:
 		return []error{fmt.Errorf("unknown setting %s (want one of %s)", full, strings.Join(Keys(), ", "))}
 	}

@@ -21,6 +21,7 @@ var settingsScopes = map[string]string{
 	"ml-ai.decisionLog":   "application",
 	"ml-ai.serverPath":    "application",
 	"ml-ai.holdTimeout":   "application",
+	"ml-ai.telemetry":     "application",
 }
 
 // TestExtensionManifest checks that extension/package.json contributes
