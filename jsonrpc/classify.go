@@ -207,6 +207,7 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(logDB.Path()))
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
+	v.Reason += snap.PolicyNote(v.Agent, v.Mode, v.Rule, v.Decision) // when the managed policy decided
 	// Claim the reply before recording: a cancel that wins has answered
 	// -32800 and the verdict gets no row; once claimed, a late cancel changes
 	// nothing and the verdict is recorded and sent. So a row exists exactly

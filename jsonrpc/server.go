@@ -143,7 +143,11 @@ func newServer(opts Options) *Server {
 		cfgReady: make(chan struct{}),
 		sem:      make(chan struct{}, opts.MaxConcurrent),
 	}
-	d := settings.Defaults()
+	// Until the first settings arrive, the defaults under the managed
+	// policy: a policy is never waited for.
+	// (A Loader of its own: its problems are reported with the first
+	// settings, by s.loader.)
+	d := new(settings.Loader).FromSectionsWithFiles(opts.SettingsEnv, nil, nil, nil)
 	s.settings.Store(&d)
 	s.decisionDB = newLogState(opts)
 	s.tailCtx, s.tailCancel = context.WithCancel(context.Background())

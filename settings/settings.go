@@ -304,6 +304,22 @@ func (l *Loader) load(env Env, workspaces []string, force bool, unless string) (
 	return s, fp.String()
 }
 
+// PolicyChanged reports whether env's managed policy may have changed since
+// this Loader last read it (one stat; true when it never read it). A client
+// mode server calls it before each decision, as [Watcher.Current] checks
+// the files, and builds a new snapshot when it says so.
+func (l *Loader) PolicyChanged(env Env) bool {
+	path := PolicyFile(env)
+	l.mu.Lock()
+	r, ok := l.files[path]
+	l.mu.Unlock()
+	if !ok {
+		return true
+	}
+	info, err := os.Stat(path)
+	return !r.current(info, err)
+}
+
 // readPolicy reads the managed policy of env for a snapshot built from
 // client sections; nil when none is installed. Call with l.mu held.
 func (l *Loader) readPolicy(env Env) (*source, string) {

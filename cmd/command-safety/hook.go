@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -243,8 +244,9 @@ agents: %s
 
 // hookEnv loads the settings and opens the decision log for one hook run.
 type hookEnv struct {
-	mu       sync.Mutex    // record may be called again by a deadline while a first call blocks
-	snapHold time.Duration // ml-ai.holdTimeout from the last settings read
+	mu       sync.Mutex                        // record may be called again by a deadline while a first call blocks
+	snapHold time.Duration                     // ml-ai.holdTimeout from the last settings read
+	snap     atomic.Pointer[settings.Snapshot] // the last settings read: the managed policy's notes
 	env      settings.Env
 	stderr   io.Writer
 	logPath  string // the log the settings name, or the default; "" when unknown
@@ -253,13 +255,14 @@ type hookEnv struct {
 }
 
 func newHookEnv(stderr io.Writer) *hookEnv {
-	return &hookEnv{env: settings.EnvFrom(runtime.GOOS, os.Getenv), stderr: stderr}
+	return &hookEnv{env: settingsEnv(), stderr: stderr}
 }
 
 // policy reads the same settings files as check, for the hook's workspaces.
 func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	snap := settings.Load(h.env, workspaces)
 	h.snapHold = snap.HoldTimeout
+	h.snap.Store(&snap)
 	for _, p := range snap.Problems {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}
@@ -292,6 +295,9 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 	if err := h.openLog(); err != nil {
 		err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
 		return audit.Downgrade(v, err), err
+	}
+	if snap := h.snap.Load(); snap != nil {
+		v = withPolicyNote(v, *snap)
 	}
 	status := audit.StatusAsked
 	switch w {
@@ -438,7 +444,7 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		if hold.set {
 			spec.HoldLongest = hold.d
 			if hold.d == 0 {
-				spec.HoldLongest = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).HoldTimeout
+				spec.HoldLongest = settings.Load(settingsEnv(), nil).HoldTimeout
 			}
 		}
 		edit, err = hooks.Install(agent, data, spec)

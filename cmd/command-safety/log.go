@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,7 +93,7 @@ func logFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int,
 func logPath(flagPath string) (string, error) {
 	setting := ""
 	if flagPath == "" {
-		setting = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).DecisionLog
+		setting = settings.Load(settingsEnv(), nil).DecisionLog
 	}
 	return logPathFor(flagPath, setting)
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/jsonrpc"
-	"github.com/ml-ai/command-safety/settings"
 )
 
 // runServe is `command-safety serve`: JSON-RPC over stdin/stdout for editors
@@ -62,7 +61,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, err := jsonrpc.Serve(ctx, stdin, stdout, closer, jsonrpc.Options{
 		Home:           home,
-		SettingsEnv:    settings.EnvFrom(runtime.GOOS, os.Getenv),
+		SettingsEnv:    settingsEnv(),
 		LogPath:        *logPath,
 		DefaultLogPath: defaultLog,
 		Session:        fmt.Sprintf("serve:%d", os.Getpid()),
