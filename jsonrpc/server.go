@@ -51,6 +51,10 @@ type Options struct {
 	// ConfigTimeout bounds the wait of a classify for the client's first
 	// `workspace/configuration` answer; 0 is 5 s.
 	ConfigTimeout time.Duration
+	// Recorded, when not nil, is called after each verdict or resolution
+	// this server writes to the decision log (the OpenTelemetry export
+	// ships it then). It must not block.
+	Recorded func()
 }
 
 // lifecycle states of the LSP session.

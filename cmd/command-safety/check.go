@@ -140,6 +140,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !*noLog {
 		env.logger = openVerdictLogger(*logPath, snap.DecisionLog, stderr)
 		defer env.logger.Close()
+		defer env.logger.kickExport(&env.snap) // after the verdicts are out
 	}
 	// The log in use is the rule store even when this run does not write it.
 	inUse, _ := logPathFor(*logPath, snap.DecisionLog)

@@ -101,6 +101,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "command-safety hook: writing the answer: %v\n", err)
 		return 2 // the agent reads exit code 2 as a block
 	}
+	h.kickExport() // answered: the export's network wait is a detached process's
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
@@ -252,6 +253,21 @@ type hookEnv struct {
 	logPath  string // the log the settings name, or the default; "" when unknown
 	pathErr  error
 	log      *audit.Log
+	first    int64 // the row this run wrote (0: none)
+	changed  bool  // this run wrote or resolved a row
+}
+
+// kickExport starts the detached exporter (kickExport) for what this run
+// wrote, unless a record still blocks (the deadline answered): then the
+// next process ships it.
+func (h *hookEnv) kickExport() {
+	if !h.mu.TryLock() {
+		return
+	}
+	defer h.mu.Unlock()
+	if h.changed {
+		kickExport(h.snap.Load(), h.logPath, max(h.first-1, -1))
+	}
 }
 
 func newHookEnv(stderr io.Writer) *hookEnv {
@@ -307,6 +323,9 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 		status = audit.StatusAdvisory
 	}
 	v, err := audit.Record(ctx, h.log, v, session, status)
+	if err == nil && h.first == 0 {
+		h.first, h.changed = v.LogID, true
+	}
 	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
 		// Nobody can be asked (Codex hooks cannot ask; `claude -p` denies an
 		// ask itself), so the prompt is denied: that is the answer, and the
@@ -353,10 +372,12 @@ func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) erro
 	a := audit.Answer{Agent: agent, Session: r.Session, CallID: r.CallID, Command: r.Command,
 		Reviewer: agent + ":" + user, Since: time.Now().Add(-answerWindow)}
 	if r.Ran {
-		_, err := h.log.Ran(ctx, a)
+		id, err := h.log.Ran(ctx, a)
+		h.changed = h.changed || id > 0
 		return err
 	}
-	_, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	ids, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	h.changed = h.changed || len(ids) > 0
 	return err
 }
 

@@ -34,6 +34,8 @@ const logUsage = `usage:
   command-safety log suggest [--log PATH] [--min N] [--json]
   command-safety log resolve [--log PATH] ID approve|reject [--reviewer NAME]
   command-safety log note    [--log PATH] ID TEXT
+  command-safety log export  [--log PATH] [--since T] [--until T] [--format jsonl|csv]
+  command-safety log ship    [--log PATH] [--quiet]     (send new rows to the OpenTelemetry collector)
 
 The log is --log, else the ml-ai.decisionLog user setting, else the platform
 default. Queries list the newest first (default --limit 50; 0 is all).
@@ -54,6 +56,10 @@ func runLog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return logResolve(args, stdout, stderr)
 	case "note":
 		return logNote(args, stdout, stderr)
+	case "export":
+		return logExport(args, stdout, stderr)
+	case "ship":
+		return logShip(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, logUsage)
 		return 0

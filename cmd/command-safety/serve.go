@@ -59,6 +59,12 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c, ok := stdin.(io.Closer); ok {
 		closer = c
 	}
+	export := startServeExport(*logPath, logger) // nil when off
+	defer export.stop()
+	var recorded func()
+	if export != nil {
+		recorded = export.recorded
+	}
 	code, err := jsonrpc.Serve(ctx, stdin, stdout, closer, jsonrpc.Options{
 		Home:           home,
 		SettingsEnv:    settingsEnv(),
@@ -67,6 +73,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Session:        fmt.Sprintf("serve:%d", os.Getpid()),
 		RuleStore:      installation(), // the log in use joins it per request
 		Logger:         logger,
+		Recorded:       recorded,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "command-safety serve: %v\n", err)

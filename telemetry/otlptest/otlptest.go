@@ -197,7 +197,8 @@ func (r *Receiver) Attempts() int {
 }
 
 // Wait waits until ok holds for the records received, at most d, and
-// returns them; it fails t on timeout.
+// returns them; it fails t on timeout. ok runs with the receiver locked: it
+// must not call the receiver's methods.
 func (r *Receiver) Wait(t testing.TB, d time.Duration, what string, ok func([]Record) bool) []Record {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -234,4 +235,3 @@ func (rec Record) Attr(key string) string {
 	}
 	return fmt.Sprint(v)
 }
-
