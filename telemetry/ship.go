@@ -328,8 +328,12 @@ func (s *Shipper) CaughtUp(ctx context.Context) bool {
 	return err == nil && s.cursor >= newest && len(s.inflight) == 0 && len(s.resolving) == 0
 }
 
-// Run ships until ctx ends: at once, on each kick (a verdict just
-// recorded) and every interval (rows other processes wrote).
+// kickDelay gathers the kicks of a burst of verdicts into one pass, which
+// also keeps the pass off the CPU while the verdict's reply is written.
+const kickDelay = 50 * time.Millisecond
+
+// Run ships until ctx ends: at once, shortly after each kick (a verdict
+// just recorded) and every interval (rows other processes wrote).
 func (s *Shipper) Run(ctx context.Context, kick <-chan struct{}, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -341,6 +345,11 @@ func (s *Shipper) Run(ctx context.Context, kick <-chan struct{}, every time.Dura
 		case <-ctx.Done():
 			return
 		case <-kick:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(kickDelay):
+			}
 		case <-t.C:
 		}
 	}

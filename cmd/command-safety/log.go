@@ -35,7 +35,7 @@ const logUsage = `usage:
   command-safety log resolve [--log PATH] ID approve|reject [--reviewer NAME]
   command-safety log note    [--log PATH] ID TEXT
   command-safety log export  [--log PATH] [--since T] [--until T] [--format jsonl|csv]
-  command-safety log ship    [--log PATH] [--quiet]     (send new rows to the OpenTelemetry collector)
+  command-safety log ship    [--log PATH] [--linger D] [--quiet]   (send new rows to the OpenTelemetry collector)
 
 The log is --log, else the ml-ai.decisionLog user setting, else the platform
 default. Queries list the newest first (default --limit 50; 0 is all).

@@ -195,14 +195,22 @@ func csvRow(e audit.Entry) []string {
 
 // shipRun bounds one `log ship`: how long it ships before it leaves the
 // rest to the next process, and how long its flush at the end may take.
+// shipPoll is how often it looks for new rows while it lingers.
 const (
 	shipRun   = 30 * time.Second
 	shipFlush = 5 * time.Second
+	shipPoll  = 100 * time.Millisecond
 )
 
-// logShip is `log ship [--log PATH] [--after ID] [--quiet]`: ship the
-// log's rows after the export's mark to the configured collector, then
-// exit. Hooks and check start it detached (telemetry.Kick) so that they
+// kickLinger is how long a `log ship` started by a hook or check stays
+// after the last new row: the hooks of an agent's turn then find it running
+// (they only probe its lock), instead of each starting one (4–6 ms on this
+// project's machine, where starting a process is slow).
+const kickLinger = 5 * time.Second
+
+// logShip is `log ship [--log PATH] [--after ID] [--linger D] [--quiet]`:
+// ship the log's rows after the export's mark to the configured collector,
+// then exit. Hooks and check start it detached (telemetry.Kick) so that they
 // never wait on the network; it is also a command for cron. --after is
 // where a log that was never exported starts.
 func logShip(args []string, stdout, stderr io.Writer) int {
@@ -210,6 +218,7 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 	path := fs.String("log", "", "decision log path")
 	after := fs.Int64("after", -1, "for a log never exported: ship the rows after this id (default: only rows from now on)")
 	quiet := fs.Bool("quiet", false, "print nothing unless records were lost")
+	linger := fs.Duration("linger", 0, "once caught up, keep shipping new rows for this long after the last one (at most 30s in all)")
 	pos, code, ok := logFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -255,15 +264,20 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return logFail(stderr, err)
 		}
+		lastNew := time.Now()
 		for time.Now().Before(deadline) {
-			if _, err := s.Ship(ctx); err != nil {
+			n, err := s.Ship(ctx)
+			if err != nil {
 				warn(err.Error())
 				break
 			}
-			if s.CaughtUp(ctx) {
+			if n > 0 {
+				lastNew = time.Now()
+			}
+			if s.CaughtUp(ctx) && time.Since(lastNew) >= *linger {
 				break
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(shipPoll)
 		}
 		fctx, cancel := context.WithTimeout(ctx, shipFlush)
 		if err := s.Close(fctx); err != nil {
@@ -314,5 +328,5 @@ func kickExport(snap *settings.Snapshot, logPath string, after int64) {
 		return
 	}
 	_ = telemetry.Kick(logPath, exe, []string{os.Args[0], "log", "ship", "--quiet", "--log", logPath,
-		"--after", strconv.FormatInt(after, 10)})
+		"--after", strconv.FormatInt(after, 10), "--linger", kickLinger.String()})
 }
