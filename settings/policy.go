@@ -69,8 +69,6 @@ type Managed struct {
 	Enabled *bool
 	// Refuse is the policy's `ml-ai.refuse`.
 	Refuse []effects.Class
-	// Named lists the agents the policy's `ml-ai.agentBudgets` names.
-	Named []string
 
 	// unmanaged is what the settings would be without the policy, to tell
 	// when the policy decided.
@@ -144,13 +142,6 @@ func applyPolicyBudgets(set budgets.Set, pol map[string]map[string]string) (budg
 	set, _ = set.WithUser(pol) // entries validated when read
 	all := pol[budgets.Default] != nil
 	return set, func(agent string) bool { return all || pol[agent] != nil }
-}
-
-// tightenOnly applies entries to set only where they are stricter than the
-// agent's budget there (its own, else default), like a workspace's.
-func tightenOnly(set budgets.Set, entries map[string]map[string]string) budgets.Set {
-	out, _ := set.WithWorkspace(entries) // looser entries are reported per file by the caller
-	return out
 }
 
 // looserThan lists the entries of agent's budget in src that are looser than

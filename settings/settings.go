@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -474,10 +473,6 @@ func combine(policy *source, user, ws []source) Snapshot {
 		probs = append(probs, policy.problems...)
 		pol = policy.vals
 		s.Managed = &Managed{File: policy.name, Invalid: policy.invalid, Enabled: pol.enabled, Refuse: pol.refuse}
-		for a := range pol.budgets {
-			s.Managed.Named = append(s.Managed.Named, a)
-		}
-		sort.Strings(s.Managed.Named)
 		if pol.telemetry != nil {
 			t := *pol.telemetry
 			t.From, t.Managed = policy.name, true
@@ -559,7 +554,7 @@ func combine(policy *source, user, ws []source) Snapshot {
 	if err != nil { // entries are validated when read; defensive
 		probs = append(probs, Problem{File: userSettingsSource, Message: err.Error()})
 	}
-	userSet := tightenOnly(set, tight)
+	userSet, _ := set.WithWorkspace(tight) // only where stricter, as a workspace's; looser ones warned per file above
 	s.Enabled = userEnabled || lockedOn
 	if pol.enabled != nil && !*pol.enabled {
 		s.Enabled = false

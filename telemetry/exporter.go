@@ -207,24 +207,25 @@ func (e *Exporter) Room() int {
 	return e.queue - int(e.emitted.Load()-e.exported.Load()-e.failed.Load())
 }
 
-// EmitVerdict queues the record of row entry. It never blocks: when the
-// queue is full the record is dropped and counted.
-func (e *Exporter) EmitVerdict(entry audit.Entry) { e.emit(verdictRecord(entry, e.redact)) }
+// EmitVerdict queues the record of row entry and reports whether it did.
+// It never blocks: when the queue is full (or the exporter is shut down)
+// the record is dropped and counted.
+func (e *Exporter) EmitVerdict(entry audit.Entry) bool { return e.emit(verdictRecord(entry, e.redact)) }
 
 // EmitResolution queues the record of prompt entry's answer, like
 // [Exporter.EmitVerdict].
-func (e *Exporter) EmitResolution(entry audit.Entry) { e.emit(resolutionRecord(entry, e.redact)) }
+func (e *Exporter) EmitResolution(entry audit.Entry) bool {
+	return e.emit(resolutionRecord(entry, e.redact))
+}
 
-func (e *Exporter) emit(r log.Record) {
-	if e.shutdown.Load() {
-		return
-	}
-	if e.Room() <= 0 {
+func (e *Exporter) emit(r log.Record) bool {
+	if e.shutdown.Load() || e.Room() <= 0 {
 		e.dropped.Add(1) // never more in flight than the SDK's queue holds: it drops none
-		return
+		return false
 	}
 	e.emitted.Add(1)
 	e.logger.Emit(context.Background(), r)
+	return true
 }
 
 // Stats returns the counts so far.

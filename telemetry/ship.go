@@ -88,7 +88,7 @@ func OpenShipper(ctx context.Context, db *audit.Log, cfg Config, opts ShipOption
 		return nil, err
 	}
 	s := &Shipper{db: db, cfg: cfg, statePath: StateFile(db.Path()), lock: lock, opts: opts, resolving: map[int64]bool{}}
-	st, ok, err := readState(s.statePath)
+	st, ok, err := ReadState(s.statePath)
 	if err != nil {
 		opts.Warn(fmt.Sprintf("telemetry: %v; starting the export anew", err))
 	}
@@ -146,15 +146,25 @@ func (s *Shipper) Ship(ctx context.Context) (int, error) {
 		for _, e := range es {
 			resolved := e.Decision == effects.Prompt && (e.Status == audit.StatusApproved || e.Status == audit.StatusRejected)
 			s.mu.Lock()
+			prev := s.cursor
 			s.cursor = e.LogID
 			s.inflight = append(s.inflight, inflightRow{id: e.LogID, time: e.Time, waiting: e.Status.Waiting()})
-			if resolved {
-				s.resolving[e.LogID] = true
-			}
 			s.mu.Unlock()
-			s.exp.EmitVerdict(e)
+			if !s.exp.EmitVerdict(e) { // cannot happen within the room counted above; defensive
+				s.mu.Lock()
+				s.cursor, s.inflight = prev, s.inflight[:len(s.inflight)-1]
+				s.mu.Unlock()
+				return n, s.save()
+			}
 			if resolved {
-				s.exp.EmitResolution(e)
+				s.mu.Lock()
+				s.resolving[e.LogID] = true
+				s.mu.Unlock()
+				if !s.exp.EmitResolution(e) {
+					s.mu.Lock()
+					delete(s.resolving, e.LogID)
+					s.mu.Unlock()
+				}
 			}
 			n++
 		}
@@ -229,7 +239,11 @@ func (s *Shipper) lookUpResolutions(ctx context.Context) error {
 			s.mu.Lock()
 			s.resolving[p.ID] = true
 			s.mu.Unlock()
-			s.exp.EmitResolution(e)
+			if !s.exp.EmitResolution(e) {
+				s.mu.Lock()
+				delete(s.resolving, p.ID)
+				s.mu.Unlock()
+			}
 			continue
 		}
 		s.forget(p.ID) // gone, or no longer a prompt to follow

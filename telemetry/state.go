@@ -33,7 +33,6 @@ type State struct {
 	// Totals over every process that shipped this log.
 	Exported int64     `json:"exported"`
 	Failed   int64     `json:"failed"`
-	Dropped  int64     `json:"dropped"`
 	LastErr  string    `json:"lastError,omitempty"`
 	ErrAt    time.Time `json:"lastErrorAt,omitzero"`
 	Updated  time.Time `json:"updated"`
@@ -51,8 +50,9 @@ const stateVersion = 1
 // maxStateSize bounds the state file read.
 const maxStateSize = 1 << 20
 
-// readState reads the state at path; ok is false when there is none.
-func readState(path string) (st State, ok bool, err error) {
+// ReadState reads the state at path ([StateFile]); ok is false when there
+// is none.
+func ReadState(path string) (st State, ok bool, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{}, false, nil

@@ -154,7 +154,7 @@ func TestShipToCollector(t *testing.T) {
 			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			st, ok, err := readState(StateFile(f.db.Path()))
+			st, ok, err := ReadState(StateFile(f.db.Path()))
 			if err != nil || !ok {
 				t.Fatalf("state: %v %v", ok, err)
 			}
@@ -248,7 +248,7 @@ func TestCollectorTrouble(t *testing.T) {
 				if err == nil {
 					t.Error("Close of a flush that cannot finish returned no error")
 				}
-				st, _, _ := readState(StateFile(f.db.Path()))
+				st, _, _ := ReadState(StateFile(f.db.Path()))
 				if st.LastID >= last.LogID {
 					t.Errorf("mark %d passed rows the collector never took (last %d)", st.LastID, last.LogID)
 				}
@@ -275,7 +275,7 @@ func TestCollectorTrouble(t *testing.T) {
 			if err := s.Close(context.Background()); err != nil && !tt.down {
 				t.Logf("Close: %v", err)
 			}
-			st, _, _ := readState(StateFile(f.db.Path()))
+			st, _, _ := ReadState(StateFile(f.db.Path()))
 			if st.LastID != last.LogID || st.Failed != 50 || st.LastErr == "" {
 				t.Errorf("state = %+v: the mark moves past dropped records, which are counted", st)
 			}

@@ -299,12 +299,8 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 
 // caughtUp reports whether the export's mark is at the log's newest row.
 func caughtUp(ctx context.Context, l *audit.Log) bool {
-	data, err := os.ReadFile(telemetry.StateFile(l.Path()))
-	if err != nil {
-		return false
-	}
-	var st telemetry.State
-	if json.Unmarshal(data, &st) != nil {
+	st, ok, err := telemetry.ReadState(telemetry.StateFile(l.Path()))
+	if !ok || err != nil {
 		return false
 	}
 	es, err := l.Query(ctx, audit.Filter{Limit: 1})

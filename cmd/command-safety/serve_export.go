@@ -51,10 +51,24 @@ func startServeExport(logFlag string, logger *slog.Logger) *serveExport {
 		logger.Error("telemetry: no decision log to export", "err", err)
 		return nil
 	}
+	l, err := audit.Open(path)
+	if err != nil {
+		logger.Error("telemetry: cannot open the decision log; not exporting", "err", err)
+		return nil
+	}
+	// Where a log never exported starts: after the rows before this
+	// server, read now, so that its first verdicts are not taken for history.
+	start := int64(-1)
+	if es, err := l.Query(context.Background(), audit.Filter{Limit: 1}); err == nil {
+		start = 0
+		if len(es) > 0 {
+			start = es[0].LogID
+		}
+	}
 	e := &serveExport{kick: make(chan struct{}, 1), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
-	go e.run(ctx, path, cfg, logger)
+	go e.run(ctx, l, start, cfg, logger)
 	return e
 }
 
@@ -66,17 +80,13 @@ func (e *serveExport) recorded() {
 	}
 }
 
-func (e *serveExport) run(ctx context.Context, path string, cfg telemetry.Config, logger *slog.Logger) {
+func (e *serveExport) run(ctx context.Context, l *audit.Log, start int64, cfg telemetry.Config, logger *slog.Logger) {
 	defer close(e.done)
-	l, err := audit.Open(path)
-	if err != nil {
-		logger.Error("telemetry: cannot open the decision log; not exporting", "err", err)
-		return
-	}
 	defer l.Close()
-	opts := telemetry.ShipOptions{StartAfter: -1, Warn: func(msg string) { logger.Warn(msg) },
+	opts := telemetry.ShipOptions{StartAfter: start, Warn: func(msg string) { logger.Warn(msg) },
 		Exporter: telemetry.Options{Version: gate.ClassifierVersion}}
 	var s *telemetry.Shipper
+	var err error
 	for s == nil {
 		s, err = telemetry.OpenShipper(ctx, l, cfg, opts)
 		switch {
