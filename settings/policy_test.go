@@ -413,3 +413,40 @@ func slicesOf(m map[string]map[string]string) []string {
 	}
 	return out
 }
+
+// TestPolicyWatched: serve sees the policy change at the next command, in
+// files mode (the watcher) and in client mode (Loader.PolicyChanged).
+func TestPolicyWatched(t *testing.T) {
+	sb := policySandbox(t, "")
+	w, err := NewWatcher(sb.env, sb.ws, WatchOptions{Source: newFakeSource(), OnChange: func(Snapshot) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	write(t, sb.user[0], `{"ml-ai.commandSafety": false}`)
+	if s := w.Current(); s.Enabled {
+		t.Fatal("user false did not apply")
+	}
+	write(t, sb.env.PolicyFile, `{"ml-ai.commandSafety": true}`)
+	if s := w.Current(); !s.Enabled || !s.LockedOn() {
+		t.Errorf("the policy written a moment ago did not apply: Enabled = %v", s.Enabled)
+	}
+
+	var l Loader
+	if !l.PolicyChanged(sb.env) {
+		t.Error("PolicyChanged before any read = false")
+	}
+	l.FromSectionsWithFiles(sb.env, nil, nil, nil)
+	if err := os.Remove(sb.env.PolicyFile); err != nil {
+		t.Fatal(err)
+	}
+	if !l.PolicyChanged(sb.env) {
+		t.Error("PolicyChanged after the policy was removed = false")
+	}
+	if s := l.FromSectionsWithFiles(sb.env, nil, nil, nil); s.Managed != nil {
+		t.Errorf("Managed = %+v after removal", s.Managed)
+	}
+	if l.PolicyChanged(sb.env) {
+		t.Error("PolicyChanged with nothing changed = true")
+	}
+}

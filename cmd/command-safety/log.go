@@ -445,6 +445,8 @@ func logResolve(args []string, stdout, stderr io.Writer) int {
 		return logFail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "entry %d %s by %s\n", id, outcome, who)
+	snap := settings.Load(settingsEnv(), nil)
+	kickExport(&snap, p, -1) // the answer goes to the collector too, when export is on
 	return 0
 }
 
