@@ -300,6 +300,8 @@ func TestTelemetryValues(t *testing.T) {
 	for _, tt := range []struct{ value, err string }{
 		{`{"endpoint": "https://c:4318/base", "protocol": "http/protobuf", "headers": {"a": "b"}, "redactCommands": false}`, ""},
 		{`{"redactCommands": true}`, ""},
+		{`{"enabled": false}`, ""},
+		{`{"enabled": "no"}`, "enabled: want a boolean"},
 		{`{"endpoint": "ftp://c"}`, "want an http:// or https:// URL"},
 		{`{"endpoint": "http://"}`, "no host"},
 		{`{"endpoint": "http://u:p@c"}`, "credentials"},

@@ -27,7 +27,8 @@ const (
 //	  "endpoint": "https://otel.example.com:4318",  // as OTEL_EXPORTER_OTLP_ENDPOINT
 //	  "protocol": "http/protobuf",                  // or "grpc"
 //	  "headers": {"authorization": "Bearer …"},
-//	  "redactCommands": true                        // send no command text
+//	  "redactCommands": true,                       // send no command text
+//	  "enabled": false                              // no export at all (default true)
 //	}
 type Telemetry struct {
 	// Endpoint is the collector's base URL, as in
@@ -40,6 +41,9 @@ type Telemetry struct {
 	Headers map[string]string
 	// RedactCommands leaves the command text out of every record.
 	RedactCommands bool
+	// Off is `"enabled": false`: no export, whatever the OTEL_* variables
+	// say (an agent's own telemetry variables reach the hooks too).
+	Off bool
 	// From names the file that set it.
 	From string
 	// Managed is true when the managed policy set it: then it is the only
@@ -54,7 +58,7 @@ func (t *Telemetry) same(o *Telemetry) bool {
 		return t == o
 	}
 	return t.Endpoint == o.Endpoint && t.Protocol == o.Protocol && t.RedactCommands == o.RedactCommands &&
-		maps.Equal(t.Headers, o.Headers)
+		t.Off == o.Off && maps.Equal(t.Headers, o.Headers)
 }
 
 // parseTelemetry validates an `ml-ai.telemetry` object. Any bad member
@@ -103,15 +107,19 @@ func parseTelemetry(val any) (*Telemetry, error) {
 				}
 				t.Headers[name] = s
 			}
-		case "redactCommands":
+		case "redactCommands", "enabled":
 			b, ok := v.(bool)
 			if !ok {
-				errs = append(errs, fmt.Errorf("redactCommands: want a boolean, got %s", typeName(v)))
+				errs = append(errs, fmt.Errorf("%s: want a boolean, got %s", k, typeName(v)))
 				continue
 			}
-			t.RedactCommands = b
+			if k == "enabled" {
+				t.Off = !b
+			} else {
+				t.RedactCommands = b
+			}
 		default:
-			errs = append(errs, fmt.Errorf("unknown key %q (want endpoint, protocol, headers, redactCommands)", k))
+			errs = append(errs, fmt.Errorf("unknown key %q (want endpoint, protocol, headers, redactCommands, enabled)", k))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -41,7 +41,8 @@ const (
 // settings' `ml-ai.telemetry`, nil when unset) and the environment, and
 // whether export is on; warnings say what was ignored.
 //
-// In order: a managed policy's endpoint is the only one (the environment's
+// In order: `"enabled": false` turns export off (the policy's for everyone,
+// else the user's); a managed policy's endpoint is the only one (the environment's
 // is ignored, and so is OTEL_SDK_DISABLED); else the user setting's
 // endpoint; else OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or
 // OTEL_EXPORTER_OTLP_ENDPOINT, with OTEL_EXPORTER_OTLP_{LOGS_,}PROTOCOL
@@ -58,6 +59,8 @@ func Resolve(t *settings.Telemetry, getenv func(string) string) (cfg Config, on 
 		cfg.RedactCommands = t.RedactCommands
 	}
 	switch {
+	case t != nil && t.Off:
+		return Config{}, false, nil // "enabled": false, the policy's or the user's
 	case t != nil && t.Managed && t.Endpoint != "":
 		if envURL != "" {
 			warnings = append(warnings, fmt.Sprintf("%s ignored: the managed policy (%s) sets ml-ai.telemetry", envName, t.From))

@@ -343,6 +343,8 @@ func TestResolve(t *testing.T) {
 		{name: "disabled", getenv: env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c", "OTEL_SDK_DISABLED", "true")},
 		{name: "user", t: user, getenv: env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c"), on: true, endpoint: "http://user:4318", protocol: settings.ProtocolHTTP},
 		{name: "redact only", t: &settings.Telemetry{RedactCommands: true}, getenv: env()},
+		{name: "user off", t: &settings.Telemetry{Off: true}, getenv: env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c")},
+		{name: "policy off", t: &settings.Telemetry{Off: true, Managed: true}, getenv: env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c")},
 		{name: "managed", t: managed, getenv: env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c", "OTEL_SDK_DISABLED", "true"), on: true,
 			endpoint: "https://corp:4317", protocol: settings.ProtocolGRPC, warn: "OTEL_EXPORTER_OTLP_ENDPOINT ignored: the managed policy"},
 	} {
