@@ -365,3 +365,26 @@ func TestTelemetryServeSlowCollector(t *testing.T) {
 		t.Errorf("serve exit %d after %v, want 0 within %v", code, took, serveFlush+time.Second)
 	}
 }
+
+// TestReleaseBinaryIgnoresTestPolicyVariable: only test builds read
+// CS_TEST_POLICY_FILE; a release build (no cstesthooks tag) reads the
+// policy at its system location whatever the environment says, so a user
+// cannot point it at an empty file.
+func TestReleaseBinaryIgnoresTestPolicyVariable(t *testing.T) {
+	s := newHookSandbox(t)
+	policy := filepath.Join(s.home, "policy.json")
+	writeFile(t, policy, `{"ml-ai.refuse": ["read"]}`)
+	env := []string{"CS_TEST_POLICY_FILE=" + policy}
+	release, test := buildServe(t, false), buildServe(t, true)
+	out, code, _ := s.timed(t, test, "", env, "check", "--no-log", "--", "ls")
+	if code != 2 || !strings.Contains(out, "refuses read for every agent") {
+		t.Fatalf("the test build did not read the moved policy: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat("/etc/ml-ai/policy.json"); err == nil {
+		t.Skip("this machine has a managed policy installed")
+	}
+	out, code, _ = s.timed(t, release, "", env, "check", "--no-log", "--", "ls")
+	if code != 0 || strings.Contains(out, "managed policy") {
+		t.Errorf("the release build followed CS_TEST_POLICY_FILE: exit %d\n%s", code, out)
+	}
+}
