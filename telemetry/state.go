@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/settings"
 )
 
 // StateFile is where the export of the decision log at logPath keeps its
@@ -51,24 +52,17 @@ const stateVersion = 1
 const maxStateSize = 1 << 20
 
 // ReadState reads the state at path ([StateFile]); ok is false when there
-// is none.
+// is none. It reads through settings.ReadFile, as every file the gate reads
+// beside its own: without blocking, regular files only, bounded.
 func ReadState(path string) (st State, ok bool, err error) {
-	f, err := os.Open(path)
+	data, _, err := settings.ReadFile(path, maxStateSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{}, false, nil
 	}
 	if err != nil {
-		return State{}, false, err
+		return State{}, false, fmt.Errorf("%s: %w", path, err)
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return State{}, false, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > maxStateSize {
-		return State{}, false, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxStateSize)
-	}
-	if err := json.NewDecoder(f).Decode(&st); err != nil {
+	if err := json.Unmarshal(data, &st); err != nil {
 		return State{}, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if st.Version != stateVersion {
