@@ -21,22 +21,33 @@ type Installation struct {
 	// Logs are the decision logs in use: the one the flag or the
 	// ml-ai.decisionLog setting names, else the platform default.
 	Logs []string
+	// ManagedPolicy is the administrator's policy file
+	// (settings.PolicyFile), which user settings can only tighten.
+	ManagedPolicy []string
 }
+
+// ExportSuffix names, after a decision log's path, the file where the
+// OpenTelemetry export keeps the id of the last row it shipped (package
+// telemetry); the same name with ".lock" is its lock. Moving the mark on
+// would keep rows from the collector, so both belong to the log.
+const ExportSuffix = ".otlp"
 
 // LogFiles are the files of the SQLite database at path: the database and
 // the write-ahead log, shared-memory index and rollback journal SQLite keeps
-// beside it. Writing any of them changes the log.
+// beside it, and the export's mark and lock ([ExportSuffix]). Writing any of
+// them changes the log or what leaves it.
 func LogFiles(path string) []string {
 	if path == "" {
 		return nil
 	}
-	return []string{path, path + "-wal", path + "-shm", path + "-journal"}
+	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + ExportSuffix, path + ExportSuffix + ".lock"}
 }
 
 // RuleStore returns every path of the store once, in a stable order:
-// binaries, user settings, agent files, then each log with [LogFiles].
+// binaries, user settings, the managed policy, agent files, then each log
+// with [LogFiles].
 func (in Installation) RuleStore() []string {
-	n := len(in.Binaries) + len(in.UserSettings) + len(in.AgentFiles) + 4*len(in.Logs)
+	n := len(in.Binaries) + len(in.UserSettings) + len(in.ManagedPolicy) + len(in.AgentFiles) + 6*len(in.Logs)
 	out := make([]string, 0, n)
 	seen := make(map[string]bool, n)
 	add := func(ps ...string) {
@@ -49,6 +60,7 @@ func (in Installation) RuleStore() []string {
 	}
 	add(in.Binaries...)
 	add(in.UserSettings...)
+	add(in.ManagedPolicy...)
 	add(in.AgentFiles...)
 	for _, l := range in.Logs {
 		add(LogFiles(l)...)

@@ -207,6 +207,7 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(logDB.Path()))
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
+	v.Reason += snap.PolicyNote(v.Agent, v.Mode, v.Rule, v.Decision) // when the managed policy decided
 	// Claim the reply before recording: a cancel that wins has answered
 	// -32800 and the verdict gets no row; once claimed, a late cancel changes
 	// nothing and the verdict is recorded and sent. So a row exists exactly
@@ -223,6 +224,9 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 		} else {
 			// The client (VS Code's tool confirmation) asks its user.
 			v, err = audit.Record(context.WithoutCancel(ctx), logDB, v, s.opts.Session, audit.StatusAsked)
+			if err == nil && s.opts.Recorded != nil {
+				s.opts.Recorded()
+			}
 		}
 		if err != nil {
 			s.log.Error("decision log", "err", err)
@@ -349,6 +353,9 @@ func (s *Server) resolve(ctx context.Context, reply jsonrpc2.Replier, req jsonrp
 			s.log.Warn("resolve failed", "id", p.ID, "err", err)
 			_ = reply(ctx, nil, jsonrpc2.Errorf(codeRequestFailed, "resolve %d: %v", p.ID, err))
 			return
+		}
+		if s.opts.Recorded != nil {
+			s.opts.Recorded()
 		}
 		_ = reply(ctx, ResolveResult{ID: p.ID, Outcome: string(outcome)}, nil)
 	}()

@@ -66,7 +66,7 @@ func (s *Server) fetchConfiguration() {
 	s.mu.Lock()
 	s.client = clientSections{user: user, folders: folders, roots: roots}
 	s.mu.Unlock()
-	snap := s.loader.FromSections(user, folders)
+	snap := s.loader.FromSectionsWithFiles(s.opts.SettingsEnv, user, folders, nil) // the managed policy applies over the client's
 	s.setSnapshot(&snap)
 }
 
@@ -97,6 +97,12 @@ func (s *Server) settingsFor(folders []string) *settings.Snapshot {
 		return &snap
 	}
 	if clientConfig {
+		if s.loader.PolicyChanged(s.opts.SettingsEnv) {
+			// The administrator changed the managed policy: it applies to
+			// this command, as a saved settings file does in files mode.
+			snap := s.loader.FromSectionsWithFiles(s.opts.SettingsEnv, client.user, client.folders, nil)
+			s.setSnapshot(&snap)
+		}
 		var extra []string
 		for _, f := range folders {
 			if !slices.Contains(client.roots, f) {

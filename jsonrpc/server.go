@@ -51,6 +51,10 @@ type Options struct {
 	// ConfigTimeout bounds the wait of a classify for the client's first
 	// `workspace/configuration` answer; 0 is 5 s.
 	ConfigTimeout time.Duration
+	// Recorded, when not nil, is called after each verdict or resolution
+	// this server writes to the decision log (the OpenTelemetry export
+	// ships it then). It must not block.
+	Recorded func()
 }
 
 // lifecycle states of the LSP session.
@@ -143,7 +147,11 @@ func newServer(opts Options) *Server {
 		cfgReady: make(chan struct{}),
 		sem:      make(chan struct{}, opts.MaxConcurrent),
 	}
-	d := settings.Defaults()
+	// Until the first settings arrive, the defaults under the managed
+	// policy: a policy is never waited for.
+	// (A Loader of its own: its problems are reported with the first
+	// settings, by s.loader.)
+	d := new(settings.Loader).FromSectionsWithFiles(opts.SettingsEnv, nil, nil, nil)
 	s.settings.Store(&d)
 	s.decisionDB = newLogState(opts)
 	s.tailCtx, s.tailCancel = context.WithCancel(context.Background())

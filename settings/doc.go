@@ -1,9 +1,11 @@
 // Package settings reads the user's `ml-ai.*` settings (SPEC §6): the
 // `ml-ai.commandSafety` toggle, `ml-ai.agentBudgets`, `ml-ai.decisionLog`,
-// `ml-ai.serverPath`, `ml-ai.holdTimeout` and `ml-ai.rules` (parsed here,
-// checked by gate.CompileRules), from the VS Code-family user
-// settings files, from each workspace root's `.vscode/settings.json`, or from
-// the sections a client returns for `workspace/configuration`.
+// `ml-ai.serverPath`, `ml-ai.holdTimeout`, `ml-ai.rules` (parsed here, checked by
+// gate.CompileRules) and `ml-ai.telemetry`, from the
+// VS Code-family user settings files, from each workspace root's
+// `.vscode/settings.json`, or from the sections a client returns for
+// `workspace/configuration`; and the administrator's managed policy
+// ([PolicyFile], [Managed]), which all of them can only tighten.
 //
 // It imports the standard library, github.com/fsnotify/fsnotify,
 // github.com/tailscale/hujson (JSONC), budgets and effects only. It reads no
@@ -21,8 +23,11 @@
 //     [Problem]; the key is ignored and the rest of the file still applies;
 //   - a workspace can only tighten: its `commandSafety: false` applies, its
 //     budget entries apply only where stricter than the user's, and anything
-//     looser, as well as its `decisionLog`, `serverPath` and `holdTimeout`, is
-//     ignored with a warning [Problem].
+//     looser, as well as its `decisionLog`, `serverPath`, `holdTimeout` and
+//     `telemetry`, is ignored with a warning [Problem];
+//   - a managed policy with any error applies its last good version, or
+//     none: then every command prompts and every verdict says why
+//     ([Snapshot.PolicyNote]).
 //
 // [Load] and [FromSections] build a [Snapshot] once; a [Loader] does the same
 // but remembers each file's last good values, which problems it already

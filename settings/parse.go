@@ -39,10 +39,12 @@ type keyError struct {
 
 var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): `)
 
-// parseFile parses a settings.json (JSONC). A fatal error (*parseError)
-// means the file gives nothing; otherwise the values and per-key problems.
-func parseFile(name string, data []byte) (values, []keyError, error) {
-	var v values
+// parseFile parses a settings.json (JSONC), or with policy the managed
+// policy file, which may set other keys ([PolicyKeys]). A fatal error
+// (*parseError) means the file gives nothing; otherwise the values and
+// per-key problems.
+func parseFile(name string, data []byte, policy bool) (values, []keyError, error) {
+	v := values{policy: policy}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 BOM
 	if len(bytes.TrimSpace(data)) == 0 {
 		return v, nil, nil // an empty settings.json is {}

@@ -12,6 +12,10 @@ type Env struct {
 	XDGConfigHome string // $XDG_CONFIG_HOME (used on Linux and other Unixes; ignored unless absolute)
 	XDGDataHome   string // $XDG_DATA_HOME (code-server; ignored unless absolute)
 	AppData       string // %APPDATA% (Windows)
+	// PolicyFile replaces the managed policy's system location
+	// ([PolicyFile]) in tests. [EnvFrom] never sets it: no environment
+	// variable of a release binary moves the policy.
+	PolicyFile string
 }
 
 // EnvFrom builds an [Env] for goos from getenv (os.Getenv). Home is $HOME, or

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,8 +77,15 @@ type Snapshot struct {
 	// workspaces (marked [Rule.Workspace]), as parsed: gate.CompileRules
 	// checks them (names, examples) before they apply.
 	Rules []Rule
+	// Telemetry is `ml-ai.telemetry`: the managed policy's when it sets
+	// one, else the user's; nil when neither does.
+	Telemetry *Telemetry
+	// Managed is the managed policy ([PolicyFile]) when one is installed,
+	// else nil. Enabled and Budgets already include it.
+	Managed *Managed
 	// Files lists the settings files consulted, user files first, whether
-	// they exist or not (nil for [FromSections]).
+	// they exist or not (nil for [FromSections]). The managed policy is not
+	// among them ([Managed.File]).
 	Files []string
 	// Problems lists every current error and warning, in source order.
 	Problems []Problem
@@ -146,18 +154,22 @@ type source struct {
 	hash     string // content hash: problems are new once per change
 	vals     values
 	problems []Problem
+	// invalid, for the managed policy only, says why it is not in force: it
+	// has errors and no good version was read before.
+	invalid string
 }
 
 // readFile returns one file's source: the last read's when a stat shows the
-// file unchanged and force is false, else a new read. Call with l.mu held.
-func (l *Loader) readFile(path string, force bool) (source, bool) {
+// file unchanged and force is false, else a new read. policy reads it as
+// the managed policy. Call with l.mu held.
+func (l *Loader) readFile(path string, force, policy bool) (source, bool) {
 	if r, ok := l.files[path]; ok && !force {
 		if info, err := os.Stat(path); r.current(info, err) {
 			return r.src, r.present
 		}
 	}
 	readAt := time.Now()
-	src, info, present := l.read(path)
+	src, info, present := l.read(path, policy)
 	if l.files == nil {
 		l.files = map[string]readResult{}
 	}
@@ -173,8 +185,10 @@ func (l *Loader) readFile(path string, force bool) (source, bool) {
 }
 
 // read reads and parses one file, falling back to its last good values. info
-// is the opened file's (nil when it could not be opened).
-func (l *Loader) read(path string) (src source, info fs.FileInfo, present bool) {
+// is the opened file's (nil when it could not be opened). The managed policy
+// (policy) falls back to them on any error, not only one that stops it from
+// parsing (see [Managed]).
+func (l *Loader) read(path string, policy bool) (src source, info fs.FileInfo, present bool) {
 	src = source{name: path}
 	data, info, err := ReadFile(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -187,19 +201,19 @@ func (l *Loader) read(path string) (src source, info fs.FileInfo, present bool) 
 			msg = "cannot read: " + msg
 		}
 		src.hash = "error:" + err.Error()
-		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: msg}))
+		src.problems = append(src.problems, l.keepLastGood(path, &src, Problem{File: path, Message: msg}, policy))
 		return src, info, true
 	}
 	sum := sha256.Sum256(data)
 	src.hash = string(sum[:])
-	vals, keyErrs, err := parseFile(path, data)
+	vals, keyErrs, err := parseFile(path, data, policy)
 	if err != nil {
 		p := Problem{File: path, Message: err.Error()}
 		var pe *parseError
 		if errors.As(err, &pe) {
 			p.Line, p.Col, p.Message = pe.Line, pe.Col, pe.Err.Error()
 		}
-		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, p))
+		src.problems = append(src.problems, l.keepLastGood(path, &src, p, policy))
 		return src, info, true
 	}
 	for _, ke := range keyErrs {
@@ -209,6 +223,16 @@ func (l *Loader) read(path string) (src source, info fs.FileInfo, present bool) 
 		}
 		src.problems = append(src.problems, p)
 	}
+	if policy {
+		if why := policyErrors(src.problems); why != "" {
+			p := Problem{File: path, Message: "the managed policy has errors, so none of it applies"}
+			src.problems = append(src.problems, l.keepLastGood(path, &src, p, policy))
+			return src, info, true
+		}
+		if warnOwner := policyOwnerWarning(info); warnOwner != "" {
+			src.problems = append(src.problems, Problem{Severity: Warning, File: path, Message: warnOwner})
+		}
+	}
 	if l.lastGood == nil {
 		l.lastGood = map[string]values{}
 	}
@@ -217,13 +241,23 @@ func (l *Loader) read(path string) (src source, info fs.FileInfo, present bool) 
 	return src, info, true
 }
 
-func (l *Loader) keepLastGood(path string, v *values, p Problem) Problem {
+// keepLastGood puts path's last good values in src after problem p, and
+// returns p saying so. A managed policy (policy) without them is invalid:
+// src.invalid says why.
+func (l *Loader) keepLastGood(path string, src *source, p Problem, policy bool) Problem {
 	if last, ok := l.lastGood[path]; ok {
-		*v = last
+		src.vals = last
 		p.Message += "; keeping this file's last good settings"
-	} else {
-		p.Message += "; ignoring this file"
+		return p
 	}
+	if policy {
+		why := policyErrors(append(slices.Clone(src.problems), p))
+		src.invalid = invalidPolicy(path, why)
+		src.vals = values{policy: true}
+		p.Message += "; no earlier version of it was read, so every command prompts until it is fixed"
+		return p
+	}
+	p.Message += "; ignoring this file"
 	return p
 }
 
@@ -242,58 +276,100 @@ func (l *Loader) load(env Env, workspaces []string, force bool, unless string) (
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	files := l.fileSources(env, workspaces)
+	var policy *source
 	var user, ws, all []source
 	var fp strings.Builder
+	var names []string
 	for _, f := range files {
-		src, ok := l.readFile(f.path, force)
+		src, ok := l.readFile(f.path, force, f.scope == scopePolicy)
 		fp.WriteString(f.path)
 		if ok {
 			fp.WriteString("\x00" + src.hash)
-			if f.user {
+			switch f.scope {
+			case scopePolicy:
+				policy = &src
+			case scopeUser:
 				user = append(user, src)
-			} else {
+			default:
 				ws = append(ws, src)
 			}
 			all = append(all, src)
 		}
 		fp.WriteString("\x00\x00")
+		names = append(names, f.path)
 	}
 	if unless != "" && fp.String() == unless {
 		return Snapshot{}, unless
 	}
-	s = combine(user, ws)
-	for _, f := range files {
-		s.Files = append(s.Files, f.path)
-	}
-	l.markNew(&s, all, s.Files)
+	s = combine(policy, user, ws)
+	s.Files = names[1:] // the policy is Managed.File
+	l.markNew(&s, all, names)
 	return s, fp.String()
+}
+
+// PolicyChanged reports whether env's managed policy may have changed since
+// this Loader last read it (one stat; true when it never read it). A client
+// mode server calls it before each decision, as [Watcher.Current] checks
+// the files, and builds a new snapshot when it says so.
+func (l *Loader) PolicyChanged(env Env) bool {
+	path := PolicyFile(env)
+	l.mu.Lock()
+	r, ok := l.files[path]
+	l.mu.Unlock()
+	if !ok {
+		return true
+	}
+	info, err := os.Stat(path)
+	return !r.current(info, err)
+}
+
+// readPolicy reads the managed policy of env for a snapshot built from
+// client sections; nil when none is installed. Call with l.mu held.
+func (l *Loader) readPolicy(env Env) (*source, string) {
+	path := PolicyFile(env)
+	if src, ok := l.readFile(path, false, true); ok {
+		return &src, path
+	}
+	return nil, path
 }
 
 // fileSource is one settings file to read.
 type fileSource struct {
-	path string
-	user bool // user scope; else a workspace's
+	path  string
+	scope scope
 }
 
-// fileSources lists the user files of env, then each workspace root's file
-// once (a root given twice is read once).
+// scope is where a settings source sits: the managed policy, then user
+// settings, then workspaces, each only tightening the one before.
+type scope int
+
+const (
+	scopeWorkspace scope = iota
+	scopeUser
+	scopePolicy
+)
+
+// fileSources lists the managed policy of env, its user files, then each
+// workspace root's file once (a root given twice is read once).
 func (l *Loader) fileSources(env Env, workspaces []string) []fileSource {
-	var files []fileSource
+	files := []fileSource{{PolicyFile(env), scopePolicy}}
 	for _, path := range UserFiles(env) {
-		files = append(files, fileSource{path, true})
+		files = append(files, fileSource{path, scopeUser})
 	}
 	seen := map[string]bool{}
 	for _, root := range workspaces {
 		path := WorkspaceFile(env, root)
 		if !seen[path] {
 			seen[path] = true
-			files = append(files, fileSource{path, false})
+			files = append(files, fileSource{path, scopeWorkspace})
 		}
 	}
 	return files
 }
 
-// FromSections is [FromSections] with this Loader's memory of reported problems.
+// FromSections is [FromSections] with this Loader's memory of reported
+// problems. The managed policy is read from its system location; use
+// [Loader.FromSectionsWithFiles] to give the [Env].
 func (l *Loader) FromSections(user map[string]any, workspaces []map[string]any) Snapshot {
 	return l.FromSectionsWithFiles(Env{}, user, workspaces, nil)
 }
@@ -302,10 +378,12 @@ func (l *Loader) FromSections(user map[string]any, workspaces []map[string]any) 
 // `.vscode/settings.json` of each of roots, read from disk as workspace
 // sources after the sections' (so they can only tighten). It is for folders
 // a request names that the client was not asked about; [Snapshot.Files]
-// lists those files.
+// lists those files. The managed policy of env applies over all of them, as
+// in [Load]: a client cannot loosen it either.
 func (l *Loader) FromSectionsWithFiles(env Env, user map[string]any, workspaces []map[string]any, roots []string) Snapshot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	policy, policyPath := l.readPolicy(env)
 	section := func(name string, m map[string]any) source {
 		src := source{name: name}
 		b, _ := json.Marshal(m) // map keys sorted: a stable hash
@@ -337,13 +415,17 @@ func (l *Loader) FromSectionsWithFiles(env Env, user map[string]any, workspaces 
 		}
 		seen[path] = true
 		files = append(files, path)
-		if src, ok := l.readFile(path, false); ok {
+		if src, ok := l.readFile(path, false, false); ok {
 			ws = append(ws, src)
 		}
 	}
-	s := combine(us, ws)
+	s := combine(policy, us, ws)
 	s.Files = files
-	l.markNew(&s, append(us, ws...), append(names, files...))
+	all := append(us, ws...)
+	if policy != nil {
+		all = append(all, *policy)
+	}
+	l.markNew(&s, all, append(append(names, policyPath), files...))
 	return s
 }
 
@@ -378,9 +460,10 @@ func (l *Loader) markNew(s *Snapshot, srcs []source, names []string) {
 	l.reported = now
 }
 
-// combine merges user sources (in order) and then applies workspace sources,
-// which can only tighten.
-func combine(user, ws []source) Snapshot {
+// combine applies the managed policy (nil: none), then merges user sources
+// (in order), which can only tighten the policy, and then applies
+// workspace sources, which can only tighten the user's.
+func combine(policy *source, user, ws []source) Snapshot {
 	s := Defaults()
 	var probs []Problem
 	warn := func(src source, key, format string, args ...any) {
@@ -388,14 +471,42 @@ func combine(user, ws []source) Snapshot {
 		probs = append(probs, Problem{Severity: Warning, File: src.name, Line: at[0], Col: at[1], Message: fmt.Sprintf(format, args...)})
 	}
 
+	// The managed policy: what user and workspace settings start from.
+	var pol values
+	if policy != nil {
+		probs = append(probs, policy.problems...)
+		pol = policy.vals
+		s.Managed = &Managed{File: policy.name, Invalid: policy.invalid, Enabled: pol.enabled, Refuse: pol.refuse}
+		if pol.telemetry != nil {
+			t := *pol.telemetry
+			t.From, t.Managed = policy.name, true
+			s.Telemetry = &t
+		}
+	}
+	lockedOn := pol.enabled != nil && *pol.enabled
+	base, capped := applyPolicyBudgets(budgets.Builtin(), pol.budgets)
+
 	// User scope: several editors' files; none loosens another.
 	userBudgets := map[string]map[string]string{}
-	var logFrom, serverFrom, holdFrom string
+	var logFrom, serverFrom, holdFrom, telemetryFrom string
+	var userTelemetry *Telemetry
+	userEnabled := true
 	for _, src := range user {
 		probs = append(probs, src.problems...)
 		v := src.vals
 		if v.enabled != nil && !*v.enabled {
-			s.Enabled = false
+			userEnabled = false
+			if lockedOn {
+				warn(src, KeyCommandSafety, "%s.%s false ignored: the managed policy (%s) locks it on", Section, KeyCommandSafety, policy.name)
+			}
+		}
+		for agent, entries := range v.budgets {
+			if !capped(agent) {
+				continue
+			}
+			for _, w := range looserThan(base, agent, entries) {
+				warn(src, KeyAgentBudgets, "%s.%s%s (%s)", Section, KeyAgentBudgets, w, policy.name)
+			}
 		}
 		mergeStrictest(userBudgets, v.budgets)
 		if v.decisionLog != nil {
@@ -422,24 +533,58 @@ func combine(user, ws []source) Snapshot {
 				s.HoldTimeout, holdFrom = *v.holdTimeout, src.name
 			}
 		}
+		if v.telemetry != nil {
+			switch {
+			case s.Telemetry != nil && s.Telemetry.Managed:
+				if !v.telemetry.same(s.Telemetry) {
+					warn(src, KeyTelemetry, "%s.%s ignored: the managed policy (%s) sets it", Section, KeyTelemetry, policy.name)
+				}
+			case telemetryFrom == "":
+				t := *v.telemetry
+				t.From, telemetryFrom = src.name, src.name
+				userTelemetry, s.Telemetry = &t, &t
+			case !v.telemetry.same(userTelemetry):
+				warn(src, KeyTelemetry, "%s.%s ignored: already set by %s", Section, KeyTelemetry, telemetryFrom)
+			}
+		}
 	}
-	set, err := s.Budgets.WithUser(userBudgets)
+	// The agents the policy caps start from its budgets and only tighten;
+	// the others take the user's entries over the built-ins, as without one.
+	free, tight := map[string]map[string]string{}, map[string]map[string]string{}
+	for agent, entries := range userBudgets {
+		if capped(agent) {
+			tight[agent] = entries
+		} else {
+			free[agent] = entries
+		}
+	}
+	set, err := base.WithUser(free)
 	if err != nil { // entries are validated when read; defensive
 		probs = append(probs, Problem{File: userSettingsSource, Message: err.Error()})
 	}
-	s.Budgets = set
-	userSet := set
-	userEnabled := s.Enabled
+	userSet, _ := set.WithWorkspace(tight) // only where stricter, as a workspace's; looser ones warned per file above
+	s.Enabled = userEnabled || lockedOn
+	if pol.enabled != nil && !*pol.enabled {
+		s.Enabled = false
+	}
+	unmanagedUser, _ := budgets.Builtin().WithUser(userBudgets)
 
 	// Workspace scope: only tightens.
 	wsBudgets := map[string]map[string]string{}
+	wsEnabled := true
 	for _, src := range ws {
 		probs = append(probs, src.problems...)
 		v := src.vals
 		if v.enabled != nil {
-			if !*v.enabled {
-				s.Enabled = false
-			} else if !userEnabled {
+			switch {
+			case !*v.enabled && lockedOn:
+				warn(src, KeyCommandSafety, "%s.%s false ignored: the managed policy (%s) locks it on", Section, KeyCommandSafety, policy.name)
+				wsEnabled = false
+			case !*v.enabled:
+				s.Enabled, wsEnabled = false, false
+			case pol.enabled != nil && !*pol.enabled:
+				warn(src, KeyCommandSafety, "%s.%s true ignored: the managed policy (%s) turns it off", Section, KeyCommandSafety, policy.name)
+			case !userEnabled && !lockedOn:
 				warn(src, KeyCommandSafety, "%s.%s true ignored: the user turned it off and a workspace can only tighten", Section, KeyCommandSafety)
 			}
 		}
@@ -467,8 +612,19 @@ func combine(user, ws []source) Snapshot {
 		if v.holdTimeout != nil && *v.holdTimeout != s.HoldTimeout {
 			warn(src, KeyHoldTimeout, "%s.%s ignored: user settings only", Section, KeyHoldTimeout)
 		}
+		if v.telemetry != nil && !v.telemetry.same(s.Telemetry) {
+			warn(src, KeyTelemetry, "%s.%s ignored: user settings only (a workspace cannot turn export on or point it elsewhere)", Section, KeyTelemetry)
+		}
 	}
 	s.Budgets, _ = userSet.WithWorkspace(wsBudgets) // warnings reported per file above
+	s.Budgets = refuseEverywhere(s.Budgets, pol.refuse)
+	if s.Managed != nil {
+		s.Managed.unmanagedBudgets, _ = unmanagedUser.WithWorkspace(wsBudgets)
+		s.Managed.unmanagedEnabled = userEnabled && wsEnabled
+		if s.Managed.Invalid != "" {
+			s.Enabled = false // fail closed: every command prompts, and says why
+		}
+	}
 	s.Problems = probs
 	return s
 }

@@ -44,7 +44,8 @@ type sandbox struct {
 
 func newSandbox(t *testing.T, nws int) sandbox {
 	dir := t.TempDir()
-	sb := sandbox{env: Env{GOOS: "linux", Home: dir}}
+	// The managed policy under the temporary home: never the machine's.
+	sb := sandbox{env: Env{GOOS: "linux", Home: dir, PolicyFile: filepath.Join(dir, "etc", "ml-ai", "policy.json")}}
 	sb.user = UserFiles(sb.env)
 	for i := range nws {
 		root := filepath.Join(dir, "ws", string(rune('a'+i)))
@@ -173,7 +174,7 @@ func loadCases(t *testing.T) []loadCase {
 		{name: "unknown keys are errors, the rest applies",
 			user: map[int]string{0: f("unknown_keys.jsonc")}, disabled: true,
 			problems: []string{
-				"user0:2:3: error: unknown setting ml-ai.commandSafty (want one of ml-ai.agentBudgets, ml-ai.commandSafety, ml-ai.decisionLog, ml-ai.holdTimeout, ml-ai.rules, ml-ai.serverPath)",
+				"user0:2:3: error: unknown setting ml-ai.commandSafty (want one of ml-ai.agentBudgets, ml-ai.commandSafety, ml-ai.decisionLog, ml-ai.holdTimeout, ml-ai.rules, ml-ai.serverPath, ml-ai.telemetry)",
 				"user0:3:14: error: unknown setting ml-ai.agentBudget",
 			}},
 		{name: "workspace cannot loosen",
@@ -442,7 +443,7 @@ func TestLoaderFromSectionsOncePerChange(t *testing.T) {
 }
 
 func TestKeys(t *testing.T) {
-	want := []string{"ml-ai.agentBudgets", "ml-ai.commandSafety", "ml-ai.decisionLog", "ml-ai.holdTimeout", "ml-ai.rules", "ml-ai.serverPath"}
+	want := []string{"ml-ai.agentBudgets", "ml-ai.commandSafety", "ml-ai.decisionLog", "ml-ai.holdTimeout", "ml-ai.rules", "ml-ai.serverPath", "ml-ai.telemetry"}
 	if diff := cmp.Diff(want, Keys()); diff != "" {
 		t.Errorf("Keys (-want +got):\n%s", diff)
 	}
@@ -459,7 +460,7 @@ func TestParseErrorString(t *testing.T) {
 	if p.File != sb.user[0] || p.Line != 3 || p.Col != 3 || p.Severity != Error {
 		t.Errorf("problem = %+v, want %s:3:3 error", p, sb.user[0])
 	}
-	_, _, err := parseFile("f.json", []byte("{\n  \"a\": 1\n  \"b\": 2\n}"))
+	_, _, err := parseFile("f.json", []byte("{\n  \"a\": 1\n  \"b\": 2\n}"), false)
 	if got := err.Error(); !strings.HasPrefix(got, "f.json:3:3: invalid character") {
 		t.Errorf("parseError = %q, want f.json:3:3: ...", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,17 +24,32 @@ const (
 	KeyDecisionLog   = "decisionLog"   // path (user scope only)
 	KeyServerPath    = "serverPath"    // path (user scope only)
 	KeyHoldTimeout   = "holdTimeout"   // "10m" or seconds (user scope only)
+	KeyTelemetry     = "telemetry"     // {"endpoint": URL, "protocol", "headers", "redactCommands"} (user scope or the managed policy)
+	// KeyRefuse is a managed-policy key only: effects refused for every
+	// agent and mode ["network", "privilege-escalation"].
+	KeyRefuse = "refuse"
 )
 
 // Keys lists every setting this package reads, with the section prefix
 // (`ml-ai.commandSafety`, ...), sorted. Any other `ml-ai.*` key is an error.
 func Keys() []string {
-	keys := []string{KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout, KeyRules}
-	for i, k := range keys {
-		keys[i] = Section + "." + k
+	return prefixed(KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout, KeyRules, KeyTelemetry)
+}
+
+// PolicyKeys lists every key the managed policy file may set ([PolicyFile]),
+// with the section prefix, sorted. Any other `ml-ai.*` key there, the
+// settings-only ones included, is an error, which invalidates the whole
+// policy (see [Managed]).
+func PolicyKeys() []string {
+	return prefixed(KeyCommandSafety, KeyAgentBudgets, KeyTelemetry, KeyRefuse)
+}
+
+func prefixed(names ...string) []string {
+	for i, k := range names {
+		names[i] = Section + "." + k
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(names)
+	return names
 }
 
 // DefaultHoldTimeout is `ml-ai.holdTimeout` when unset.
@@ -41,12 +57,15 @@ const DefaultHoldTimeout = 10 * time.Minute
 
 // values are the settings one source (file or section) sets; nil is unset.
 type values struct {
+	policy      bool // read from the managed policy file: its keys, not the settings'
 	enabled     *bool
 	budgets     map[string]map[string]string // validated entries only
 	decisionLog *string
 	serverPath  *string
 	holdTimeout *time.Duration
-	rules       []Rule            // parsed, not yet compiled; nil is unset
+	rules       []Rule // parsed, not yet compiled; nil is unset
+	telemetry   *Telemetry
+	refuse      []effects.Class   // managed policy only; nil is unset
 	pos         map[string][2]int // key (without prefix) -> line, col in its file
 }
 
@@ -60,6 +79,12 @@ func (v *values) set(key string, val any) []error {
 		return nil
 	}
 	full := Section + "." + key
+	switch {
+	case v.policy && !slices.Contains(PolicyKeys(), full):
+		return []error{fmt.Errorf("%s cannot be set by the managed policy (it may set %s)", full, strings.Join(PolicyKeys(), ", "))}
+	case !v.policy && key == KeyRefuse:
+		return []error{fmt.Errorf("%s is a managed policy key (%s); a settings file cannot set it", full, "the administrator's policy.json")}
+	}
 	switch key {
 	case KeyCommandSafety:
 		b, ok := val.(bool)
@@ -96,6 +121,18 @@ func (v *values) set(key string, val any) []error {
 			v.budgets = b
 		}
 		return errs
+	case KeyTelemetry:
+		t, err := parseTelemetry(val)
+		if err != nil {
+			return []error{fmt.Errorf("%s: %w; ignored", full, err)}
+		}
+		v.telemetry = t
+	case KeyRefuse:
+		r, err := parseRefuse(val)
+		if err != nil {
+			return []error{fmt.Errorf("%s: %w", full, err)}
+		}
+		v.refuse = r
 	default:
 		return []error{fmt.Errorf("unknown setting %s (want one of %s)", full, strings.Join(Keys(), ", "))}
 	}

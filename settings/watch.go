@@ -109,8 +109,9 @@ type WatchOptions struct {
 	OnChange func(Snapshot)
 }
 
-// Watcher keeps a [Snapshot] of the settings files up to date (SPEC §6).
-// It watches the parent directory of every settings file, since editors
+// Watcher keeps a [Snapshot] of the settings files and the managed policy
+// up to date (SPEC §6). It watches the parent directory of every settings
+// file (and of the policy), since editors
 // save atomically (write a temporary file, rename it over settings.json) and
 // a watch on the file itself is lost after the first save. A directory that
 // does not exist yet (a `.vscode/` created later) is covered by watching its
@@ -378,7 +379,7 @@ func (w *Watcher) classify(path string) (relevant, dirChange bool) {
 // rewatch. Call with w.mu held.
 func (w *Watcher) rewatch() error {
 	var firstErr error
-	files := UserFiles(w.env)
+	files := append([]string{PolicyFile(w.env)}, UserFiles(w.env)...)
 	for _, root := range w.workspaces {
 		files = append(files, WorkspaceFile(w.env, root))
 	}

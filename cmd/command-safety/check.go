@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -64,19 +63,21 @@ var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true,
 
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
-	ruleProbs  map[string]bool // rejected-rule problems already reported
-	policy     gate.Policy
-	settings   settings.Env
-	loader     *settings.Loader
-	safety     boolFlag
-	home       string
-	cwd        string
-	workspaces []string
-	agent      string
-	mode       string
-	ruleStore  gate.Installation
-	logger     *verdictLogger
-	stderr     io.Writer
+	ruleProbs    map[string]bool // rejected-rule problems already reported
+	policy       gate.Policy
+	snap         settings.Snapshot // what policy came from
+	settings     settings.Env
+	loader       *settings.Loader
+	safety       boolFlag
+	safetyWarned bool
+	home         string
+	cwd          string
+	workspaces   []string
+	agent        string
+	mode         string
+	ruleStore    gate.Installation
+	logger       *verdictLogger
+	stderr       io.Writer
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -132,9 +133,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		env.workspaces = []string{env.cwd}
 	}
 
-	env.settings, env.loader, env.safety = settings.EnvFrom(runtime.GOOS, os.Getenv), new(settings.Loader), safety
+	env.settings, env.loader, env.safety = settingsEnv(), new(settings.Loader), safety
 	snap := env.loader.Load(env.settings, env.workspaces)
-	env.policy = env.policyOf(snap)
+	env.policy, env.snap = env.policyOf(snap), snap
 	if _, err := env.policy.Budgets.Effective(env.agent, env.mode); err != nil && env.mode != "" {
 		fmt.Fprintf(stderr, "command-safety check: --mode: %v\n", err)
 		return exitUsage
@@ -142,6 +143,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !*noLog {
 		env.logger = openVerdictLogger(*logPath, snap.DecisionLog, stderr)
 		defer env.logger.Close()
+		defer env.logger.kickExport(&env.snap) // after the verdicts are out
 	}
 	// The log in use is the rule store even when this run does not write it.
 	inUse, _ := logPathFor(*logPath, snap.DecisionLog)
@@ -182,7 +184,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // policyOf reports snap's new problems on stderr and returns its policy,
-// with --safety applied.
+// with --safety applied where the managed policy lets it: it cannot turn
+// off a toggle the policy locks on, nor on one the policy (or a policy that
+// is invalid) turns off.
 func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
 	policy, ruleProbs := jsonrpc.PolicyOf(snap)
 	for _, p := range snap.New {
@@ -198,15 +202,24 @@ func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
 		}
 	}
 	if env.safety.set {
-		policy.Enabled = env.safety.value
+		switch m := snap.Managed; {
+		case m != nil && env.safety.value != snap.Enabled && (snap.LockedOn() || m.Invalid != "" || (m.Enabled != nil && !*m.Enabled)):
+			if !env.safetyWarned {
+				env.safetyWarned = true
+				fmt.Fprintf(env.stderr, "command-safety check: --safety=%t ignored: the managed policy (%s) decides ml-ai.commandSafety\n", env.safety.value, m.File)
+			}
+		default:
+			policy.Enabled = env.safety.value
+		}
 	}
 	return policy
 }
 
-// policyFor returns the policy for a request with its own workspaces: the
-// run's, tightened by the settings of each workspace that is not one of the
-// run's (issue 12 point 7; a workspace can only tighten).
-func (env *checkEnv) policyFor(workspaces []string) gate.Policy {
+// policyFor returns the policy for a request with its own workspaces, and
+// the settings it came from: the run's, tightened by the settings of each
+// workspace that is not one of the run's (issue 12 point 7; a workspace can
+// only tighten).
+func (env *checkEnv) policyFor(workspaces []string) (gate.Policy, settings.Snapshot) {
 	roots := slices.Clone(env.workspaces)
 	more := false
 	for _, w := range workspaces {
@@ -216,9 +229,10 @@ func (env *checkEnv) policyFor(workspaces []string) gate.Policy {
 		}
 	}
 	if !more {
-		return env.policy
+		return env.policy, env.snap
 	}
-	return env.policyOf(env.loader.Load(env.settings, roots))
+	snap := env.loader.Load(env.settings, roots)
+	return env.policyOf(snap), snap
 }
 
 func exitCode(d effects.Decision) int {
@@ -246,7 +260,8 @@ func (env *checkEnv) decide(req gate.Request) gate.Verdict {
 	}
 	req.Home = env.home
 	req.RuleStore = env.ruleStore
-	v := gate.Decide(req, env.policyFor(req.Workspaces), nil)
+	policy, snap := env.policyFor(req.Workspaces)
+	v := withPolicyNote(gate.Decide(req, policy, nil), snap)
 	return env.logger.Record(v)
 }
 
@@ -363,7 +378,8 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 		ws = []string{req.Cwd}
 	}
 	if req.Mode != "" {
-		if _, err := env.policyFor(ws).Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
+		policy, _ := env.policyFor(ws)
+		if _, err := policy.Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
 			return bad(err.Error())
 		}
 	}

@@ -22,6 +22,7 @@ var settingsScopes = map[string]string{
 	"ml-ai.serverPath":    "application",
 	"ml-ai.holdTimeout":   "application",
 	"ml-ai.rules":         "", // window scope: a workspace may add rules, which only add effects
+	"ml-ai.telemetry":     "application",
 }
 
 // TestExtensionManifest checks that extension/package.json contributes

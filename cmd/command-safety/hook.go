@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -101,6 +102,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "command-safety hook: writing the answer: %v\n", err)
 		return 2 // the agent reads exit code 2 as a block
 	}
+	h.kickExport() // answered: the export's network wait is a detached process's
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
@@ -238,23 +240,40 @@ agents: %s
 
 // hookEnv loads the settings and opens the decision log for one hook run.
 type hookEnv struct {
-	mu       sync.Mutex    // record may be called again by a deadline while a first call blocks
-	snapHold time.Duration // ml-ai.holdTimeout from the last settings read
+	mu       sync.Mutex                        // record may be called again by a deadline while a first call blocks
+	snapHold time.Duration                     // ml-ai.holdTimeout from the last settings read
+	snap     atomic.Pointer[settings.Snapshot] // the last settings read: the managed policy's notes
 	env      settings.Env
 	stderr   io.Writer
 	logPath  string // the log the settings name, or the default; "" when unknown
 	pathErr  error
 	log      *audit.Log
+	first    int64 // the row this run wrote (0: none)
+	changed  bool  // this run wrote or resolved a row
+}
+
+// kickExport starts the detached exporter (kickExport) for what this run
+// wrote, unless a record still blocks (the deadline answered): then the
+// next process ships it.
+func (h *hookEnv) kickExport() {
+	if !h.mu.TryLock() {
+		return
+	}
+	defer h.mu.Unlock()
+	if h.changed {
+		kickExport(h.snap.Load(), h.logPath, max(h.first-1, -1))
+	}
 }
 
 func newHookEnv(stderr io.Writer) *hookEnv {
-	return &hookEnv{env: settings.EnvFrom(runtime.GOOS, os.Getenv), stderr: stderr}
+	return &hookEnv{env: settingsEnv(), stderr: stderr}
 }
 
 // policy reads the same settings files as check, for the hook's workspaces.
 func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	snap := settings.Load(h.env, workspaces)
 	h.snapHold = snap.HoldTimeout
+	h.snap.Store(&snap)
 	policy, ruleProbs := jsonrpc.PolicyOf(snap)
 	for _, p := range append(snap.Problems, ruleProbs...) {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
@@ -289,6 +308,9 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 		err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
 		return audit.Downgrade(v, err), err
 	}
+	if snap := h.snap.Load(); snap != nil {
+		v = withPolicyNote(v, *snap)
+	}
 	status := audit.StatusAsked
 	switch w {
 	case hooks.Held:
@@ -297,6 +319,9 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w 
 		status = audit.StatusAdvisory
 	}
 	v, err := audit.Record(ctx, h.log, v, session, status)
+	if err == nil && h.first == 0 {
+		h.first, h.changed = v.LogID, true
+	}
 	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
 		// Nobody can be asked (Codex hooks cannot ask; `claude -p` denies an
 		// ask itself), so the prompt is denied: that is the answer, and the
@@ -343,10 +368,12 @@ func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) erro
 	a := audit.Answer{Agent: agent, Session: r.Session, CallID: r.CallID, Command: r.Command,
 		Reviewer: agent + ":" + user, Since: time.Now().Add(-answerWindow)}
 	if r.Ran {
-		_, err := h.log.Ran(ctx, a)
+		id, err := h.log.Ran(ctx, a)
+		h.changed = h.changed || id > 0
 		return err
 	}
-	_, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	ids, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	h.changed = h.changed || len(ids) > 0
 	return err
 }
 
@@ -434,7 +461,7 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		if hold.set {
 			spec.HoldLongest = hold.d
 			if hold.d == 0 {
-				spec.HoldLongest = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).HoldTimeout
+				spec.HoldLongest = settings.Load(settingsEnv(), nil).HoldTimeout
 			}
 		}
 		edit, err = hooks.Install(agent, data, spec)

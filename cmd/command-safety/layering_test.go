@@ -23,8 +23,13 @@ var layering = map[string][]string{
 	"audit":      {"gate", "effects", "modernc.org/sqlite"},
 	"jsonrpc": {"gate", "audit", "settings", "budgets", "effects", "go.lsp.dev/jsonrpc2", "go.lsp.dev/protocol",
 		"github.com/fsnotify/fsnotify"},
-	"hooks":              {"gate", "effects", "strictjson"},
-	"review":             {"audit", "effects"},
+	"hooks":  {"gate", "effects", "strictjson"},
+	"review": {"audit", "effects"},
+	// The OpenTelemetry export reads committed rows and hands them to the
+	// SDK; the answer path (gate, hooks) never imports it.
+	"telemetry": {"audit", "gate", "effects", "settings", "go.opentelemetry.io/otel"},
+	// A real collector OTLP receiver, for tests only.
+	"telemetry/otlptest": {"go.opentelemetry.io/collector/"},
 	"cmd/command-safety": {"*"},
 	"bench":              {"*"},
 	// The real agent CLIs' end-to-end tests run the built binary, as an

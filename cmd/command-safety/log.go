@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +34,8 @@ const logUsage = `usage:
   command-safety log suggest [--log PATH] [--min N] [--json] [--rules]
   command-safety log resolve [--log PATH] ID approve|reject [--reviewer NAME]
   command-safety log note    [--log PATH] ID TEXT
+  command-safety log export  [--log PATH] [--since T] [--until T] [--format jsonl|csv]
+  command-safety log ship    [--log PATH] [--linger D] [--quiet]   (send new rows to the OpenTelemetry collector)
 
 The log is --log, else the ml-ai.decisionLog user setting, else the platform
 default. Queries list the newest first (default --limit 50; 0 is all).
@@ -55,6 +56,10 @@ func runLog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return logResolve(args, stdout, stderr)
 	case "note":
 		return logNote(args, stdout, stderr)
+	case "export":
+		return logExport(args, stdout, stderr)
+	case "ship":
+		return logShip(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, logUsage)
 		return 0
@@ -94,7 +99,7 @@ func logFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int,
 func logPath(flagPath string) (string, error) {
 	setting := ""
 	if flagPath == "" {
-		setting = settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil).DecisionLog
+		setting = settings.Load(settingsEnv(), nil).DecisionLog
 	}
 	return logPathFor(flagPath, setting)
 }
@@ -495,6 +500,8 @@ func logResolve(args []string, stdout, stderr io.Writer) int {
 		return logFail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "entry %d %s by %s\n", id, outcome, who)
+	snap := settings.Load(settingsEnv(), nil)
+	kickExport(&snap, p, -1) // the answer goes to the collector too, when export is on
 	return 0
 }
 

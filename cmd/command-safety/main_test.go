@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("CS_TEST_LOCK_LOG"); path != "" {
 		os.Exit(lockLogProcess(path))
 	}
+	// The test binary is a test build: CS_TEST_POLICY_FILE moves the
+	// managed policy, as in a cstesthooks build (policy_testtag.go).
+	testPolicyFile = func() string { return os.Getenv("CS_TEST_POLICY_FILE") }
 	testscript.Main(m, map[string]func(){"command-safety": main})
 }
 

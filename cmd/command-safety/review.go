@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
 	"github.com/ml-ai/command-safety/audit"
@@ -77,7 +76,7 @@ func serveReview(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			"anyone who can reach it and get the URL can release held commands; the traffic is not encrypted\n", ln.Addr())
 	}
 
-	snap := settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), nil)
+	snap := settings.Load(settingsEnv(), nil)
 	for _, p := range snap.Problems {
 		fmt.Fprintf(stderr, "command-safety: settings: %s\n", p)
 	}

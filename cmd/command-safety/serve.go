@@ -13,7 +13,6 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/jsonrpc"
-	"github.com/ml-ai/command-safety/settings"
 )
 
 // runServe is `command-safety serve`: JSON-RPC over stdin/stdout for editors
@@ -60,14 +59,21 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c, ok := stdin.(io.Closer); ok {
 		closer = c
 	}
+	export := startServeExport(*logPath, logger) // nil when off
+	defer export.stop()
+	var recorded func()
+	if export != nil {
+		recorded = export.recorded
+	}
 	code, err := jsonrpc.Serve(ctx, stdin, stdout, closer, jsonrpc.Options{
 		Home:           home,
-		SettingsEnv:    settings.EnvFrom(runtime.GOOS, os.Getenv),
+		SettingsEnv:    settingsEnv(),
 		LogPath:        *logPath,
 		DefaultLogPath: defaultLog,
 		Session:        fmt.Sprintf("serve:%d", os.Getpid()),
 		RuleStore:      installation(), // the log in use joins it per request
 		Logger:         logger,
+		Recorded:       recorded,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "command-safety serve: %v\n", err)

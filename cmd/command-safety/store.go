@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/hooks"
@@ -12,14 +11,16 @@ import (
 
 // installation is this installation's permission-rule store (SPEC §5.6)
 // with the decision logs in use: the binary (as started and resolved),
-// every editor's user settings, the agents' hook files and the logs. check,
+// every editor's user settings, the managed policy, the agents' hook files
+// and the logs. check,
 // serve and hook all take the store from here, so that they agree on it
 // (issue 12 point 8); serve adds the log per request, as its settings change.
 func installation(logs ...string) gate.Installation {
-	env := settings.EnvFrom(runtime.GOOS, os.Getenv)
+	env := settingsEnv()
 	in := gate.Installation{
-		UserSettings: settings.UserFiles(env),
-		AgentFiles:   hooks.HookFiles(env.Home, os.Getenv),
+		UserSettings:  settings.UserFiles(env),
+		ManagedPolicy: []string{settings.PolicyFile(env)},
+		AgentFiles:    hooks.HookFiles(env.Home, os.Getenv),
 	}
 	if exe, err := os.Executable(); err == nil {
 		in.Binaries = append(in.Binaries, exe)

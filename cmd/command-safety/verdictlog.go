@@ -9,6 +9,7 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/settings"
 )
 
 // verdictLogger writes check's verdicts to the decision log. A nil
@@ -20,6 +21,7 @@ type verdictLogger struct {
 	path     string
 	stderr   io.Writer
 	reported bool
+	first    int64 // the first row this process wrote (0: none)
 }
 
 // logPathFor picks the decision log: the flag, else the user setting, else
@@ -74,7 +76,18 @@ func (l *verdictLogger) Record(v gate.Verdict) gate.Verdict {
 	if err != nil {
 		l.report(err)
 	}
+	if l.first == 0 {
+		l.first = out.LogID
+	}
 	return out
+}
+
+// kickExport hands the rows this run wrote to a detached exporter, when
+// export is configured (see kickExport).
+func (l *verdictLogger) kickExport(snap *settings.Snapshot) {
+	if l != nil && l.first > 0 {
+		kickExport(snap, l.path, l.first-1)
+	}
 }
 
 // Close closes the log.
