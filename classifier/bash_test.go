@@ -69,7 +69,7 @@ func TestWordsMatchBash(t *testing.T) {
 		t.Fatalf("bash printed %d records for %d words\n%s", len(records)-1, len(words), stderr.String())
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}}
+	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}, Shell: Bash}
 	compared := 0
 	for i, word := range words {
 		f, err := p.Parse(strings.NewReader("x "+word), "")

@@ -74,11 +74,11 @@ func TestCdMatchesBash(t *testing.T) {
 	if len(lines) != len(seqs) {
 		t.Fatalf("bash printed %d lines for %d sequences", len(lines), len(seqs))
 	}
-	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: filepath.Join(root, "out")}
+	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: filepath.Join(root, "out"), Shell: Bash}
 	for i, seq := range seqs {
 		src := strings.Join(seq, "; ")
 		w := newWalker(src, opts)
-		w.classifySource(src, 0, len(src), true, 0)
+		w.classifyLine(src)
 		w.settle() // where the line ends, its last cd failed or not
 		if lines[i] == "FAILED" || slices.Contains(w.cwd, "") {
 			continue

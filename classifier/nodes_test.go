@@ -93,7 +93,7 @@ func TestBashAgrees(t *testing.T) {
 	}
 	bash := realBash(t)
 	for name, cmd := range corpusCommands(t) {
-		_, perr := parse(cmd)
+		_, perr := parse(cmd, syntax.LangBash)
 		out, berr := exec.Command(bash, "-n", "-O", "extglob", "-c", cmd).CombinedOutput()
 		if perr == nil && berr != nil {
 			t.Errorf("%s: the classifier parses %q but bash -n says: %s", name, cmd, out)

@@ -49,6 +49,13 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 				w.noteCredential(inv.at, "printenv "+a.value)
 			}
 		}
+	case "float": // and integer: the values are arithmetic, which evaluates variables' values as code
+		for _, a := range args {
+			if _, v, ok := strings.Cut(a.value, "="); a.dynamic && (ok || !strings.Contains(partialLiteral(a.word), "=")) || ok && strings.ContainsAny(v, "$`") {
+				inv.opaqueHigh("arithmetic on a value only known at run time")
+				return nil, true
+			}
+		}
 	case "command":
 		for _, a := range args {
 			if a.value == "-v" || a.value == "-V" {
@@ -141,7 +148,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		if len(code) > 0 {
 			// A shell runs it in each submodule's directory, which git
 			// finds at run time.
-			inv.shellCode(strings.Join(code, " "), inv.at, processCtx(unknownDirs, unknownDirs))
+			ctx := processCtx(unknownDirs, unknownDirs)
+			ctx.dialect = Sh
+			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		}
 		return nil, true
 	case effects.SpecialDocker:
@@ -152,6 +161,15 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		inv.code(args)
 	case effects.SpecialDD:
 		inv.dd(args)
+		return nil, true
+	case effects.SpecialZshOptions:
+		inv.zshOptions(args)
+		return nil, true
+	case effects.SpecialZmodload:
+		inv.zmodload(args)
+		return nil, true
+	case effects.SpecialAutoload:
+		inv.autoload(args)
 		return nil, true
 	}
 	return nil, false
@@ -218,6 +236,11 @@ func (inv *invocation) opaqueMedium(what string) {
 // runs where the invocation carries its commands (`sh -c CODE`, `flock f -c
 // CODE`).
 func (inv *invocation) nestedField(f field) {
+	inv.nestedFieldIn(f, inv.carried())
+}
+
+// nestedFieldIn is [invocation.nestedField] in ctx.
+func (inv *invocation) nestedFieldIn(f field, ctx callCtx) {
 	if f.dynamic {
 		inv.opaqueHigh("shell code only known at run time")
 		return
@@ -226,7 +249,7 @@ func (inv *invocation) nestedField(f field) {
 	if f.word != nil {
 		at = f.word
 	}
-	inv.shellCode(f.value, at, inv.carried())
+	inv.shellCode(f.value, at, ctx)
 }
 
 func flagValue(args []field, names ...string) *field {
@@ -266,13 +289,16 @@ func (inv *invocation) shell(args []field) bool {
 			continue
 		}
 		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
-			// -c: the first operand after the options is the code.
+			// -c: the first operand after the options is the code, read
+			// in the shell's dialect (`zsh -lc CODE` as zsh).
 			for j := i + 1; j < len(args); j++ {
 				if args[j].dynamic || !isOption(args[j].value) {
 					if args[j].dynamic {
 						inv.opaqueHigh("shell code only known at run time")
 					} else {
-						inv.nestedField(args[j])
+						ctx := inv.carried()
+						ctx.dialect = inv.shellDialect()
+						inv.nestedFieldIn(args[j], ctx)
 					}
 					return true
 				}
@@ -385,7 +411,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 					parts = append(parts, shellQuote(r.value))
 				}
 				inv.emit()
-				inv.shellCode(strings.TrimSpace(strings.Join(parts, " ")), inv.at, inv.carried())
+				ctx := inv.carried()
+				ctx.dialect = Bash // env splits the string itself, much as sh would
+				inv.shellCode(strings.TrimSpace(strings.Join(parts, " ")), inv.at, ctx)
 				return true
 			}
 			i += used
@@ -433,7 +461,9 @@ func (inv *invocation) eval(args []field) bool {
 			// The shell runs it now: its cd changes what follows.
 			w.here(strings.Join(code, " "), inv.at, inv.depth)
 		case len(code) > 0:
-			inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
+			ctx := inv.carried()
+			ctx.dialect = inv.ctx.dialect
+			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		default:
 			w.add(w.part(inv.at, effects.Read, "eval", ""))
 		}
@@ -468,11 +498,15 @@ func (inv *invocation) cd(args []field) {
 	}
 	var ops []field
 	mayFail := false // the cd may leave the directory as it was
+	cdOpts := "LPe@"
+	if w.zsh() {
+		cdOpts = "LPqs" // zsh 5.9 cd; -N and +N name the directory stack
+	}
 	for _, a := range args {
-		if a.dynamic || !isOption(a.value) || a.value == "-" {
+		if a.dynamic || !isOption(a.value) || a.value == "-" || w.zsh() && isDigits(a.value[1:]) {
 			ops = append(ops, a)
-		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
-			mayFail = true // an option bash's cd rejects, or pushd -n (no cd at all)
+		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], cdOpts) != "") {
+			mayFail = true // an option the shell's cd rejects, or pushd -n (no cd at all)
 		}
 	}
 	old, oldL := w.cwd, w.lcwd
@@ -510,6 +544,9 @@ func (inv *invocation) cd(args []field) {
 		o := ops[0]
 		switch {
 		case o.dynamic || o.value == "-" || strings.HasPrefix(o.value, "+") || o.glob:
+			next = []string{""}
+		case w.zsh() && (len(ops) > 1 || strings.HasPrefix(o.value, "-")):
+			// `cd old new` replaces old by new in $PWD; -N is a stack entry.
 			next = []string{""}
 		case w.cdpath && !strings.HasPrefix(o.value, "/") && !strings.HasPrefix(o.value, "./") && !strings.HasPrefix(o.value, "../") && o.value != "." && o.value != "..":
 			next = []string{""}
@@ -813,7 +850,9 @@ func (inv *invocation) watch(args []field) bool {
 			}
 			code = append(code, x.value)
 		}
-		inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
+		ctx := inv.carried()
+		ctx.dialect = Sh // watch runs `sh -c`
+		inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		return true
 	}
 	inv.emit()
@@ -1348,6 +1387,7 @@ func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int
 	if code == "" || code == "true" || code == "false" {
 		return
 	}
+	ctx.dialect = Sh // git and the programs that run pagers and editors run `sh -c`
 	w.newShell(code, at, depth, ctx)
 }
 

@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -18,7 +19,15 @@ type frame struct {
 	base  int  // offset of src in the original command
 	end   int  // when !exact, every span is [base, end)
 	exact bool // offsets inside src map to base+offset
+	// lang is the shell reading src: bash, zsh or POSIX sh.
+	lang syntax.LangVariant
 }
+
+// zsh reports whether the source being walked is read as zsh.
+func (w *walker) zsh() bool { return w.frame.lang == syntax.LangZsh }
+
+// dialect is the dialect of the source being walked.
+func (w *walker) dialect() Dialect { return dialectOf(w.frame.lang) }
 
 // walker holds the state of one [Classify] call.
 type walker struct {
@@ -83,6 +92,14 @@ type walker struct {
 	seenCalls    map[string]bool // commands classified past the part cap
 	kinds        []partKind      // the distinct kinds among parts
 	kindsBuf     [8]partKind     // kinds' first storage: most commands have few
+	// zshOpts, when set, says which `setopt` (or `emulate`, `options[..]=`)
+	// made zsh read later words in ways the walker does not model: the
+	// next statement is refused (zsh.go), once (zshOptsRefused).
+	zshOpts        string
+	zshOptsRefused bool
+	// seenParts, once a source is read in several dialects, holds every
+	// part added, so that what the readings agree on is kept once.
+	seenParts map[Part]bool
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -118,6 +135,13 @@ func (w *walker) add(p Part) {
 	}
 	if !w.keeps(p) {
 		return
+	}
+	if w.seenParts != nil {
+		// Several readings of one source make the same parts.
+		if w.seenParts[p] {
+			return
+		}
+		w.seenParts[p] = true
 	}
 	k := partKind{p.Class, p.Refusal}
 	if !slices.Contains(w.kinds, k) {
@@ -215,6 +239,9 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		return
 	}
 	w.settle() // a statement starts where the previous one ended, however
+	if w.zshOpts != "" {
+		w.zshAfterOptions(s)
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		// A job in a child process: its cd stays there.
 		saved := w.saveCwd()
@@ -266,6 +293,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 	for _, r := range rs {
 		if r.Word != nil {
 			w.wordSubst(r.Word, depth)
+			if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+				w.zshGlobs(r.Word, depth)
+			}
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
@@ -348,7 +378,7 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 		return nil
 	}
 	name := ""
-	if e := effects.Lookup(c.Args[0].Lit()); e != nil {
+	if e := w.lookup(c.Args[0].Lit()); e != nil {
 		name = e.Name // keyed on the entry, like every behaviour
 	}
 	if name != "echo" && name != "printf" {
@@ -517,6 +547,9 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		case *syntax.WordIter:
 			for _, it := range l.Items {
 				w.wordSubst(it, depth+1)
+				if w.zsh() {
+					w.zshGlobs(it, depth+1)
+				}
 			}
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
@@ -792,6 +825,11 @@ type callCtx struct {
 	// shell: the shell runs the invocation itself, not a process it
 	// started, so cd changes the shell's directory.
 	shell bool
+	// dialect is the shell that runs code the invocation hands to a new
+	// shell (`sh -c CODE`, a pager), or, for the shell's own commands, the
+	// shell itself: the zero value, [UnknownDialect], reads it as bash and
+	// as zsh.
+	dialect Dialect
 	// funcs: the shell's functions are called (not under `command`, not
 	// in a process such as `timeout 5 f`).
 	funcs bool
@@ -799,7 +837,7 @@ type callCtx struct {
 
 // shellCtx is the context of a command the shell runs directly.
 func (w *walker) shellCtx() callCtx {
-	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true}
+	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true, dialect: w.dialect()}
 }
 
 // processCtx is the context of a process started in dirs (logical ldirs).
@@ -814,6 +852,9 @@ type funcDef struct {
 	frame      frame
 	start, end cwdState // the walk at the definition: from where, to where
 	gen        int      // walker.funcGen when that walk ended
+	// autoload: zsh loads the body from a file in $fpath when the
+	// function is first called (`autoload -U zmv`).
+	autoload bool
 }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
@@ -849,12 +890,25 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	w.leave(def)
 	def.end, def.gen = w.saveCwd(), w.funcGen
 	w.restoreCwd(def.start)
+	if w.zsh() {
+		for _, n := range names {
+			if zshHookFunction(n.Value) {
+				w.zshLater(def, depth)
+				break
+			}
+		}
+	}
 }
 
 // callFunc classifies a call of a function by the shell: the function runs
 // in the shell, from the caller's directory, and moves the caller with its
 // cd (`f() { cd /; }; f; rm -rf x` deletes /x).
 func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, red redirInfo) {
+	if def.autoload {
+		w.allKnown = false
+		w.add(w.part(at, effects.OpaqueMedium, name, fmt.Sprintf("`%s` runs the function %s, which zsh loads from a file in $fpath that is not inspected", brief(w.textOf(at)), name)))
+		return
+	}
 	w.add(w.part(at, effects.Read, name, ""))
 	switch {
 	case def.body == nil:
@@ -953,6 +1007,14 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		return
 	}
 	name := a.Name.Value
+	if w.zsh() {
+		w.zshAssign(a, at, depth)
+		if a.Array != nil {
+			for _, el := range a.Array.Elems {
+				w.zshGlobs(el.Value, depth+1) // a=(*(e:..:)) globs
+			}
+		}
+	}
 	val := ""
 	literal := a.Value == nil
 	if a.Value != nil && !isDynamicWord(a.Value, w.opts.Home != "") {
@@ -1153,6 +1215,9 @@ func isSecretVar(name string) bool {
 }
 
 func (w *walker) paramExp(x *syntax.ParamExp, depth int) {
+	if w.zsh() {
+		w.zshParamFlags(x)
+	}
 	if x.Param != nil && isSecretVar(x.Param.Value) {
 		w.noteCredential(x, "$"+x.Param.Value)
 	}
@@ -1228,8 +1293,13 @@ func (w *walker) finish() {
 // actions, alias values, PROMPT_COMMAND): as if it ran here, now, without
 // changing the directory of what follows.
 func (w *walker) nested(code string, at syntax.Node, depth int) {
+	w.nestedIn(code, at, depth, w.dialect().readings())
+}
+
+// nestedIn is [walker.nested] with the code read in langs.
+func (w *walker) nestedIn(code string, at syntax.Node, depth int, langs []syntax.LangVariant) {
 	saved := w.saveCwd()
-	w.here(code, at, depth)
+	w.hereIn(code, at, depth, langs)
 	w.restoreCwd(saved)
 }
 
@@ -1238,29 +1308,66 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 // into the original command when the code is a plain '...' word, and at the
 // whole word otherwise.
 func (w *walker) here(code string, at syntax.Node, depth int) {
+	w.hereIn(code, at, depth, w.dialect().readings())
+}
+
+// hereIn is [walker.here] with the code read in langs.
+func (w *walker) hereIn(code string, at syntax.Node, depth int, langs []syntax.LangVariant) {
 	savedFrame := w.frame
 	if sq, ok := singleQuotedOnly(at); ok && w.frame.exact {
 		s, e, _ := w.spanOf(int(sq.Pos().Offset())+1, int(sq.End().Offset())-1)
-		w.classifySource(code, s, e, true, depth+1)
+		w.classifySource(code, s, e, true, depth+1, langs)
 	} else {
 		s, e, _ := w.span(at)
-		w.classifySource(code, s, e, false, depth+1)
+		w.classifySource(code, s, e, false, depth+1, langs)
 	}
 	w.frame = savedFrame
 }
 
 // newShell classifies literal shell code that a new shell runs (`sh -c
-// CODE`, `parallel CMD`, a git hook, a pager): it starts in ctx's
-// directories with an empty directory stack and none of this shell's
-// functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm), and
-// nothing it changes reaches what follows.
+// CODE`, `parallel CMD`, a git hook, a pager): the shell ctx.shell names,
+// read in its dialect (both bash and zsh when it is not known). It starts
+// in ctx's directories with an empty directory stack and none of this
+// shell's functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm),
+// and nothing it changes reaches what follows.
 func (w *walker) newShell(code string, at syntax.Node, depth int, ctx callCtx) {
-	saved, funcs := w.saveCwd(), w.funcs
+	saved, funcs, opts := w.saveCwd(), w.funcs, w.zshOpts
 	w.restoreCwd(cwdState{cwd: ctx.dirs, lcwd: ctx.ldirs})
-	w.funcs = nil
-	w.here(code, at, depth)
-	w.funcs = funcs
+	w.funcs, w.zshOpts = nil, ""
+	w.hereIn(code, at, depth, ctx.dialect.readings())
+	w.funcs, w.zshOpts = funcs, opts
 	w.restoreCwd(saved)
+}
+
+// shellState is what one reading of a source may change in the shell, and
+// what the next reading starts from again.
+type shellState struct {
+	cwd     cwdState
+	funcs   map[string]*funcDef
+	vars    map[string]string
+	cdpath  bool
+	zshOpts string
+}
+
+func (w *walker) saveShell() shellState {
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts}
+}
+
+func (w *walker) restoreShell(s shellState) {
+	w.restoreCwd(s.cwd)
+	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+}
+
+// dedupeParts starts keeping each part once: the readings of a source in
+// several dialects mostly agree.
+func (w *walker) dedupeParts() {
+	if w.seenParts != nil {
+		return
+	}
+	w.seenParts = make(map[Part]bool, len(w.parts)+8)
+	for _, p := range w.parts {
+		w.seenParts[p] = true
+	}
 }
 
 // elsewhere runs classify where the shell's directories, home and workspace

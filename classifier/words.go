@@ -38,6 +38,11 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if word == nil {
 		return wordFields{}
 	}
+	if w.zsh() {
+		if f, ok := w.zshWord(word); ok {
+			return f
+		}
+	}
 	if v, ok := plainLiteral(word); ok {
 		return wordFields{fields: []field{{value: v, word: word}}}
 	}
@@ -104,7 +109,7 @@ func (w *walker) braceWords(braced, word *syntax.Word) wordFields {
 		f := w.wordNoBraces(bw, word)
 		out.dynamic = out.dynamic || f.dynamic
 		for _, x := range f.fields {
-			if x.value == "" && !x.dynamic && !hasQuotes(bw) {
+			if x.value == "" && !x.dynamic && !hasQuotes(bw) && !w.zsh() {
 				continue // bash drops the empty words of a brace expansion: `{,}`
 			}
 			out.fields = append(out.fields, x)
@@ -295,7 +300,7 @@ func (w *walker) wordNoBraces(word, orig *syntax.Word) wordFields {
 			vals[i] = w.cwd[0] + strings.TrimPrefix(v, "~+")
 		}
 	}
-	glob := hasGlob(word)
+	glob := hasGlob(word) || w.zsh() && zshPattern(word)
 	out := wordFields{fields: make([]field, 0, len(vals))}
 	for _, v := range vals {
 		out.fields = append(out.fields, field{value: v, glob: glob, word: orig})

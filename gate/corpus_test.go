@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ml-ai/command-safety/budgets"
+	"github.com/ml-ai/command-safety/classifier"
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 )
@@ -122,11 +123,14 @@ type corpusOptions struct {
 	Agent   string
 	Safety  bool
 	Budgets map[string]map[string]string
+	// Shell is the shell that runs the cases: bash unless the file says
+	// `shell: zsh`, `shell: sh` or `shell: unknown`.
+	Shell classifier.Dialect
 }
 
 func (o corpusOptions) key() string {
 	b, _ := json.Marshal(o.Budgets) // map keys are sorted
-	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s", o.Mode, o.Agent, o.Safety, b)
+	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s shell=%s", o.Mode, o.Agent, o.Safety, b, o.Shell)
 }
 
 // corpusWant is the expectation of one case.
@@ -157,7 +161,7 @@ type corpusFile struct {
 }
 
 func parseOptions(comment []byte) (corpusOptions, error) {
-	o := corpusOptions{Safety: true}
+	o := corpusOptions{Safety: true, Shell: classifier.Bash}
 	for _, line := range strings.Split(string(comment), "\n") {
 		key, val, ok := strings.Cut(line, ":")
 		if !ok {
@@ -178,6 +182,12 @@ func parseOptions(comment []byte) (corpusOptions, error) {
 			default:
 				return o, fmt.Errorf("safety: want true or false, got %q", val)
 			}
+		case "shell":
+			d, err := classifier.ParseDialect(val)
+			if err != nil || val == "" {
+				return o, fmt.Errorf("shell: %w", err)
+			}
+			o.Shell = d
 		case "budgets":
 			if err := json.Unmarshal([]byte(val), &o.Budgets); err != nil {
 				return o, fmt.Errorf("budgets: %w", err)
@@ -310,6 +320,7 @@ func corpusDecide(t *testing.T, o corpusOptions, command string) gate.Verdict {
 		Home:       corpusHome,
 		Agent:      o.Agent,
 		Mode:       o.Mode,
+		Shell:      o.Shell,
 		FS:         corpusFS{},
 	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

@@ -28,11 +28,19 @@ type Request struct {
 	Home       string   // the user's home directory
 	Agent      string   // "copilot", "claude-code", ...; "" is "default"
 	Mode       string   // "", "plan", "autopilot" or a budget name
+	// Shell is the shell that will run the command (SPEC §1); the zero
+	// value, unknown, classifies it as bash and as zsh, the worse winning.
+	Shell classifier.Dialect
 	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
 	RuleStore []string
 	// FS is passed to the classifier; nil is the real filesystem.
 	FS classifier.FS
 }
+
+// RuleUnknownShell is the rule of a verdict that prompts because one of the
+// shells that may run the command cannot read it (SPEC §1): the command is
+// classified as the others read it, and never allowed.
+const RuleUnknownShell = "unknown-shell"
 
 // Policy is what the user configured: the toggle and the budgets.
 type Policy struct {
@@ -61,20 +69,23 @@ type Verdict struct {
 	ID string `json:"id,omitempty"`
 	// LogID is the row id in the decision log (0 when not logged); resolving a
 	// prompt names it.
-	LogID                 int64            `json:"logId,omitempty"`
-	Time                  time.Time        `json:"time"`
-	Command               string           `json:"command"`
-	Cwd                   string           `json:"cwd"`
-	Workspaces            []string         `json:"workspaces"`
-	Agent                 string           `json:"agent"`
-	Mode                  string           `json:"mode"`
-	Decision              effects.Decision `json:"decision"`
-	Effects               []Effect         `json:"effects"`
-	DecidedBy             *Effect          `json:"decidedBy"`
-	Rule                  string           `json:"rule"`
-	Reason                string           `json:"reason"`
-	ClassificationEnabled bool             `json:"classificationEnabled"`
-	Micros                int64            `json:"micros"`
+	LogID      int64     `json:"logId,omitempty"`
+	Time       time.Time `json:"time"`
+	Command    string    `json:"command"`
+	Cwd        string    `json:"cwd"`
+	Workspaces []string  `json:"workspaces"`
+	Agent      string    `json:"agent"`
+	Mode       string    `json:"mode"`
+	// Shell is the dialect the command was classified in: bash, zsh, sh,
+	// or unknown (as bash and as zsh, the worse winning).
+	Shell                 classifier.Dialect `json:"shell"`
+	Decision              effects.Decision   `json:"decision"`
+	Effects               []Effect           `json:"effects"`
+	DecidedBy             *Effect            `json:"decidedBy"`
+	Rule                  string             `json:"rule"`
+	Reason                string             `json:"reason"`
+	ClassificationEnabled bool               `json:"classificationEnabled"`
+	Micros                int64              `json:"micros"`
 }
 
 // Decide classifies req and decides it under policy. It never fails: every
@@ -89,7 +100,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	}
 	v := Verdict{
 		ID: req.ID, Command: req.Command, Cwd: req.Cwd, Workspaces: req.Workspaces,
-		Agent: agent, Mode: req.Mode, ClassificationEnabled: policy.Enabled,
+		Agent: agent, Mode: req.Mode, Shell: req.Shell, ClassificationEnabled: policy.Enabled,
 	}
 	if v.Workspaces == nil {
 		v.Workspaces = []string{}
@@ -97,6 +108,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	start := time.Now()
 	res := classifier.Classify(req.Command, classifier.Options{
 		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS, RuleStore: req.RuleStore,
+		Shell: req.Shell,
 	})
 	v.Micros = time.Since(start).Microseconds()
 	v.Time = now().UTC()
@@ -114,6 +126,8 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 		switch {
 		case p.Refusal != "":
 			e.Outcome = effects.Refuse
+		case p.Prompt:
+			e.Outcome = effects.Prompt // a shell that may run it cannot read it
 		case !policy.Enabled:
 			e.Outcome = effects.Strictest(effects.Prompt, budget.Decide(p.Class))
 		default:
@@ -141,6 +155,9 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	switch {
 	case d.Rule != "":
 		v.Rule = string(d.Rule)
+		v.Reason = d.Reason
+	case res.Parts[decider].Prompt:
+		v.Rule = RuleUnknownShell
 		v.Reason = d.Reason
 	case !policy.Enabled && v.Decision == effects.Prompt && budget.Decide(d.Effect) == effects.Allow:
 		v.Rule = "commandSafety-off"
