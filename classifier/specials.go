@@ -500,7 +500,7 @@ func (inv *invocation) cd(args []field) {
 	mayFail := false // the cd may leave the directory as it was
 	cdOpts := "LPe@"
 	if w.zsh() {
-		cdOpts = "LPqs" // zsh 5.9 cd; -N and +N name the directory stack
+		cdOpts = "LPq" // zsh 5.9 cd (-s fails on symlinks); -N and +N name the directory stack
 	}
 	for _, a := range args {
 		if a.dynamic || !isOption(a.value) || a.value == "-" || w.zsh() && isDigits(a.value[1:]) {

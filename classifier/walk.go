@@ -975,6 +975,20 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 // decl classifies `export`, `declare`, `local`, `readonly`, `typeset`.
 func (w *walker) decl(c *syntax.DeclClause, depth int) {
 	w.add(w.part(c, effects.Read, c.Variant.Value, ""))
+	if w.zsh() {
+		// `typeset -fu NAME` (and -fU) is autoload: NAME runs a file from $fpath.
+		autoload := false
+		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if v := a.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "f") && strings.ContainsAny(v, "uU") {
+					autoload = true
+				}
+			}
+			if autoload && a.Naked && a.Name != nil {
+				w.autoloaded(a.Name.Value)
+			}
+		}
+	}
 	for _, a := range c.Args {
 		w.assign(a, depth, c)
 	}

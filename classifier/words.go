@@ -107,6 +107,9 @@ func (w *walker) braceWords(braced, word *syntax.Word) wordFields {
 			return dynamicFields(word) // `{a},{x,}~}`: bash reads more braces
 		}
 		f := w.wordNoBraces(bw, word)
+		if len(f.fields) == 0 && w.zsh() {
+			f.fields = []field{{word: word}} // zsh keeps the empty words of `{,}`
+		}
 		out.dynamic = out.dynamic || f.dynamic
 		for _, x := range f.fields {
 			if x.value == "" && !x.dynamic && !hasQuotes(bw) && !w.zsh() {
@@ -278,7 +281,8 @@ func dynamicFields(word *syntax.Word) wordFields {
 // which the fields point at.
 func (w *walker) wordNoBraces(word, orig *syntax.Word) wordFields {
 	tilde := tildeForm(word)
-	if tilde == tildeUnknown || isDynamicWord(word, w.opts.Home != "") {
+	if tilde == tildeUnknown || tilde == tildeLiteral && w.zsh() || isDynamicWord(word, w.opts.Home != "") {
+		// zsh expands `~""` and `~-""`: quotes do not stop its tilde.
 		return dynamicFields(orig)
 	}
 	if w.expandCfg == nil {

@@ -167,9 +167,17 @@ func qualifierRuns(q string) string {
 			if i+1 < len(q) && q[i+1] != 'e' && q[i+1] != '+' {
 				i++ // the sort key
 			}
-		case 'L':
-			if i+1 < len(q) && strings.ContainsRune("kKmMpPgGtT", rune(q[i+1])) {
-				i++ // the unit
+		case 'L', 'a', 'm', 'c', 'l':
+			// Sizes, times and link counts: a unit, a + or -, digits.
+			units := "kKmMpPgGtT"
+			if c != 'L' {
+				units = "Mwhms"
+			}
+			if c != 'l' && i+1 < len(q) && strings.ContainsRune(units, rune(q[i+1])) {
+				i++
+			}
+			if i+1 < len(q) && (q[i+1] == '+' || q[i+1] == '-') {
+				i++
 			}
 		case '[':
 			if k := strings.IndexByte(q[i:], ']'); k >= 0 {
@@ -269,11 +277,25 @@ func zshPattern(word *syntax.Word) bool {
 // not know: `=name` (a path found in $PATH), `a=~` (expanded only with
 // MAGIC_EQUAL_SUBST), `$"x"`, a character range with a step.
 func zshWordDynamic(word *syntax.Word) bool {
+	empty := true // only empty quotes so far: zsh still expands a ~ after them
 	for i, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.SglQuoted:
+			if x.Dollar && zshNulEscape(x.Value) {
+				return true // $'\x' and $'\0' are a NUL byte to zsh, which ends the argument
+			}
+			empty = empty && x.Value == ""
+		case *syntax.DblQuoted:
+			empty = empty && len(x.Parts) == 0
+		}
 		l, ok := p.(*syntax.Lit)
 		if !ok {
 			continue
 		}
+		if i > 0 && empty && strings.HasPrefix(l.Value, "~") {
+			return true // `""~` is the home directory to zsh
+		}
+		empty = false
 		v := l.Value
 		if i == 0 && len(v) > 1 && v[0] == '=' {
 			return true
@@ -287,6 +309,26 @@ func zshWordDynamic(word *syntax.Word) bool {
 		if strings.Contains(v, "..") && strings.Contains(v, "{") {
 			return true // {a..c..2} is no range to zsh
 		}
+	}
+	return false
+}
+
+// zshNulEscape reports whether a $'...' body has an escape zsh turns into
+// a NUL byte: `\x` without hex digits, `\0`, `\u0000`.
+func zshNulEscape(v string) bool {
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		switch v[i+1] {
+		case '0':
+			return true
+		case 'x', 'u', 'U':
+			if i+2 >= len(v) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(v[i+2])) || strings.HasPrefix(v[i+2:], "00") {
+				return true
+			}
+		}
+		i++
 	}
 	return false
 }
@@ -554,6 +596,7 @@ func zshHookFunction(name string) bool {
 // hook): from a directory that is not known, since it runs wherever the
 // shell is then (SPEC §3 rule 11).
 func (w *walker) zshLater(def *funcDef, depth int) {
+	w.dedupeParts() // what the body does wherever it runs, once
 	saved := w.saveCwd()
 	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 	w.enter(def)
@@ -583,7 +626,6 @@ var zshRunsPrograms = map[string]string{
 	"ZDOTDIR":     "names the startup files of every zsh",
 	"NULLCMD":     "names the command a redirection without a command runs",
 	"READNULLCMD": "names the command a redirection without a command runs",
-	"options":     "changes how zsh reads later words",
 	"builtins":    "changes which builtins run",
 }
 
