@@ -134,10 +134,12 @@ func parsedBefore(src string, lang syntax.LangVariant) []*syntax.Stmt {
 	p := pool.Get().(*syntax.Parser)
 	defer pool.Put(p)
 	var stmts []*syntax.Stmt
-	_ = p.Stmts(strings.NewReader(lineBreaks(src)), func(s *syntax.Stmt) bool {
+	for s, err := range p.StmtsSeq(strings.NewReader(lineBreaks(src))) {
+		if err != nil || len(stmts) >= MaxParts {
+			break
+		}
 		stmts = append(stmts, s)
-		return len(stmts) < MaxParts
-	})
+	}
 	return stmts
 }
 

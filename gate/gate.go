@@ -30,11 +30,44 @@ type Request struct {
 	Mode       string   // "", "plan", "autopilot" or a budget name
 	// Shell is the shell that will run the command (SPEC §1); the zero
 	// value, unknown, classifies it as bash and as zsh, the worse winning.
-	Shell classifier.Dialect
+	Shell Shell
 	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
 	RuleStore []string
 	// FS is passed to the classifier; nil is the real filesystem.
 	FS classifier.FS
+}
+
+// Shell is the shell dialect a command is classified in (SPEC §1):
+// [classifier.Dialect], named here so that the callers of the gate (serve,
+// check, the hooks) need not import the classifier. Its JSON is the wire
+// spelling: "bash", "zsh", "sh" or "unknown".
+type Shell = classifier.Dialect
+
+// The shells.
+const (
+	ShellUnknown = classifier.UnknownDialect
+	ShellBash    = classifier.Bash
+	ShellZsh     = classifier.Zsh
+	ShellSh      = classifier.Sh
+)
+
+// ParseShell returns the shell named s: "bash", "zsh", "sh" (also "dash"),
+// or "unknown"; "" is unknown.
+func ParseShell(s string) (Shell, error) { return classifier.ParseDialect(s) }
+
+// ShellOf returns the dialect of the shell at path (`/bin/zsh`,
+// `/usr/local/bin/bash`), or unknown for one that is none of them (fish, a
+// path that says nothing).
+func ShellOf(path string) Shell {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	if name == "" || name == "unknown" {
+		return ShellUnknown
+	}
+	d, err := classifier.ParseDialect(strings.TrimPrefix(name, "-")) // "-zsh" is a login zsh
+	if err != nil {
+		return ShellUnknown
+	}
+	return d
 }
 
 // RuleUnknownShell is the rule of a verdict that prompts because one of the
@@ -78,14 +111,14 @@ type Verdict struct {
 	Mode       string    `json:"mode"`
 	// Shell is the dialect the command was classified in: bash, zsh, sh,
 	// or unknown (as bash and as zsh, the worse winning).
-	Shell                 classifier.Dialect `json:"shell"`
-	Decision              effects.Decision   `json:"decision"`
-	Effects               []Effect           `json:"effects"`
-	DecidedBy             *Effect            `json:"decidedBy"`
-	Rule                  string             `json:"rule"`
-	Reason                string             `json:"reason"`
-	ClassificationEnabled bool               `json:"classificationEnabled"`
-	Micros                int64              `json:"micros"`
+	Shell                 Shell            `json:"shell"`
+	Decision              effects.Decision `json:"decision"`
+	Effects               []Effect         `json:"effects"`
+	DecidedBy             *Effect          `json:"decidedBy"`
+	Rule                  string           `json:"rule"`
+	Reason                string           `json:"reason"`
+	ClassificationEnabled bool             `json:"classificationEnabled"`
+	Micros                int64            `json:"micros"`
 }
 
 // Decide classifies req and decides it under policy. It never fails: every

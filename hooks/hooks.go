@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -65,6 +66,9 @@ type Config struct {
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
+	// GOOS is the platform the agent runs on, which says the shell of some
+	// (Codex runs `/bin/zsh -lc` on macOS); "" is runtime.GOOS.
+	GOOS string
 }
 
 // call is what an adapter read from a hook payload.
@@ -85,6 +89,10 @@ type adapter interface {
 	answer(d effects.Decision, reason string) Output
 	// noOpinion is the answer for a tool or event the gate does not judge.
 	noOpinion() Output
+	// shell is the shell the agent runs the command in, as the agent
+	// documents it (SPEC §1), from its environment and the platform
+	// (runtime.GOOS); unknown when nothing says.
+	shell(getenv func(string) string, goos string) gate.Shell
 }
 
 var adapters = map[string]adapter{
@@ -102,6 +110,11 @@ func Agents() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// loginShell is the shell $SHELL names (the user's login shell), or unknown.
+func loginShell(getenv func(string) string) gate.Shell {
+	return gate.ShellOf(getenv("SHELL"))
 }
 
 // RuleDeadline is the rule of the verdict made when a hook run did not
@@ -253,6 +266,10 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		policy, extra = cfg.Policy(workspaces)
 		ruleStore = append(ruleStore, extra...)
 	}
+	goos := cfg.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
 	v := gate.Decide(gate.Request{
 		Command:    c.command,
 		Cwd:        c.cwd,
@@ -260,6 +277,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		Home:       cfg.Home,
 		Agent:      agent,
 		Mode:       c.mode,
+		Shell:      ad.shell(getenv, goos),
 		RuleStore:  ruleStore,
 	}, policy, now)
 	var note string
