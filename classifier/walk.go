@@ -1157,10 +1157,48 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	case *syntax.ParenArithm:
 		w.arith(a.X, depth+1)
 	case *syntax.FlagsArithm:
+		// zsh's subscript flags, `${a[(r)PATTERN]}`: mvdan.cc/sh keeps the
+		// pattern as literal text, in which zsh still expands $(...).
+		if strings.ContainsAny(a.Flags.Value, "$`") || litHasSubst(a.X) {
+			w.zshRefuse(a, fmt.Sprintf("`%s` has a substitution inside a zsh subscript, which the classifier cannot read", brief(w.textOf(a))))
+		}
 		w.arith(a.X, depth+1)
 	default:
 		w.unsupported(x, fmt.Sprintf("%T", x))
 	}
+}
+
+// rawSubst reports whether literal text holds an unescaped `$(`, `${`,
+// `$[` or backquote: a substitution the parser left as text.
+func rawSubst(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '`':
+			return true
+		case '$':
+			if i+1 < len(v) && (v[i+1] == '(' || v[i+1] == '{' || v[i+1] == '[') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// litHasSubst reports whether an arithmetic word has a literal part with
+// `$` or a backquote: text the parser did not read as an expansion.
+func litHasSubst(x syntax.ArithmExpr) bool {
+	word, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	for _, p := range word.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "$`") {
+			return true
+		}
+	}
+	return false
 }
 
 // wordSubst walks the parts of a word that run commands: command and process
@@ -1180,7 +1218,13 @@ func (w *walker) wordPart(p syntax.WordPart, depth int) {
 		return
 	}
 	switch x := p.(type) {
-	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.Lit:
+		if w.zsh() && rawSubst(x.Value) {
+			// mvdan.cc/sh keeps some zsh syntax as literal text (glob
+			// groups, flags, subscripts), in which zsh still expands.
+			w.zshRefuse(x, fmt.Sprintf("`%s` has a substitution the classifier cannot read inside zsh syntax", brief(x.Value)))
+		}
+	case *syntax.SglQuoted, *syntax.ExtGlob:
 	case *syntax.DblQuoted:
 		for _, q := range x.Parts {
 			w.wordPart(q, depth+1)
