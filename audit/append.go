@@ -2,12 +2,14 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -16,26 +18,38 @@ import (
 // Status is where a logged verdict stands with its human reviewer.
 type Status string
 
-// The statuses of a row. [StatusPending] moves once to [StatusApproved] or
-// [StatusRejected]; the others never change.
+// The statuses of a row (SPEC §7). A prompt starts in one of the waiting
+// statuses, which say who is waiting on it, and moves once to
+// [StatusApproved] or [StatusRejected]; allow and refuse rows stay auto.
 const (
 	StatusAuto     Status = "auto"     // allow and refuse: nobody needs to review
-	StatusPending  Status = "pending"  // a prompt nobody has resolved yet
-	StatusApproved Status = "approved" // a prompt a human approved
-	StatusRejected Status = "rejected" // a prompt a human rejected
+	StatusHeld     Status = "held"     // a hook in hold mode waits for a release
+	StatusAsked    Status = "asked"    // the agent asks its own user
+	StatusAdvisory Status = "advisory" // nobody will answer (check in a terminal)
+	StatusApproved Status = "approved" // a prompt a human approved (or that ran)
+	StatusRejected Status = "rejected" // a prompt a human rejected (or that did not run)
 )
 
-// Statuses lists every status.
-var Statuses = []Status{StatusAuto, StatusPending, StatusApproved, StatusRejected}
+// StatusPending is not stored: as a [Filter] status it selects every
+// waiting row (held, asked or advisory), the prompts nobody has resolved.
+const StatusPending Status = "pending"
 
-// ParseStatus returns the status spelled s.
+// Statuses lists every stored status.
+var Statuses = []Status{StatusAuto, StatusHeld, StatusAsked, StatusAdvisory, StatusApproved, StatusRejected}
+
+// Waiting reports whether s is a prompt nobody has resolved yet.
+func (s Status) Waiting() bool {
+	return s == StatusHeld || s == StatusAsked || s == StatusAdvisory || s == StatusPending
+}
+
+// ParseStatus returns the status spelled s; "pending" is [StatusPending].
 func ParseStatus(s string) (Status, error) {
-	for _, st := range Statuses {
+	for _, st := range append(Statuses, StatusPending) {
 		if string(st) == s {
 			return st, nil
 		}
 	}
-	return "", fmt.Errorf("unknown status %q (want auto, pending, approved or rejected)", s)
+	return "", fmt.Errorf("unknown status %q (want auto, held, asked, advisory, pending, approved or rejected)", s)
 }
 
 // timeFormat is how times are stored: fixed width, so text order is time
@@ -45,8 +59,10 @@ const timeFormat = "2006-01-02T15:04:05.000000Z"
 func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 
 // Append writes v as a new row and returns its id. session names the writer
-// (a serve process, a hook invocation); it may be empty. The row's status is
-// [StatusPending] for a prompt and [StatusAuto] otherwise; v.LogID is ignored.
+// (a serve process, a hook invocation); it may be empty. A prompt's row gets
+// the status waiting ([StatusHeld], [StatusAsked] or [StatusAdvisory]: who
+// waits on it); other rows are [StatusAuto] whatever waiting says. v.LogID
+// is ignored.
 //
 // When Append returns nil the row is on disk: the connection runs with
 // `synchronous=FULL`, so the WAL is fsynced at every commit. With NORMAL a
@@ -59,15 +75,15 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // next to starting the hook process or running the command, and agents do not
 // run hundreds of commands a second, so durability wins.
 //
-// Several processes may append at once: each waits for the write lock
-// (up to 5 s a try) and Append retries on SQLITE_BUSY until ctx ends.
-func (l *Log) Append(ctx context.Context, v gate.Verdict, session string) (int64, error) {
-	row, err := newRow(v, session)
+// Several processes may append at once: each waits for the write lock, at
+// most [LockWait] in all (or until ctx ends), then fails.
+func (l *Log) Append(ctx context.Context, v gate.Verdict, session string, waiting Status) (int64, error) {
+	row, err := newRow(v, session, waiting)
 	if err != nil {
 		return 0, fmt.Errorf("append to decision log: %w", err)
 	}
 	var id int64
-	err = retry(ctx, func() error {
+	err = retryFor(ctx, LockWait, func() error {
 		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE (see dsn)
 		if err != nil {
 			return err
@@ -93,7 +109,7 @@ type row struct {
 	classes                                                         []string
 }
 
-func newRow(v gate.Verdict, session string) (row, error) {
+func newRow(v gate.Verdict, session string, waiting Status) (row, error) {
 	ws := v.Workspaces
 	if ws == nil {
 		ws = []string{}
@@ -120,7 +136,7 @@ func newRow(v gate.Verdict, session string) (row, error) {
 		t = time.Now()
 	}
 	r := row{
-		time: formatTime(t), requestID: v.ID, command: v.Command, cwd: v.Cwd,
+		time: formatTime(t), requestID: v.ID, command: storedCommand(v.Command), cwd: v.Cwd,
 		workspaces: string(wsJSON), agent: v.Agent, mode: v.Mode, session: session,
 		decision: v.Decision.String(), effects: string(effJSON), rule: v.Rule, reason: v.Reason,
 		micros: v.Micros, status: string(StatusAuto),
@@ -129,7 +145,10 @@ func newRow(v gate.Verdict, session string) (row, error) {
 		r.enabled = 1
 	}
 	if v.Decision == effects.Prompt {
-		r.status = string(StatusPending)
+		if waiting != StatusHeld && waiting != StatusAsked && waiting != StatusAdvisory {
+			return row{}, fmt.Errorf("a prompt's row waits as held, asked or advisory, not %q", waiting)
+		}
+		r.status = string(waiting)
 	}
 	if v.DecidedBy != nil {
 		r.decidedBy = v.DecidedBy.Text
@@ -142,6 +161,27 @@ func newRow(v gate.Verdict, session string) (row, error) {
 		}
 	}
 	return r, nil
+}
+
+// storedPrefix is how much of a command over [gate.MaxCommandBytes] the log
+// keeps.
+const storedPrefix = 4 << 10
+
+// storedCommand is the command text a row keeps: the command itself, or for
+// one over the size limit (refused as too-large, never run) a bounded prefix
+// with its length and SHA-256, so a flood of huge commands cannot grow the
+// log by their size twice over (the table and the command index): 300
+// refused 1 MiB commands had made a 686 MB log.
+func storedCommand(c string) string {
+	if len(c) <= gate.MaxCommandBytes {
+		return c
+	}
+	n := storedPrefix
+	for n > 0 && !utf8.RuneStart(c[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… [%d bytes in all, SHA-256 %x; over the %d-byte limit, so only this prefix is kept]",
+		c[:n], len(c), sha256.Sum256([]byte(c)), gate.MaxCommandBytes)
 }
 
 const (
@@ -205,12 +245,12 @@ var ErrUnavailable = errors.New("the decision log is unavailable")
 // verdict is still returned, with the error (wrapping [ErrUnavailable]) for the
 // caller to report, and an allow becomes a prompt ([Downgrade]): nothing runs
 // unattended without a record.
-func Record(ctx context.Context, l *Log, v gate.Verdict, session string) (gate.Verdict, error) {
+func Record(ctx context.Context, l *Log, v gate.Verdict, session string, waiting Status) (gate.Verdict, error) {
 	if l == nil {
 		err := fmt.Errorf("%w: it is not open", ErrUnavailable)
 		return Downgrade(v, err), err
 	}
-	id, err := l.Append(ctx, v, session)
+	id, err := l.Append(ctx, v, session, waiting)
 	if err != nil {
 		err = fmt.Errorf("%w: %w", ErrUnavailable, err)
 		return Downgrade(v, err), err
@@ -223,24 +263,15 @@ func Record(ctx context.Context, l *Log, v gate.Verdict, session string) (gate.V
 }
 
 // Downgrade returns v as it stands when the decision log could not be
-// written, err saying why: an allow becomes a prompt and its reason says so;
-// prompt and refuse are unchanged. Callers whose [Open] failed use it (or
-// [Record] with a nil log) for every verdict.
+// written, err saying why ([gate.Unrecorded]: an allow becomes a prompt and
+// its reason says so; prompt and refuse are unchanged).
 func Downgrade(v gate.Verdict, err error) gate.Verdict {
-	if v.Decision != effects.Allow {
-		return v
-	}
-	v.Decision = effects.Prompt
-	msg := "the decision log is unavailable"
+	msg := ErrUnavailable.Error()
 	if err != nil {
 		msg = err.Error()
 		if !errors.Is(err, ErrUnavailable) {
 			msg = ErrUnavailable.Error() + ": " + msg
 		}
 	}
-	if v.Reason != "" {
-		v.Reason += "; "
-	}
-	v.Reason += msg + ", so nothing runs unattended"
-	return v
+	return gate.Unrecorded(v, msg)
 }

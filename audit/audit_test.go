@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ func openTemp(t testing.TB) *Log {
 
 func mustAppend(t testing.TB, l *Log, v gate.Verdict) int64 {
 	t.Helper()
-	id, err := l.Append(context.Background(), v, "test")
+	id, err := l.Append(context.Background(), v, "test", StatusAsked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestOpenMigratesConcurrently(t *testing.T) {
 		go func() {
 			l, err := Open(path)
 			if err == nil {
-				_, err = l.Append(context.Background(), verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "")
+				_, err = l.Append(context.Background(), verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "", StatusAsked)
 				l.Close()
 			}
 			errs <- err
@@ -190,7 +191,7 @@ func TestAppendRoundTrip(t *testing.T) {
 		{"allow", verdict("ls -la", "copilot", part(effects.Read, "ls -la", "ls", effects.Allow)), "s1", StatusAuto},
 		{"prompt", verdict("git push && ls", "claude-code",
 			part(effects.Network, "git push", "git", effects.Prompt),
-			part(effects.Read, "ls", "ls", effects.Allow)), "", StatusPending},
+			part(effects.Read, "ls", "ls", effects.Allow)), "", StatusAsked},
 		{"refuse", func() gate.Verdict {
 			p := part(effects.Deletion, "rm -rf ~", "rm", effects.Refuse)
 			p.Rule, p.Reason = effects.DeleteOutsideWorkspace, "`rm -rf ~` deletes the home directory"
@@ -199,11 +200,11 @@ func TestAppendRoundTrip(t *testing.T) {
 			return v
 		}(), "s2", StatusAuto},
 		{"empty", gate.Verdict{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Command: " ",
-			Decision: effects.Prompt, Rule: "empty", Reason: "the command is empty", Agent: "default"}, "", StatusPending},
+			Decision: effects.Prompt, Rule: "empty", Reason: "the command is empty", Agent: "default"}, "", StatusAsked},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id, err := l.Append(ctx, tt.v, tt.session)
+			id, err := l.Append(ctx, tt.v, tt.session, StatusAsked)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +237,7 @@ func TestAppendRejectsBadDecision(t *testing.T) {
 	l := openTemp(t)
 	v := verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow))
 	v.Decision = 7
-	if _, err := l.Append(context.Background(), v, ""); err == nil {
+	if _, err := l.Append(context.Background(), v, "", StatusAsked); err == nil {
 		t.Error("Append of an invalid decision succeeded")
 	}
 }
@@ -416,7 +417,7 @@ func TestAnnotate(t *testing.T) {
 		if err := l.Annotate(ctx, id, note); err != nil {
 			t.Fatal(err)
 		}
-		if e, _ := l.Get(ctx, id); e.Note != note || e.Status != StatusPending {
+		if e, _ := l.Get(ctx, id); e.Note != note || e.Status != StatusAsked {
 			t.Errorf("note %q status %s, want %q pending", e.Note, e.Status, note)
 		}
 	}
@@ -438,7 +439,8 @@ func TestEnvFrom(t *testing.T) {
 
 // TestMigrateForward opens a file written at schema version 1 (as a released
 // binary would have left it) and checks that Open brings it to the current
-// version, keeping its rows and its triggers.
+// version, keeping its rows and its triggers. Pending prompts become held
+// (a hold note), advisory (check wrote them: no session) or asked.
 func TestMigrateForward(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "decisions.db")
 	db := rawConn(t, path)
@@ -449,14 +451,30 @@ func TestMigrateForward(t *testing.T) {
 	if _, err := db.Exec(migrations[0] + "; PRAGMA user_version = 1"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := newRow(verdict("git push", "a", part(effects.Network, "git push", "git", effects.Prompt)), "old")
-	if err != nil {
-		t.Fatal(err)
+	old := func(cmd, session string, d effects.Decision, note string) int64 {
+		t.Helper()
+		r, err := newRow(verdict(cmd, "a", part(effects.Network, cmd, "git", d)), session, StatusAsked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d == effects.Prompt {
+			r.status = "pending" // as version 1 wrote it
+		}
+		id, err := r.insert(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note != "" {
+			if _, err := db.Exec(`UPDATE verdicts SET note = ? WHERE id = ?`, note, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return id
 	}
-	id, err := r.insert(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := old("git push", "old", effects.Prompt, "")
+	held := old("git push held", "hook-1", effects.Prompt, holdPrefix+"2026-11-30T09:10:00Z")
+	advisory := old("git push check", "", effects.Prompt, "")
+	auto := old("git status", "x", effects.Allow, "")
 	db.Close()
 
 	l, err := Open(path)
@@ -473,17 +491,47 @@ func TestMigrateForward(t *testing.T) {
 		('verdicts_id_command', 'verdicts_rule', 'verdict_effects_by_verdict')`).Scan(&idx); err != nil || idx != 3 {
 		t.Errorf("indexes of versions 2 and 3: %d of 3, %v", idx, err)
 	}
-	if s, err := l.Stats(ctx, Filter{}); err != nil || s.Total != 1 || s.ByEffect["network"] != 1 {
+	if s, err := l.Stats(ctx, Filter{}); err != nil || s.Total != 4 || s.ByEffect["network"] != 4 {
 		t.Errorf("stats after migration: %+v, %v", s, err)
 	}
-	es, err := l.Query(ctx, Filter{Grep: "push"})
+	es, err := l.Query(ctx, Filter{Grep: "push", Status: StatusAsked})
 	if err != nil || len(es) != 1 || es[0].LogID != id || es[0].Session != "old" {
 		t.Errorf("old row after migration: %+v, %v", es, err)
+	}
+	// The hold whose note is long past is released as gone by this Open.
+	for row, want := range map[int64]Status{id: StatusAsked, held: StatusRejected, advisory: StatusAdvisory, auto: StatusAuto} {
+		if e, err := l.Get(ctx, row); err != nil || e.Status != want {
+			t.Errorf("row %d after migration: %s (%v), want %s", row, e.Status, err, want)
+		}
+	}
+	if e, _ := l.Get(ctx, held); e.Reviewer != ReviewerGone {
+		t.Errorf("the old held row: reviewer %q, want %s", e.Reviewer, ReviewerGone)
 	}
 	if err := l.Resolve(ctx, id, StatusApproved, "alice"); err != nil {
 		t.Errorf("resolve old row: %v", err)
 	}
-	if _, err := l.db.Exec(`DELETE FROM verdicts`); err == nil {
-		t.Error("delete succeeded after migration")
+	if err := l.Resolve(ctx, advisory, StatusRejected, "bob"); err != nil {
+		t.Errorf("resolve advisory row: %v", err)
+	}
+	if err := l.Resolve(ctx, id, StatusRejected, "eve"); !errors.Is(err, ErrNotPending) {
+		t.Errorf("second resolve: %v, want ErrNotPending", err)
+	}
+	// The triggers hold after the rebuild, for every connection.
+	for _, stmt := range []string{
+		`DELETE FROM verdicts`,
+		`UPDATE verdicts SET command = 'x' WHERE id = 1`,
+		`UPDATE verdicts SET status = 'held' WHERE id = 1`,
+		`UPDATE verdicts SET status = 'approved', reviewer = 'x', reviewed_at = 'y' WHERE id = ` + fmt.Sprint(auto),
+		`INSERT OR REPLACE INTO verdicts SELECT * FROM verdicts WHERE id = 1`,
+		`INSERT INTO verdict_effects (effect, verdict_id) VALUES ('read', 1)`,
+	} {
+		if _, err := l.db.Exec(stmt); err == nil {
+			t.Errorf("%s succeeded after migration", stmt)
+		}
+	}
+	// Ids go on from the highest; none is reused.
+	next := mustAppend(t, l, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)))
+	if next != auto+1 {
+		t.Errorf("next id %d, want %d", next, auto+1)
 	}
 }

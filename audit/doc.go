@@ -9,15 +9,18 @@
 //
 // One file, by default [DefaultPath]: WAL mode, so readers never block the
 // writer and several processes (serve, check, the hook adapters) append at
-// once; each connection waits up to 5 s for a busy lock and [Log.Append]
-// retries on SQLITE_BUSY besides. The schema version is `PRAGMA user_version`;
+// once. A writer waits for another's lock at most [LockWait] to open the log
+// and as much for each append, then fails ([Record] turns an allow into a
+// prompt): a process that holds the lock for ever stalls no verdict for
+// longer. Other operations (resolve, queries) wait up to 5 s. The schema version is `PRAGMA user_version`;
 // [Open] migrates an older file forward and refuses a newer one.
 //
 // Table `verdicts` holds one row per verdict. Its verdict columns are
 // immutable for every connection, the `sqlite3` shell included: triggers
 // abort an UPDATE of them, any DELETE, and an INSERT (OR REPLACE) over an
-// existing id. `status` is `auto` for allow and refuse, `pending` for prompt,
-// and moves once from `pending` to `approved` or `rejected`, together with
+// existing id. `status` is `auto` for allow and refuse; a prompt's says who
+// waits on it (`held`, `asked` or `advisory`) and moves once from there to
+// `approved` or `rejected`, together with
 // `reviewer` and `reviewed_at` ([Log.Resolve]); `note` may be set at any time
 // ([Log.Annotate]). Table `verdict_effects` indexes the effect classes of each
 // verdict for the `--effect` filter and is append-only the same way.
@@ -51,7 +54,7 @@
 //	classification_enabled  1, or 0 when ml-ai.commandSafety was false
 //	micros                  time spent classifying, in microseconds
 //	classifier_version      gate.ClassifierVersion of the classifier and table
-//	status                  auto (allow, refuse), pending, approved or rejected (prompts)
+//	status                  auto (allow, refuse); held, asked or advisory, then approved or rejected (prompts)
 //	reviewer, reviewed_at   who resolved a prompt, and when
 //	note                    free text added later (`command-safety log note`)
 //

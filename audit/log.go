@@ -17,11 +17,27 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
-// busyTimeout is how long one statement waits for another process's lock
-// before SQLite reports SQLITE_BUSY; [Log.Append] then retries on top of it.
-const busyTimeout = 5 * time.Second
+// LockWait bounds how long [Open] and [Log.Append] each wait for another
+// process's lock on the log before they fail (and [Record] turns an allow
+// into a prompt). Appends take about a millisecond, so normal contention
+// (hooks, check and serve writing at once) waits far less; a lock held for
+// longer is a stuck or foreign process (a `sqlite3` shell left in BEGIN),
+// and the verdict must not wait for it: before this bound, each verdict
+// stalled 30 to 40 s (issue 12 point 3). Opening a log in WAL mode does not
+// wait for a writer, so a locked log costs a verdict about LockWait.
+const LockWait = time.Second
+
+// busyTimeout is how long one statement waits inside SQLite for a lock
+// before it reports SQLITE_BUSY; [retry] tries again until its bound.
+// Short, so that no single statement overshoots the bound by much.
+const busyTimeout = 100 * time.Millisecond
+
+// opWait bounds the lock wait of the log's other writes and reads
+// (resolving, annotating, queries): a human or a hold is waiting on them,
+// not an agent's command.
+const opWait = 5 * time.Second
 
 // Log is an open decision log. It is safe for concurrent use; several
 // processes may have the same file open at once.
@@ -59,8 +75,7 @@ func Open(path string) (*Log, error) {
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
 	l := &Log{db: db, path: abs}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*busyTimeout)
-	defer cancel()
+	ctx := context.Background()
 	if err := l.setup(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
@@ -72,6 +87,8 @@ func Open(path string) (*Log, error) {
 		db.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
+	// Best effort: a failure leaves those rows for the next opener.
+	_, _ = l.ReleaseOrphanedHolds(ctx)
 	return l, nil
 }
 
@@ -109,7 +126,8 @@ func (l *Log) Close() error {
 
 func (l *Log) setup(ctx context.Context) error {
 	var mode string
-	if err := retry(ctx, func() error {
+	start := time.Now()
+	if err := retryFor(ctx, LockWait, func() error {
 		return l.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
 	}); err != nil {
 		return fmt.Errorf("set WAL mode: %w", err)
@@ -117,12 +135,12 @@ func (l *Log) setup(ctx context.Context) error {
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("set WAL mode: journal mode is %q", mode)
 	}
-	return retry(ctx, func() error { return l.migrate(ctx) })
+	return retryFor(ctx, max(LockWait-time.Since(start), busyTimeout), func() error { return l.migrate(ctx) })
 }
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2, schemaV3}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int
@@ -175,24 +193,31 @@ func isBusy(err error) bool {
 	return false
 }
 
-// maxAttempts bounds [retry]; with the busy timeout each attempt already waits
-// up to [busyTimeout].
-const maxAttempts = 8
+// retry is [retryFor] with [opWait].
+func retry(ctx context.Context, f func() error) error { return retryFor(ctx, opWait, f) }
 
-// retry runs f until it succeeds, fails with something other than a busy
-// lock, the attempts run out or ctx ends.
-func retry(ctx context.Context, f func() error) error {
+// retryFor runs f until it succeeds, fails with something other than a busy
+// lock, or wait has passed (or ctx ends) since the first try; f's own lock
+// wait is [busyTimeout], so the whole call waits at most about
+// wait + busyTimeout for locks. The error of a lock that outlasted wait
+// says so.
+func retryFor(ctx context.Context, wait time.Duration, f func() error) error {
+	deadline := time.Now().Add(wait)
 	backoff := 2 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := f()
-		if err == nil || !isBusy(err) || attempt == maxAttempts {
+		if err == nil || !isBusy(err) {
 			return err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("still locked by another process after %v (%d attempts): %w", wait, attempt, err)
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w (after %d attempts: %w)", ctx.Err(), attempt, err)
-		case <-time.After(backoff):
+		case <-time.After(min(backoff, left)):
 		}
-		backoff = min(2*backoff, 250*time.Millisecond)
+		backoff = min(2*backoff, 50*time.Millisecond)
 	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"os"
@@ -43,7 +44,7 @@ func writer() int {
 	fmt.Println("ready")
 	for i := range n {
 		v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
-		id, err := l.Append(context.Background(), v, name)
+		id, err := l.Append(context.Background(), v, name, StatusAsked)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -134,7 +135,7 @@ func TestConcurrentProcesses(t *testing.T) {
 		var ids []int64
 		for i := range n {
 			id, err := l.Append(context.Background(), verdict(fmt.Sprintf("echo self %d", i), "self",
-				part(effects.Read, "echo", "echo", effects.Allow)), "self")
+				part(effects.Read, "echo", "echo", effects.Allow)), "self", StatusAsked)
 			if err != nil {
 				t.Error(err)
 				break
@@ -206,7 +207,74 @@ func TestSIGKILLDurability(t *testing.T) {
 	// The log stays writable after the kills.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), ""); err != nil {
+	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "", StatusAsked); err != nil {
 		t.Errorf("append after kills: %v", err)
+	}
+}
+
+// TestContentionWithinLockWait: six processes appending as fast as they can
+// (far more than agents do) all succeed: each append's lock wait is bounded
+// by LockWait, and under contention the lock changes hands within it.
+func TestContentionWithinLockWait(t *testing.T) {
+	l := openTemp(t)
+	const writers, n = 6, 100
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range writers {
+		cmd, r := startWriter(t, l.Path(), "c"+strconv.Itoa(i), n)
+		wg.Go(func() {
+			if ids := readIDs(t, r, nil); len(ids) != n {
+				t.Errorf("writer %d reported %d ids, want %d", i, len(ids), n)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("writer %d: %v (an append gave up waiting for the lock)", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d appends by %d processes in %v", writers*n, writers, time.Since(start))
+	if got := countRows(t, l, ""); got != writers*n {
+		t.Errorf("%d rows, want %d", got, writers*n)
+	}
+}
+
+// TestAppendLockedIsBounded: with another connection holding the write lock
+// (as a `sqlite3` shell left in BEGIN IMMEDIATE would), Append gives up after
+// about LockWait with an error that says the log is locked, and Record
+// downgrades the allow; once the lock is released, appends succeed again.
+func TestAppendLockedIsBounded(t *testing.T) {
+	l := openTemp(t)
+	other, err := sql.Open("sqlite", "file:"+l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	v := verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow))
+	start := time.Now()
+	got, err := Record(context.Background(), l, v, "", StatusAsked)
+	took := time.Since(start)
+	t.Logf("Record with the log locked: %v", took)
+	if err == nil || !strings.Contains(err.Error(), "still locked by another process") {
+		t.Errorf("error %v, want one saying the log is locked", err)
+	}
+	if got.Decision != effects.Prompt || !strings.Contains(got.Reason, "still locked") {
+		t.Errorf("verdict %s %q, want a prompt saying why", got.Decision, got.Reason)
+	}
+	if took < LockWait || took > LockWait+time.Second {
+		t.Errorf("Record took %v, want about %v", took, LockWait)
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(context.Background(), v, "", StatusAsked); err != nil {
+		t.Errorf("append after the lock was released: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ type Filter struct {
 	Since    time.Time         // time >= Since
 	Decision *effects.Decision // nil: any
 	Agent    string            // exact agent name
-	Status   Status            // exact status
+	Status   Status            // exact status; StatusPending: any waiting one
 	Effect   *effects.Class    // some part of the command has this effect
 	Grep     string            // the command contains this text (case-insensitive for ASCII)
 	Limit    int               // at most this many rows; 0 is no limit
@@ -84,7 +84,11 @@ func (f Filter) from() (from, where string, args []any, order string) {
 		conds = append(conds, "v.agent = ?")
 		args = append(args, f.Agent)
 	}
-	if f.Status != "" {
+	switch f.Status {
+	case "":
+	case StatusPending:
+		conds = append(conds, "v.status IN ('held', 'asked', 'advisory')")
+	default:
 		conds = append(conds, "v.status = ?")
 		args = append(args, string(f.Status))
 	}

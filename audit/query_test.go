@@ -144,7 +144,7 @@ func TestStats(t *testing.T) {
 			"verify": 1, "opaque-medium": 1},
 		ByAgent:      map[string]int{"copilot": 3, "claude-code": 2, "cursor": 1},
 		ByRule:       map[string]int{"read": 1, "network": 2, "delete-outside-workspace": 1, "verify": 1, "opaque-medium": 1},
-		ByStatus:     map[string]int{"auto": 3, "approved": 1, "rejected": 1, "pending": 1},
+		ByStatus:     map[string]int{"auto": 3, "approved": 1, "rejected": 1, "asked": 1},
 		ApprovalRate: 0.5,
 	}
 	if diff := cmp.Diff(want, s); diff != "" {

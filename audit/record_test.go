@@ -2,12 +2,15 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -17,7 +20,7 @@ func TestRecord(t *testing.T) {
 	l := openTemp(t)
 	ctx := context.Background()
 	allow := verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow))
-	got, err := Record(ctx, l, allow, "s")
+	got, err := Record(ctx, l, allow, "s", StatusAsked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +29,7 @@ func TestRecord(t *testing.T) {
 	}
 	withID := allow
 	withID.ID = "req-1"
-	if got, err := Record(ctx, l, withID, "s"); err != nil || got.ID != "req-1" || got.LogID == 0 {
+	if got, err := Record(ctx, l, withID, "s", StatusAsked); err != nil || got.ID != "req-1" || got.LogID == 0 {
 		t.Errorf("Record with a caller id = %q %d, %v", got.ID, got.LogID, err)
 	}
 }
@@ -99,7 +102,7 @@ func TestRecordUnavailable(t *testing.T) {
 			l, openErr := mk()
 			for _, v := range base {
 				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-				got, err := Record(ctx, l, v, "s")
+				got, err := Record(ctx, l, v, "s", StatusAsked)
 				cancel()
 				if !errors.Is(err, ErrUnavailable) {
 					t.Fatalf("%s: Record error %v, want ErrUnavailable", v.Command, err)
@@ -129,5 +132,69 @@ func TestRecordUnavailable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHugeCommandStoredBounded: a command over the size limit (refused as
+// too-large) is kept as a bounded prefix with its length and SHA-256, so 100
+// refused 1 MiB commands add kilobytes each, not two copies of a megabyte.
+func TestHugeCommandStoredBounded(t *testing.T) {
+	l := openTemp(t)
+	huge := "echo " + strings.Repeat("é", (1<<20)/2) // 1 MiB, multi-byte runes
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte(huge)))
+	var id int64
+	for range 100 {
+		v := gate.Decide(gate.Request{Command: huge, Cwd: "/w", Workspaces: []string{"/w"}, Home: "/h"}, gate.DefaultPolicy(), nil)
+		if v.Decision != effects.Refuse || v.Rule != "too-large" {
+			t.Fatalf("a 1 MiB command: %s %s, want refuse too-large", v.Decision, v.Rule)
+		}
+		id = mustAppend(t, l, v)
+	}
+	e, err := l.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Command) > storedPrefix+200 || !strings.HasPrefix(e.Command, "echo éé") ||
+		!strings.Contains(e.Command, sum) || !strings.Contains(e.Command, fmt.Sprint(len(huge), " bytes")) || !utf8.ValidString(e.Command) {
+		t.Errorf("stored command (%d bytes) %q…", len(e.Command), e.Command[:min(len(e.Command), 100)])
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	size := int64(0)
+	for _, suffix := range []string{"", "-wal"} {
+		if st, err := os.Stat(l.Path() + suffix); err == nil {
+			size += st.Size()
+		}
+	}
+	if size > 8<<20 {
+		t.Errorf("the log is %d bytes after 100 refused 1 MiB commands, want a few MB at most", size)
+	}
+	// A command at the limit is kept in full.
+	if c := strings.Repeat("a", gate.MaxCommandBytes); storedCommand(c) != c {
+		t.Error("a command at the limit was shortened")
+	}
+}
+
+// TestRefusedBeforeClassificationReadsBack: parts refused before they could
+// be classified (unparseable, too deep) carry the effect "unknown"; the log
+// reads such rows back. One such row used to make every query of the log
+// fail ("bad effects: unknown effect"), `command-safety log` included.
+func TestRefusedBeforeClassificationReadsBack(t *testing.T) {
+	l := openTemp(t)
+	for _, c := range []string{"echo $((", "if then fi", strings.Repeat("(", 70) + "ls" + strings.Repeat(")", 70)} {
+		// As bash: zsh reads `if then fi`, so under an unknown shell it prompts.
+		v := gate.Decide(gate.Request{Command: c, Cwd: "/w", Workspaces: []string{"/w"}, Home: "/h", Shell: gate.ShellBash}, gate.DefaultPolicy(), nil)
+		if v.Decision != effects.Refuse {
+			t.Fatalf("%q: %s, want refuse", c, v.Decision)
+		}
+		mustAppend(t, l, v)
+	}
+	rows, err := l.Query(context.Background(), Filter{})
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("query: %d rows, %v", len(rows), err)
+	}
+	if rows[0].Effects[0].Effect != effects.Unknown {
+		t.Errorf("effect %s, want unknown", rows[0].Effects[0].Effect)
 	}
 }

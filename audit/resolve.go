@@ -51,7 +51,7 @@ func (l *Log) Resolve(ctx context.Context, id int64, outcome Status, reviewer st
 	var n int64
 	err := retry(ctx, func() error {
 		res, err := l.db.ExecContext(ctx, `UPDATE verdicts SET status = ?, reviewer = ?, reviewed_at = ?
-			WHERE id = ? AND status = 'pending'`, string(outcome), reviewer, now, id)
+			WHERE id = ? AND status IN ('held', 'asked', 'advisory')`, string(outcome), reviewer, now, id)
 		if err != nil {
 			return err
 		}

@@ -128,3 +128,115 @@ const schemaV3 = `
 CREATE INDEX verdict_effects_by_verdict ON verdict_effects (verdict_id, effect);
 CREATE INDEX verdicts_rule ON verdicts (rule);
 `
+
+// schemaV4 says who waits on a prompt (SPEC §7): `held` (a hook in hold mode
+// waits for a release: the only rows the review page offers to approve),
+// `asked` (the agent asks its own user) or `advisory` (nobody will answer:
+// `check` in a terminal). They replace `pending`. SQLite cannot change a
+// CHECK constraint in place, so the table is rebuilt: every row is copied
+// with its id (AUTOINCREMENT's sequence stays at the highest id), a pending
+// row becoming held when a hold note says a process waited on it, advisory
+// when `check` wrote it (no session), else asked; the indexes and triggers
+// are made again, the status trigger allowing exactly the new transitions
+// (each waiting status moves once to approved or rejected). DROP TABLE's
+// implicit delete fires no trigger; the immutability triggers are dropped
+// first all the same and exist again when the transaction commits, so no
+// other connection ever sees the table without them.
+const schemaV4 = `
+DROP TRIGGER verdicts_no_replace;
+DROP TRIGGER verdicts_new_state;
+DROP TRIGGER verdicts_no_delete;
+DROP TRIGGER verdicts_immutable;
+DROP TRIGGER verdicts_status;
+DROP TRIGGER verdict_effects_append;
+
+CREATE TABLE verdicts_v4 (
+	id                     INTEGER PRIMARY KEY AUTOINCREMENT, -- the log id (ids are never reused)
+	time                   TEXT    NOT NULL,  -- UTC, 2026-11-30T08:03:14.123456Z (sorts as text)
+	request_id             TEXT    NOT NULL DEFAULT '', -- the caller's id, when it gave one
+	command                TEXT    NOT NULL,  -- the exact command text (a prefix, past the size limit)
+	cwd                    TEXT    NOT NULL,  -- "" when unknown
+	workspaces             TEXT    NOT NULL,  -- JSON array of workspace roots
+	agent                  TEXT    NOT NULL,  -- copilot, claude-code, default, ...
+	mode                   TEXT    NOT NULL,  -- "", plan, autopilot, ...
+	session                TEXT    NOT NULL DEFAULT '', -- which process or conversation wrote it
+	decision               TEXT    NOT NULL CHECK (decision IN ('allow', 'prompt', 'refuse')),
+	effects                TEXT    NOT NULL,  -- JSON: [{effect,text,span,program,reason,rule,decision}]
+	decided_by             TEXT    NOT NULL,  -- text of the part that decided; "" when none
+	rule                   TEXT    NOT NULL,  -- budget effect or SPEC §5 rule id
+	reason                 TEXT    NOT NULL,  -- one human sentence
+	classification_enabled INTEGER NOT NULL CHECK (classification_enabled IN (0, 1)),
+	micros                 INTEGER NOT NULL,  -- time spent classifying
+	classifier_version     TEXT    NOT NULL,
+	status                 TEXT    NOT NULL CHECK (status IN ('auto', 'held', 'asked', 'advisory', 'approved', 'rejected')),
+	reviewer               TEXT,              -- who resolved a prompt
+	reviewed_at            TEXT,              -- when, same format as time
+	note                   TEXT,              -- free text, may be set later
+	CHECK ((decision = 'prompt') = (status <> 'auto'))
+);
+
+INSERT INTO verdicts_v4 SELECT id, time, request_id, command, cwd, workspaces, agent, mode, session,
+	decision, effects, decided_by, rule, reason, classification_enabled, micros, classifier_version,
+	CASE WHEN status <> 'pending' THEN status
+	     WHEN note LIKE 'held: %' THEN 'held'
+	     WHEN session = '' THEN 'advisory'
+	     ELSE 'asked' END,
+	reviewer, reviewed_at, note
+FROM verdicts ORDER BY id;
+
+DROP TABLE verdicts;
+ALTER TABLE verdicts_v4 RENAME TO verdicts;
+
+CREATE INDEX verdicts_time        ON verdicts (time);
+CREATE INDEX verdicts_decision    ON verdicts (decision);
+CREATE INDEX verdicts_agent       ON verdicts (agent);
+CREATE INDEX verdicts_status      ON verdicts (status);
+CREATE INDEX verdicts_id_command  ON verdicts (id, command);
+CREATE INDEX verdicts_rule        ON verdicts (rule);
+
+CREATE TRIGGER verdicts_no_replace BEFORE INSERT ON verdicts
+WHEN EXISTS (SELECT 1 FROM verdicts WHERE id = NEW.id)
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: cannot replace an existing row');
+END;
+
+CREATE TRIGGER verdicts_new_state BEFORE INSERT ON verdicts
+WHEN NEW.status NOT IN ('auto', 'held', 'asked', 'advisory') OR NEW.reviewer IS NOT NULL OR NEW.reviewed_at IS NOT NULL
+BEGIN
+	SELECT RAISE(ABORT, 'a new decision log row is auto, held, asked or advisory, without reviewer');
+END;
+
+CREATE TRIGGER verdicts_no_delete BEFORE DELETE ON verdicts
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: cannot delete');
+END;
+
+CREATE TRIGGER verdicts_immutable BEFORE UPDATE ON verdicts
+WHEN NEW.id IS NOT OLD.id OR NEW.time IS NOT OLD.time OR NEW.request_id IS NOT OLD.request_id
+	OR NEW.command IS NOT OLD.command OR NEW.cwd IS NOT OLD.cwd
+	OR NEW.workspaces IS NOT OLD.workspaces OR NEW.agent IS NOT OLD.agent
+	OR NEW.mode IS NOT OLD.mode OR NEW.session IS NOT OLD.session
+	OR NEW.decision IS NOT OLD.decision OR NEW.effects IS NOT OLD.effects
+	OR NEW.decided_by IS NOT OLD.decided_by OR NEW.rule IS NOT OLD.rule
+	OR NEW.reason IS NOT OLD.reason
+	OR NEW.classification_enabled IS NOT OLD.classification_enabled
+	OR NEW.micros IS NOT OLD.micros OR NEW.classifier_version IS NOT OLD.classifier_version
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: only status, reviewer, reviewed_at and note may change');
+END;
+
+CREATE TRIGGER verdicts_status BEFORE UPDATE ON verdicts
+WHEN (NEW.status IS NOT OLD.status OR NEW.reviewer IS NOT OLD.reviewer OR NEW.reviewed_at IS NOT OLD.reviewed_at)
+	AND NOT (OLD.status IN ('held', 'asked', 'advisory') AND NEW.status IN ('approved', 'rejected')
+		AND coalesce(NEW.reviewer, '') <> '' AND coalesce(NEW.reviewed_at, '') <> '')
+BEGIN
+	SELECT RAISE(ABORT, 'status moves once from held, asked or advisory to approved or rejected, with reviewer and reviewed_at');
+END;
+
+CREATE TRIGGER verdict_effects_append BEFORE INSERT ON verdict_effects
+WHEN NEW.verdict_id IS NOT (SELECT max(id) FROM verdicts)
+	OR EXISTS (SELECT 1 FROM verdict_effects WHERE effect = NEW.effect AND verdict_id = NEW.verdict_id)
+BEGIN
+	SELECT RAISE(ABORT, 'verdict effects are immutable: they are written with their verdict');
+END;
+`

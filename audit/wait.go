@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,7 +17,7 @@ import (
 // second that SPEC §10 promises.
 const DefaultWaitEvery = 200 * time.Millisecond
 
-// WaitResolved waits until row id is no longer [StatusPending] and returns it
+// WaitResolved waits until row id is no longer waiting ([Status.Waiting]) and returns it
 // as it then stands: approved or rejected with its reviewer, or auto (a row
 // that never was a prompt returns at once). It reads the row's status every
 // every (≤ 0: [DefaultWaitEvery]); whoever resolves it — another process, the
@@ -39,7 +41,7 @@ func (l *Log) WaitResolved(ctx context.Context, id int64, every time.Duration) (
 			}
 			return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
 		}
-		if st != StatusPending {
+		if !st.Waiting() {
 			e, err := l.Get(ctx, id)
 			if err != nil {
 				return Entry{}, fmt.Errorf("wait for entry %d: %w", id, err)
@@ -56,7 +58,7 @@ func (l *Log) WaitResolved(ctx context.Context, id int64, every time.Duration) (
 
 // lastRead returns row id for a wait that ended with cause.
 func (l *Log) lastRead(id int64, cause error) (Entry, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), opWait)
 	defer cancel()
 	e, _ := l.Get(ctx, id)
 	return e, fmt.Errorf("wait for entry %d: %w", id, cause)
@@ -78,26 +80,113 @@ func (l *Log) status(ctx context.Context, id int64) (Status, error) {
 const holdPrefix = "held: a process waits for a reviewer until "
 
 // HoldNote is the note [Log.Hold] sets on a row while a process waits for it
-// (until is when the wait times out). Readers (the review page, VS Code) tell
-// held rows from prompts nobody waits for with [HeldUntil].
-func HoldNote(until time.Time) string { return holdPrefix + until.UTC().Format(time.RFC3339) }
+// (until is when the wait times out; pid and host name the waiting process,
+// so that a later process can tell a hold whose holder was killed). Readers
+// (the review page, VS Code) tell held rows from prompts nobody waits for
+// with [HeldUntil].
+func HoldNote(until time.Time, pid int, host string) string {
+	return fmt.Sprintf("%s%s (pid %d on %s)", holdPrefix, until.UTC().Format(time.RFC3339), pid, host)
+}
 
 // HeldUntil reports whether note is a [HoldNote] and until when the process
 // waits. A pending row with such a note in the future has somebody waiting
 // on its answer; other pending rows were prompts answered at the agent.
 func HeldUntil(note string) (time.Time, bool) {
+	until, _, _, ok := parseHoldNote(note)
+	return until, ok
+}
+
+// parseHoldNote reads a [HoldNote]; pid is 0 for a note without a holder
+// (written before holders were recorded).
+func parseHoldNote(note string) (until time.Time, pid int, host string, ok bool) {
 	rest, ok := strings.CutPrefix(note, holdPrefix)
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, 0, "", false
 	}
-	t, err := time.Parse(time.RFC3339, rest)
-	return t, err == nil
+	stamp, holder, _ := strings.Cut(rest, " ")
+	t, err := time.Parse(time.RFC3339, stamp)
+	if err != nil {
+		return time.Time{}, 0, "", false
+	}
+	if p, h, found := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(holder, "(pid "), ")"), " on "); found {
+		pid, _ = strconv.Atoi(p)
+		host = h
+	}
+	return t, pid, host, true
+}
+
+// orphanGrace is how long past its timeout a hold may stay pending before
+// any process resolves it: its holder resolves it itself at the timeout.
+const orphanGrace = time.Minute
+
+// ReleaseOrphanedHolds resolves the held rows whose holder is gone: on this
+// host a process that no longer runs, or any hold still pending a minute
+// after its timeout. A hook killed with SIGKILL (or a machine that lost
+// power) cannot resolve its own row, which would otherwise stay on the
+// review page for ever, waiting for an approval nobody waits for. Such rows
+// are rejected by [ReviewerGone] with a note that says what is known: the
+// hook was stopped, and its agent may have run the command. [Open] calls it;
+// it returns how many rows it resolved.
+func (l *Log) ReleaseOrphanedHolds(ctx context.Context) (int, error) {
+	var held []struct {
+		id   int64
+		note string
+	}
+	err := retry(ctx, func() error {
+		held = held[:0]
+		rows, err := l.db.QueryContext(ctx, `SELECT id, note FROM verdicts WHERE status = 'held'`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h struct {
+				id   int64
+				note string
+			}
+			if err := rows.Scan(&h.id, &h.note); err != nil {
+				return err
+			}
+			held = append(held, h)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("release orphaned holds: %w", err)
+	}
+	host, _ := os.Hostname()
+	n := 0
+	for _, h := range held {
+		until, pid, holderHost, ok := parseHoldNote(h.note)
+		if !ok {
+			continue
+		}
+		gone := time.Now().After(until.Add(orphanGrace)) ||
+			(pid > 0 && pid != os.Getpid() && holderHost == host && !processAlive(pid))
+		if !gone {
+			continue
+		}
+		err := l.Resolve(ctx, h.id, StatusRejected, ReviewerGone)
+		var se *StateError
+		switch {
+		case errors.As(err, &se):
+			continue // resolved meanwhile: theirs stands
+		case err != nil:
+			return n, fmt.Errorf("release orphaned holds: %w", err)
+		}
+		if err := l.Annotate(ctx, h.id, "the process holding it ended before anybody answered (it was killed); its agent may have run the command"); err != nil {
+			return n, fmt.Errorf("release orphaned holds: %w", err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // Reviewers recorded by [Log.Hold] when no human answered.
 const (
 	ReviewerTimeout   = "hold-timeout"   // the hold's time ran out
 	ReviewerCancelled = "hold-cancelled" // the waiting process was stopped (its agent gave up); the command may have run
+	ReviewerGone      = "hold-gone"      // the waiting process ended without resolving ([Log.ReleaseOrphanedHolds])
 )
 
 // HoldResult is how a hold ended.
@@ -131,7 +220,8 @@ func (r HoldResult) Approved() bool { return r.Entry.Status == StatusApproved }
 //
 // An error means the row could not be read or written; the caller denies.
 func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) (HoldResult, error) {
-	if err := l.Annotate(ctx, id, HoldNote(time.Now().Add(timeout))); err != nil {
+	host, _ := os.Hostname()
+	if err := l.Annotate(ctx, id, HoldNote(time.Now().Add(timeout), os.Getpid(), host)); err != nil {
 		return HoldResult{}, fmt.Errorf("hold entry %d: %w", id, err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
@@ -155,7 +245,7 @@ func (l *Log) Hold(ctx context.Context, id int64, timeout, every time.Duration) 
 	}
 	// Write the outcome even though ctx has ended: the process is still
 	// running, and a bounded write keeps the log and the answer in step.
-	octx, ocancel := context.WithTimeout(context.WithoutCancel(ctx), 2*busyTimeout)
+	octx, ocancel := context.WithTimeout(context.WithoutCancel(ctx), 2*opWait)
 	defer ocancel()
 	rerr := l.Resolve(octx, id, StatusRejected, who)
 	var se *StateError

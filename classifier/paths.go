@@ -1,6 +1,7 @@
 package classifier
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,6 +19,7 @@ type osFS struct{}
 
 func (osFS) EvalSymlinks(p string) (string, error) { return filepath.EvalSymlinks(p) }
 func (osFS) Lstat(p string) (fs.FileInfo, error)   { return os.Lstat(p) }
+func (osFS) Readlink(p string) (string, error)     { return os.Readlink(p) }
 func (osFS) IsFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
@@ -150,10 +152,14 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 const maxResolutions = 256
 
 // prefix is a path with the symlinks on its longest existing prefix
-// resolved; exists says whether all of it exists.
+// resolved; exists says whether all of it exists. id is the file's identity
+// when the filesystem told it (hasID).
 type prefix struct {
 	path   string
 	exists bool
+	dir    bool // known to be a directory (from Lstat)
+	hasID  bool
+	id     FileID
 }
 
 // lstatFS is implemented by filesystems that tell in one call whether a path
@@ -161,6 +167,26 @@ type prefix struct {
 // parent is resolved costs one lstat instead of one per component.
 type lstatFS interface {
 	Lstat(p string) (fs.FileInfo, error)
+}
+
+// readlinkFS is implemented by filesystems that read a symlink's target
+// (the real one): a symlink whose target does not exist is followed to
+// where a write through it lands.
+type readlinkFS interface {
+	Readlink(p string) (string, error)
+}
+
+// maxLinkHops bounds the dangling symlinks followed in a row, like the
+// kernel's 40.
+const maxLinkHops = 40
+
+// fileID is the identity of a FileInfo: the [FileID] an FS put in Sys(),
+// else the platform's.
+func fileID(fi fs.FileInfo) (FileID, bool) {
+	if id, ok := fi.Sys().(FileID); ok {
+		return id, true
+	}
+	return platformID(fi)
 }
 
 // resolvePrefix is [walker.evalPrefix] within the resolution budget: ok is
@@ -201,8 +227,23 @@ func (w *walker) evalPrefixUncached(p string) prefix {
 		return prefix{path: p, exists: p == "/"}
 	}
 	w.resolutions++
-	parent := w.evalPrefixOf(path.Dir(p))
-	child := path.Join(parent.path, path.Base(p))
+	// p is clean: split it and join the resolved parent without cleaning
+	// again (path.Dir and path.Join cost more than the lookups here).
+	i := strings.LastIndexByte(p, '/')
+	dir, base := p[:i], p[i+1:]
+	if dir == "" {
+		dir = "/"
+	}
+	if base == "" || base == "." || base == ".." {
+		dir, base = path.Dir(p), path.Base(p)
+	}
+	parent := w.evalPrefixOf(dir)
+	child := parent.path + "/" + base
+	if parent.path == "/" {
+		child = "/" + base
+	} else if !strings.HasPrefix(parent.path, "/") || strings.HasSuffix(parent.path, "/") {
+		child = path.Join(parent.path, base)
+	}
 	if !parent.exists {
 		return prefix{path: child}
 	}
@@ -213,14 +254,49 @@ func (w *walker) evalPrefixUncached(p string) prefix {
 			return prefix{path: child}
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			return prefix{path: child, exists: true}
+			id, hasID := fileID(fi)
+			return prefix{path: child, exists: true, dir: fi.IsDir(), id: id, hasID: hasID}
 		}
 	}
 	r, err := fsys.EvalSymlinks(child)
 	if err != nil {
-		return prefix{path: child}
+		return w.dangling(child, parent.path, err)
 	}
 	return prefix{path: path.Clean(r), exists: true}
+}
+
+// dangling resolves child, a path that EvalSymlinks could not resolve
+// (err), in the resolved directory dir. When child is a symlink whose
+// target does not exist, a write through it creates the target: the result
+// is the target, resolved in turn (`ws/s -> ~/.config/Code/User/settings.json`
+// before that file exists writes the user settings). Anything else stays
+// child, as it is spelled.
+func (w *walker) dangling(child, dir string, err error) prefix {
+	rl, ok := w.fs().(readlinkFS)
+	if !ok || !errors.Is(err, fs.ErrNotExist) || w.linkHops >= maxLinkHops {
+		return prefix{path: child}
+	}
+	target, rerr := rl.Readlink(child)
+	if rerr != nil || target == "" {
+		return prefix{path: child}
+	}
+	if !path.IsAbs(target) {
+		target = path.Join(dir, target)
+	}
+	w.linkHops++
+	r := w.evalPrefixOf(path.Clean(target))
+	w.linkHops--
+	return prefix{path: r.path}
+}
+
+// idOf is the identity of the file at physical path p, when it exists and
+// the filesystem tells identities. Looking it up does not count against the
+// command's resolution budget: it is the gate's own question.
+func (w *walker) idOf(p string) (FileID, bool) {
+	saved := w.resolutions
+	r := w.evalPrefixOf(p)
+	w.resolutions = saved
+	return r.id, r.hasID && r.exists && r.path == p
 }
 
 // exists reports whether directory or file p exists.
@@ -285,7 +361,9 @@ func (w *walker) isRuleStore(p string) bool {
 		base == "settings.local.json" && dir == ".claude",
 		base == "hooks.json" && dir == ".cursor",
 		strings.HasSuffix(base, ".code-workspace"),
-		strings.Contains(p, "/extensions/ml-ai.command-safety"),
+		// The extension's install folders (`ml-ai.command-safety-0.1.0-linux-x64`),
+		// wherever the editor keeps its extensions.
+		strings.Contains(p, "/ml-ai.command-safety"),
 		strings.Contains(p, "/ml-ai/decisions.db"):
 		return true
 	}
@@ -389,6 +467,9 @@ func (w *walker) describe(p string, loc location) string {
 	case locDevice:
 		return "the device " + p
 	case locRuleStore:
+		if m, ok := w.storeAlias[p]; ok {
+			return p + ", part of the permission-rule store (it is " + m + " or holds it)"
+		}
 		return p + ", part of the permission-rule store"
 	case locInside:
 		return p + " inside the workspace"
@@ -405,7 +486,7 @@ func (w *walker) write(base Part, p string, unknown bool) { w.writeTo(base, p, u
 func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	loc := locUnknown
 	if !unknown {
-		loc = w.locate(p)
+		loc = w.locateChange(p)
 	}
 	part := base
 	part.Class, part.Refusal = effects.WriteOutside, ""
@@ -459,7 +540,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 
 // remove classifies a deletion of path p (SPEC §5.1).
 func (w *walker) remove(base Part, p string) {
-	loc := w.locate(p)
+	loc := w.locateChange(p)
 	part := base
 	part.Class = effects.Deletion
 	switch loc {

@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -83,8 +84,18 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		if systemDirs[path.Dir(prog)] {
 			prog = path.Base(prog)
 		} else {
-			w.allKnown = false
-			w.runFile(at, prog, text, ctx.dirs)
+			// The gate's own binary, by whatever path or link, is its entry
+			// in the table (its rule-store commands are refused), not a
+			// file that is not inspected.
+			gate, other := w.gateBinary(prog)
+			if other {
+				w.allKnown = false
+				w.runFile(at, prog, text, ctx.dirs)
+			}
+			if gate {
+				// A path never runs a shell function: straight to the entry.
+				w.runEntry(effects.Lookup(GateProgram), GateProgram, args, at, text, depth, red, ctx)
+			}
 			return
 		}
 	}
@@ -111,6 +122,17 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		}
 		return
 	}
+	w.runEntry(e, prog, args, at, text, depth, red, ctx)
+}
+
+// runEntry classifies args (the program and its arguments) as the table's
+// entry e for prog, run in ctx; a nil entry is an unknown program.
+func (w *walker) runEntry(e *effects.Program, prog string, args []field, at syntax.Node, text string, depth int, red redirInfo, ctx callCtx) {
+	if e == nil {
+		w.allKnown = false
+		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)))
+		return
+	}
 	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
 	inv.run(e, args[1:])
 }
@@ -123,6 +145,10 @@ func hasInvisible(s string) bool {
 	}
 	return false
 }
+
+// GateProgram is the table entry of the gate's own binary: a program that
+// resolves to one of [Options.Binaries] is classified as this entry.
+const GateProgram = "command-safety"
 
 // runFile classifies running a program named by a path, from dirs.
 func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
@@ -166,6 +192,7 @@ type invocation struct {
 	operands  []field
 	flags     []flagHit
 	links     bool // the entry or a flag makes the written paths links
+	ruleStore bool // the entry changes the permission-rule store (RuleStore, OtherRuleStore)
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
 	otherGoal bool // a goal runner was given a goal that does not verify by name
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
@@ -202,6 +229,7 @@ func (inv *invocation) has(names ...string) *flagHit {
 func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.entry = e
 	inv.args = args
+	inv.ruleStore = e.RuleStore
 	inv.classes = append(inv.classes[:0], e.Effects...)
 	inv.why = e.Why
 	inv.outside = inv.outside || e.Outside
@@ -392,6 +420,7 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		cls = []effects.Class{effects.OpaqueMedium}
 	}
 	inv.classes = append([]effects.Class(nil), cls...)
+	inv.ruleStore = e.OtherRuleStore
 	name := a.value
 	if a.dynamic {
 		name = "a subcommand only known at run time"
@@ -638,6 +667,9 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	}
 	p := w.part(inv.at, c, inv.prog, reason)
 	switch {
+	case inv.ruleStore && c != effects.Read && c != effects.Verify:
+		p.Refusal = effects.RuleStoreModification
+		p.Reason = fmt.Sprintf("`%s` changes the permission-rule store: %s", inv.text, why)
 	case c == effects.Privilege:
 		p.Refusal = effects.PrivilegeEscalation
 		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
@@ -675,7 +707,7 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 // removeIn classifies a deletion inside directory d (`git clean -f` in d).
 func (inv *invocation) removeIn(p Part, d string) {
 	w := inv.w
-	switch w.locate(d) {
+	switch w.locateChange(d) {
 	case locInside, locRoot:
 		p.Class = effects.Deletion
 		w.add(p)
@@ -870,6 +902,44 @@ func (inv *invocation) writeOperand(base Part, o field) {
 	for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
 		w.write(base, p, p == "")
 	}
+	if inv.entry.URIOperands && strings.HasPrefix(o.value, "file:") {
+		file, ok := sqliteURIFile(o.value)
+		if !ok {
+			w.write(base, "", true)
+			return
+		}
+		if file != "" {
+			for _, p := range w.resolveIn(file, false, inv.dirs) {
+				w.write(base, p, p == "")
+			}
+		}
+	}
+}
+
+// sqliteURIFile is the file a SQLite URI filename opens (`file:PATH?query`,
+// `file:///abs/path`, percent-escapes decoded; https://sqlite.org/uri.html),
+// "" for none (`file::memory:`, an empty path); ok is false when it cannot
+// be told (another host, a bad escape).
+func sqliteURIFile(v string) (file string, ok bool) {
+	rest := strings.TrimPrefix(v, "file:")
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if auth, ok := strings.CutPrefix(rest, "//"); ok {
+		host, p, found := strings.Cut(auth, "/")
+		if !found || host != "" && host != "localhost" {
+			return "", false
+		}
+		rest = "/" + p
+	}
+	if rest == ":memory:" {
+		return "", true
+	}
+	file, err := url.PathUnescape(rest)
+	if err != nil || strings.ContainsRune(file, 0) {
+		return "", false
+	}
+	return file, true
 }
 
 func (inv *invocation) deleteOperand(base Part, o field) {

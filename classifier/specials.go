@@ -1129,7 +1129,7 @@ func (inv *invocation) chmod() {
 			continue
 		}
 		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
-			switch l := w.locate(p); l {
+			switch l := w.locateChange(p); l {
 			case locInside, locRoot:
 				w.add(w.part(inv.at, effects.WriteInside, inv.prog, fmt.Sprintf("`%s` changes permissions of %s", inv.text, w.describe(p, l))))
 			case locOutside:
@@ -1515,7 +1515,7 @@ func (inv *invocation) ruleStoreOperands() {
 			continue
 		}
 		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
-			if p != "" && w.locate(p) == locRuleStore {
+			if p != "" && w.locateChange(p) == locRuleStore {
 				part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
 				part.Refusal = effects.RuleStoreModification
 				w.add(part)

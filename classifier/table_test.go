@@ -39,14 +39,27 @@ func TestTableExamples(t *testing.T) {
 		if p.HomeWrite != "" {
 			want += " !" + string(effects.WriteProtectedPath)
 		}
+		if p.RuleStore {
+			want += " !" + string(effects.RuleStoreModification)
+		}
 		for _, ex := range p.Examples {
 			n++
 			r := Classify(ex, tableOpts)
 			if got := classSet(r); got != want {
 				t.Errorf("%s: example %q classifies as [%s], the entry says [%s]", name, ex, got, want)
 			}
-			if rs := refusals(r); len(rs) > 0 && !hasClass(p.Effects, effects.Privilege) && !hasClass(p.Effects, effects.OpaqueHigh) && !p.Outside && p.HomeWrite == "" {
+			if rs := refusals(r); len(rs) > 0 && !hasClass(p.Effects, effects.Privilege) && !hasClass(p.Effects, effects.OpaqueHigh) && !p.Outside && p.HomeWrite == "" && !p.RuleStore {
 				t.Errorf("%s: example %q is refused (%v)", name, ex, rs)
+			}
+		}
+		if p.OtherRuleStore {
+			// An unknown subcommand is a rule-store change: refused, with
+			// the entry's Other effects.
+			n++
+			ex := name + " no-such-subcommand"
+			other := renderSet(p.Other) + " !" + string(effects.RuleStoreModification)
+			if got := classSet(Classify(ex, tableOpts)); got != other {
+				t.Errorf("%s: unknown subcommand %q classifies as [%s], want [%s]", name, ex, got, other)
 			}
 		}
 		for _, ex := range p.NotExamples {

@@ -13,18 +13,42 @@ type Options struct {
 	// FS resolves symlinks on existing path prefixes; nil uses the real filesystem.
 	FS FS
 	// RuleStore lists extra absolute paths (files or directories) that belong to
-	// the permission-rule store (SPEC §5.6): the decision log, the binary's own
-	// install folder. User and workspace settings are always included.
+	// the permission-rule store (SPEC §5.6): the decision log and the files
+	// SQLite keeps beside it, the user settings files, the agents' hook
+	// settings files. Workspace settings (`.vscode/settings.json` of each
+	// root, `*.code-workspace`) are always included. A path is matched by
+	// what it resolves to and by file identity, so writing a member through
+	// any alias (a symlink either way, a hard link, `..`, a bind mount of its
+	// directory) is a rule-store modification.
 	RuleStore []string
+	// Binaries are the gate's own executables (the running binary as started
+	// and resolved). They belong to the rule store, and a program named by a
+	// path that resolves to one of them, or is the same file, is the
+	// `command-safety` entry of the table, not an opaque file.
+	Binaries []string
 }
 
-// FS is the part of the filesystem the classifier consults.
+// FS is the part of the filesystem the classifier consults. An FS may also
+// have these methods, which the real filesystem has:
+//
+//	Lstat(p string) (fs.FileInfo, error) // like os.Lstat
+//	Readlink(p string) (string, error)   // like os.Readlink
+//
+// With Lstat a path costs one call per new component, and files have an
+// identity: the [FileID] in the FileInfo's Sys(), or the device and inode of
+// the platform's stat result (Unix). With Readlink a symlink whose target
+// does not exist yet is followed to where a write through it would land.
 type FS interface {
 	// EvalSymlinks resolves p like [path/filepath.EvalSymlinks].
 	EvalSymlinks(p string) (string, error)
 	// IsFile reports whether p exists and is not a directory.
 	IsFile(p string) bool
 }
+
+// FileID identifies a file: two names with the same FileID are one file
+// (a hard link, or a directory seen through a bind mount). On Unix it is
+// the device and inode number.
+type FileID struct{ Dev, Ino uint64 }
 
 // Part is one piece of the command with one effect class.
 type Part struct {

@@ -81,6 +81,17 @@ type walker struct {
 	resolutions int
 	capped      bool   // a path was left unresolved by the cap
 	pathBuf     []byte // physicalIn's scratch space
+	linkHops    int    // dangling symlinks being followed (dangling)
+
+	// store is the rule store's concrete members resolved on the
+	// filesystem, built on the first write or deletion (store.go);
+	// binaries are the gate's own, built on the first program run by path.
+	store    *ruleStore
+	binaries []storeMember
+	binDone  bool
+	// storeAlias names, for a path found to be a rule-store member through
+	// an alias, the member it is (for the reason).
+	storeAlias map[string]string
 
 	// The links the command makes and what it writes, deletes and climbs
 	// out of with `..`, for the check in links.go.

@@ -67,6 +67,7 @@ var table = sortedTable(
 	editorPrograms,
 	miscPrograms,
 	extraPrograms,
+	gatePrograms,
 )
 
 // sortedTable joins the families and sorts them by name.

@@ -47,7 +47,9 @@ const (
 	OpaqueHigh // opaque-high
 )
 
-// Classes lists every class that appears on the wire, in order (not [Unknown]).
+// Classes lists every class a budget, filter or setting can name, in order:
+// not [Unknown], which marks only parts refused before they could be
+// classified (it still appears on the wire; see [Class.UnmarshalText]).
 var Classes = []Class{Read, Verify, WriteInside, WriteOutside, Network, Deletion,
 	HistoryRewrite, SystemChange, Privilege, OpaqueLow, OpaqueMedium, OpaqueHigh}
 
@@ -64,8 +66,15 @@ func ParseClass(s string) (Class, error) {
 // MarshalText writes the wire spelling.
 func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
-// UnmarshalText reads the wire spelling.
+// UnmarshalText reads the wire spelling, [Unknown]'s included: parts refused
+// before they could be classified (unparseable, too large, too deep) carry it
+// on the wire and in the decision log, which must read them back. Settings
+// name effects with [ParseClass], which refuses it.
 func (c *Class) UnmarshalText(b []byte) error {
+	if string(b) == Unknown.String() {
+		*c = Unknown
+		return nil
+	}
 	v, err := ParseClass(string(b))
 	if err != nil {
 		return err

@@ -75,6 +75,18 @@ type Program struct {
 	// through them cannot be resolved before the command runs, so anything
 	// else in the command that writes or deletes through them is unknown.
 	Links bool
+	// URIOperands: an operand may be a SQLite URI filename, which names the
+	// file in its path (`sqlite3 'file:app.db?mode=rw'` opens app.db): the
+	// operand counts as that file too.
+	URIOperands bool
+	// RuleStore: running the entry changes the permission-rule store (SPEC
+	// §5.6), so it is a rule-store-modification refusal whatever the budget
+	// (`command-safety hook uninstall`); [Program.Why] says what it changes.
+	RuleStore bool
+	// OtherRuleStore: an unknown subcommand (the [Program.Other] effects)
+	// is a [Program.RuleStore] change too: the gate's own commands, where an
+	// unknown verb may be one that edits the rules (`command-safety rules`).
+	OtherRuleStore bool
 	// InShell: the command the entry carries runs in the shell itself, not in
 	// a process it starts (`builtin cd src`, `command cd src`): a cd there
 	// changes the shell's directory. Functions are still not called

@@ -290,6 +290,15 @@ func TestEntryShape(t *testing.T) {
 		if p.Other != nil && len(p.Subcommands) == 0 && len(p.Goals) == 0 {
 			t.Errorf("%s: Other is set but there are no Subcommands to miss", path)
 		}
+		if p.RuleStore && p.Why == "" {
+			t.Errorf("%s: RuleStore without a Why: the refusal must say what it changes", path)
+		}
+		if p.RuleStore && !slices.ContainsFunc(p.Effects, func(c Class) bool { return c != Read && c != Verify }) {
+			t.Errorf("%s: RuleStore with only read or verify effects refuses nothing", path)
+		}
+		if p.OtherRuleStore && (len(p.Subcommands) == 0 || len(p.Other) == 0) {
+			t.Errorf("%s: OtherRuleStore needs Subcommands and non-read Other effects", path)
+		}
 		if p.Outside && !slices.Contains(p.Effects, Deletion) && !slices.ContainsFunc(p.Flags, func(f Flag) bool { return slices.Contains(f.Effects, Deletion) }) {
 			t.Errorf("%s: Outside without a deletion", path)
 		}

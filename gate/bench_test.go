@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ml-ai/command-safety/classifier"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // typical is a mix of what coding agents run, weighted towards reads and tests.
@@ -45,6 +46,56 @@ func benchEnv(b *testing.B) classifier.Options {
 		}
 	}
 	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home}
+}
+
+// installedEnv is benchEnv with an installation's rule store on disk, as
+// check, serve and hook pass it (gate.Installation): every editor's user
+// settings (VS Code's exists), the agents' hook files (Claude Code's
+// exists), the decision log with its WAL, and the binary.
+func installedEnv(b *testing.B) classifier.Options {
+	o := benchEnv(b)
+	h := func(p string) string { return filepath.Join(o.Home, p) }
+	for _, f := range []string{".config/Code/User/settings.json", ".claude/settings.json",
+		".local/state/ml-ai/decisions.db", ".local/state/ml-ai/decisions.db-wal", "bin/command-safety"} {
+		if err := os.MkdirAll(filepath.Dir(h(f)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(h(f), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	in := gate.Installation{
+		Binaries: []string{h("bin/command-safety")},
+		UserSettings: []string{h(".config/Code/User/settings.json"), h(".config/Code - Insiders/User/settings.json"),
+			h(".config/VSCodium/User/settings.json"), h(".config/Cursor/User/settings.json"),
+			h(".local/share/code-server/User/settings.json")},
+		AgentFiles: []string{h(".claude/settings.json"), h(".claude/settings.local.json"), h(".cursor/hooks.json"), h(".gemini/settings.json")},
+		Logs:       []string{h(".local/state/ml-ai/decisions.db")},
+	}
+	o.RuleStore, o.Binaries = in.RuleStore(), in.Binaries
+	return o
+}
+
+// BenchmarkClassifyInstalled is BenchmarkClassifyTypical with an
+// installation's rule store: what a command costs in check, serve and hook.
+// Commands that write, move or delete resolve the store once.
+func BenchmarkClassifyInstalled(b *testing.B) {
+	benchOpts := installedEnv(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		classifier.Classify(typical[i%len(typical)], benchOpts)
+	}
+}
+
+func BenchmarkClassifyInstalledEach(b *testing.B) {
+	benchOpts := installedEnv(b)
+	for _, cmd := range typical {
+		b.Run(cmd, func(b *testing.B) {
+			for b.Loop() {
+				classifier.Classify(cmd, benchOpts)
+			}
+		})
+	}
 }
 
 func BenchmarkClassifyTypical(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path"
@@ -42,8 +43,9 @@ const (
 var corpusWorkspaces = []string{"/home/u/ws", "/srv/other"}
 
 // corpusFiles and corpusDirs are everything that exists in the fake
-// filesystem, besides the symlinks of corpusLinks. Ancestors of existing
-// paths exist, and so does /etc, the target of link-out.
+// filesystem, besides the symlinks of corpusLinks and the other names of
+// corpusHardLinks and corpusBinds. Ancestors of existing paths exist, and so
+// does /etc, the target of link-out.
 var (
 	corpusFiles = map[string]bool{
 		"/home/u/ws/README.md":      true,
@@ -52,32 +54,164 @@ var (
 		"/home/u/ws/existing.txt":   true,
 		"/home/u/ws/scripts/gen.sh": true,
 		"/home/u/ws/.env":           true,
+		// The installation (corpusStore): the user settings live in a
+		// dotfiles repository, the log was moved into the other root.
+		"/home/u/ws/dotfiles/settings.json": true,
+		"/home/u/ws/dotfiles/other.json":    true,
+		"/srv/other/logs/gate.db":           true,
+		"/srv/other/logs/gate.db-wal":       true,
+		"/home/u/bin/command-safety":        true,
+		"/home/u/.claude/settings.json":     true,
 	}
 	corpusDirs = map[string]bool{
 		"/": true, "/home": true, "/home/u": true, "/srv": true, "/etc": true,
 		"/home/u/ws": true, "/home/u/ws/src": true, "/home/u/ws/scripts": true,
 		"/home/u/ws/src/a": true, "/home/u/ws/src/a/b": true,
 		"/srv/other": true, "/tmp": true,
+		"/home/u/ws/dotfiles": true, "/srv/other/logs": true, "/home/u/bin": true, "/home/u/.claude": true,
+		"/home/u/.config": true, "/home/u/.config/Code": true, "/home/u/.config/Code/User": true,
+		"/home/u/.config/Cursor": true, "/home/u/.config/Cursor/User": true,
+		"/home/u/.config/VSCodium": true, "/home/u/.config/VSCodium/User": true,
+		"/srv/ext": true, "/srv/ext/ml-ai.command-safety-0.1.0": true,
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
 		"/home/u/ws/link-in":  "/home/u/ws/src",
 		"/home/u/ws/deep-in":  "/home/u/ws/src/a/b",
+		// The rule store's aliases.
+		"/home/u/.config/Code/User/settings.json":   "/home/u/ws/dotfiles/settings.json",
+		"/home/u/.config/Cursor/User/settings.json": "/home/u/ws/dotfiles/cursor.json", // dangling
+		"/home/u/ws/settings-link":                  "/home/u/.config/Code/User/settings.json",
+		"/home/u/ws/to-codium":                      "/home/u/.config/VSCodium/User/settings.json", // dangling
+		"/home/u/logs":                              "/srv/other/logs",
+		"/home/u/ws/logs-link":                      "/home/u/logs",
+		"/home/u/ws/cs-link":                        "/home/u/bin/command-safety",
+		"/home/u/ws/ext-link":                       "/srv/ext/ml-ai.command-safety-0.1.0",
 	}
+	// corpusHardLinks are second names of files: the same file identity.
+	corpusHardLinks = map[string]string{
+		"/home/u/ws/hard.db":  "/srv/other/logs/gate.db",
+		"/home/u/ws/cs-hard":  "/home/u/bin/command-safety",
+		"/home/u/ws/hard-set": "/home/u/.claude/settings.json",
+	}
+	// corpusBinds are bind mounts: the directory (and everything in it) is
+	// the same as its source, and EvalSymlinks does not resolve it.
+	corpusBinds = map[string]string{"/home/u/ws/bind-claude": "/home/u/.claude"}
 )
+
+// corpusStore is the installation's permission-rule store every case is
+// decided with, as cmd/command-safety builds it on Linux for HOME=/home/u
+// with `ml-ai.decisionLog: /home/u/logs/gate.db` in the user settings.
+var corpusStore = gate.Installation{
+	Binaries: []string{"/home/u/bin/command-safety"},
+	UserSettings: []string{"/home/u/.config/Code/User/settings.json", "/home/u/.config/Code - Insiders/User/settings.json",
+		"/home/u/.config/VSCodium/User/settings.json", "/home/u/.config/Cursor/User/settings.json",
+		"/home/u/.local/share/code-server/User/settings.json"},
+	AgentFiles: []string{"/home/u/.claude/settings.json", "/home/u/.claude/settings.local.json",
+		"/home/u/.cursor/hooks.json", "/home/u/.gemini/settings.json"},
+	Logs: []string{"/home/u/logs/gate.db"},
+}
 
 // corpusFS is the fake filesystem of the corpus. It implements
 // classifier.FS with the semantics of path/filepath.EvalSymlinks: symlinks on
 // every prefix are resolved before a following `..` is applied, and a path
-// with a missing component is an error wrapping fs.ErrNotExist.
+// with a missing component is an error wrapping fs.ErrNotExist. Its Lstat
+// gives file identities (classifier.FileID) that hard links and bind mounts
+// share, and Readlink reads symlinks, dangling ones too.
 type corpusFS struct{}
 
 func (corpusFS) EvalSymlinks(p string) (string, error) { return evalSymlinks(p, 0) }
 
 func (f corpusFS) IsFile(p string) bool {
 	r, err := evalSymlinks(p, 0)
-	return err == nil && corpusFiles[r]
+	return err == nil && corpusIsFile(bound(r))
 }
+
+// bound is p with a bind mount's mount point replaced by its source: the
+// name under which the fake filesystem knows the entry.
+func bound(p string) string {
+	for m, src := range corpusBinds {
+		if p == m || strings.HasPrefix(p, m+"/") {
+			return src + p[len(m):]
+		}
+	}
+	return p
+}
+
+func corpusIsFile(c string) bool { return corpusFiles[c] || corpusHardLinks[c] != "" }
+
+// parentResolved is p's directory with its symlinks resolved, joined with
+// p's last component.
+func parentResolved(p string) (string, error) {
+	if !strings.HasPrefix(p, "/") {
+		return "", &fs.PathError{Op: "lstat", Path: p, Err: fs.ErrInvalid}
+	}
+	p = path.Clean(p)
+	if p == "/" {
+		return p, nil
+	}
+	dir, err := evalSymlinks(path.Dir(p), 0)
+	if err != nil {
+		return "", err
+	}
+	return path.Join(dir, path.Base(p)), nil
+}
+
+func (corpusFS) Lstat(p string) (fs.FileInfo, error) {
+	q, err := parentResolved(p)
+	if err != nil {
+		return nil, err
+	}
+	c := bound(q)
+	id := c
+	if t := corpusHardLinks[c]; t != "" {
+		id = t
+	}
+	fi := corpusInfo{name: path.Base(q), id: corpusID(id)}
+	switch {
+	case corpusLinks[c] != "":
+		fi.mode = fs.ModeSymlink | 0o777
+	case corpusIsFile(c):
+		fi.mode = 0o644
+	case corpusDirs[c]:
+		fi.mode = fs.ModeDir | 0o755
+	default:
+		return nil, &fs.PathError{Op: "lstat", Path: p, Err: fs.ErrNotExist}
+	}
+	return fi, nil
+}
+
+func (corpusFS) Readlink(p string) (string, error) {
+	q, err := parentResolved(p)
+	if err != nil {
+		return "", err
+	}
+	if t := corpusLinks[bound(q)]; t != "" {
+		return t, nil
+	}
+	return "", &fs.PathError{Op: "readlink", Path: p, Err: syscall.EINVAL}
+}
+
+// corpusID is the identity of the file known as c.
+func corpusID(c string) classifier.FileID {
+	h := fnv.New64a()
+	h.Write([]byte(c))
+	return classifier.FileID{Dev: 1, Ino: h.Sum64()}
+}
+
+// corpusInfo is a FileInfo of the fake filesystem.
+type corpusInfo struct {
+	name string
+	mode fs.FileMode
+	id   classifier.FileID
+}
+
+func (i corpusInfo) Name() string       { return i.name }
+func (i corpusInfo) Size() int64        { return 0 }
+func (i corpusInfo) Mode() fs.FileMode  { return i.mode }
+func (i corpusInfo) ModTime() time.Time { return time.Time{} }
+func (i corpusInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i corpusInfo) Sys() any           { return i.id }
 
 func evalSymlinks(p string, hops int) (string, error) {
 	if !strings.HasPrefix(p, "/") {
@@ -94,20 +228,20 @@ func evalSymlinks(p string, hops int) (string, error) {
 			continue
 		}
 		next := path.Join(cur, c)
-		if target, ok := corpusLinks[next]; ok {
+		if target, ok := corpusLinks[bound(next)]; ok {
 			if hops >= 40 {
 				return "", &fs.PathError{Op: "lstat", Path: p, Err: syscall.ELOOP}
 			}
 			return evalSymlinks(target+"/"+strings.Join(parts[i+1:], "/"), hops+1)
 		}
 		switch {
-		case corpusFiles[next]:
+		case corpusIsFile(bound(next)):
 			for _, rest := range parts[i+1:] {
 				if rest != "" && rest != "." {
 					return "", &fs.PathError{Op: "lstat", Path: p, Err: syscall.ENOTDIR}
 				}
 			}
-		case corpusDirs[next]:
+		case corpusDirs[bound(next)]:
 		default:
 			return "", &fs.PathError{Op: "lstat", Path: p, Err: fs.ErrNotExist}
 		}
@@ -322,6 +456,7 @@ func corpusDecide(t *testing.T, o corpusOptions, command string) gate.Verdict {
 		Mode:       o.Mode,
 		Shell:      o.Shell,
 		FS:         corpusFS{},
+		RuleStore:  corpusStore,
 	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	return gate.Decide(req, gate.Policy{Enabled: o.Safety, Budgets: set}, now)
@@ -490,6 +625,41 @@ func TestCorpusFS(t *testing.T) {
 		if got, err := fsys.EvalSymlinks(p); err == nil {
 			t.Errorf("EvalSymlinks(%q) = %q, want an error", p, got)
 		}
+	}
+	// The rule store's aliases: a dangling symlink, a bind mount (not a
+	// symlink, the same identity), hard links.
+	if got, err := fsys.EvalSymlinks("/home/u/ws/settings-link"); err != nil || got != "/home/u/ws/dotfiles/settings.json" {
+		t.Errorf("EvalSymlinks(settings-link) = %q, %v", got, err)
+	}
+	if got, err := fsys.Readlink("/home/u/.config/Cursor/User/settings.json"); err != nil || got != "/home/u/ws/dotfiles/cursor.json" {
+		t.Errorf("Readlink of the dangling Cursor settings = %q, %v", got, err)
+	}
+	if _, err := fsys.EvalSymlinks("/home/u/.config/Cursor/User/settings.json"); !errorsIsNotExist(err) {
+		t.Errorf("EvalSymlinks of a dangling symlink: %v, want fs.ErrNotExist", err)
+	}
+	if got, err := fsys.EvalSymlinks("/home/u/ws/bind-claude/settings.json"); err != nil || got != "/home/u/ws/bind-claude/settings.json" {
+		t.Errorf("EvalSymlinks in a bind mount = %q, %v; want it unchanged", got, err)
+	}
+	same := func(a, b string) bool {
+		fa, errA := fsys.Lstat(a)
+		fb, errB := fsys.Lstat(b)
+		return errA == nil && errB == nil && fa.Sys() == fb.Sys()
+	}
+	for _, pair := range [][2]string{
+		{"/home/u/ws/bind-claude/settings.json", "/home/u/.claude/settings.json"},
+		{"/home/u/ws/bind-claude", "/home/u/.claude"},
+		{"/home/u/ws/hard.db", "/srv/other/logs/gate.db"},
+		{"/home/u/ws/link-in/../hard.db", "/srv/other/logs/gate.db"},
+	} {
+		if !same(pair[0], pair[1]) {
+			t.Errorf("%s and %s are not the same file", pair[0], pair[1])
+		}
+	}
+	if same("/home/u/ws/dotfiles/other.json", "/home/u/ws/dotfiles/settings.json") {
+		t.Errorf("two files share an identity")
+	}
+	if fi, err := fsys.Lstat("/home/u/ws/cs-link"); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("Lstat(cs-link) = %v, %v; want a symlink", fi, err)
 	}
 	if _, err := fsys.EvalSymlinks("/home/u/ws/nope"); !errorsIsNotExist(err) {
 		t.Errorf("EvalSymlinks of a missing path: %v, want fs.ErrNotExist", err)

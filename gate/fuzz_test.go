@@ -31,8 +31,11 @@ func FuzzClassify(f *testing.F) {
 		}
 	}
 	classifier.PanicOnBugs = true
-	opts := classifier.Options{Cwd: "/home/u/ws", Workspaces: []string{"/home/u/ws"}, Home: "/home/u", FS: fuzzFS{}}
-	req := gate.Request{Cwd: opts.Cwd, Workspaces: opts.Workspaces, Home: opts.Home, FS: opts.FS}
+	// The corpus's environment: its filesystem (symlinks, hard links, a bind
+	// mount, dangling links) and its installation's rule store.
+	opts := classifier.Options{Cwd: corpusCwd, Workspaces: corpusWorkspaces, Home: corpusHome, FS: corpusFS{},
+		RuleStore: corpusStore.RuleStore(), Binaries: corpusStore.Binaries}
+	req := gate.Request{Cwd: opts.Cwd, Workspaces: opts.Workspaces, Home: opts.Home, FS: opts.FS, RuleStore: corpusStore}
 	policy := gate.DefaultPolicy()
 	f.Fuzz(func(t *testing.T, cmd string) {
 		r1 := classifier.Classify(cmd, opts)
@@ -58,8 +61,3 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
-
-type fuzzFS struct{}
-
-func (fuzzFS) EvalSymlinks(p string) (string, error) { return p, nil }
-func (fuzzFS) IsFile(string) bool                    { return false }

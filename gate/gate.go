@@ -19,6 +19,10 @@ import (
 // verdict; the decision log stores it beside every row.
 const ClassifierVersion = "1"
 
+// MaxCommandBytes is the longest command classified; a longer one is
+// refused as too-large (SPEC §3 rule 10).
+const MaxCommandBytes = classifier.MaxBytes
+
 // Request is one command to decide.
 type Request struct {
 	ID         string   // caller's id, echoed in the verdict
@@ -31,8 +35,9 @@ type Request struct {
 	// Shell is the shell that will run the command (SPEC §1); the zero
 	// value, unknown, classifies it as bash and as zsh, the worse winning.
 	Shell Shell
-	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
-	RuleStore []string
+	// RuleStore is the installation's permission-rule store: the binaries,
+	// settings and hook files and the decision log (SPEC §5.6).
+	RuleStore Installation
 	// FS is passed to the classifier; nil is the real filesystem.
 	FS classifier.FS
 }
@@ -138,11 +143,12 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	if v.Workspaces == nil {
 		v.Workspaces = []string{}
 	}
+	opts := classifier.Options{
+		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
+		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries, Shell: req.Shell,
+	}
 	start := time.Now()
-	res := classifier.Classify(req.Command, classifier.Options{
-		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS, RuleStore: req.RuleStore,
-		Shell: req.Shell,
-	})
+	res := classifier.Classify(req.Command, opts)
 	v.Micros = time.Since(start).Microseconds()
 	v.Time = now().UTC()
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 package gate_test
 
 import (
@@ -8,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ml-ai/command-safety/classifier"
 	"github.com/ml-ai/command-safety/effects"
@@ -104,7 +108,24 @@ func programPositionsMatch(t *testing.T, shellName string, shellArgs []string, d
 		cmd.Dir = work
 		cmd.Env = []string{"HOME=" + dir, "PATH=" + bin + ":/usr/bin:/bin"}
 		cmd.Stdin = nil
-		_ = cmd.Run() // the stand-ins' log says what ran; exit codes do not matter
+		// Its own process group, so that the test can wait for what bash
+		// leaves running: a process substitution (`p1 > >(p2)`) may write
+		// to the log after bash exits, and on a loaded machine it wrote
+		// into the next line's log, which then named a program that line
+		// never runs.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pgid := cmd.Process.Pid
+		_ = cmd.Wait() // the stand-ins' log says what ran; exit codes do not matter
+		for end := time.Now().Add(10 * time.Second); syscall.Kill(-pgid, 0) == nil; {
+			if time.Now().After(end) {
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 		data, _ := os.ReadFile(logFile)
 		ran := strings.Fields(string(data))
 		if len(ran) == 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -24,35 +25,49 @@ import (
 //   - exit 2: blocking error, stderr fed to Claude (stdout ignored); used here
 //     only for an unknown agent name.
 //   - The hook also gets $CLAUDE_PROJECT_DIR, the project root.
+//
+// VS Code's agent also runs the hooks of .claude/settings.json and
+// ~/.claude/settings.json, for every tool and with matchers ignored, and
+// sends its own payload (see [vscode]): a terminal tool of VS Code there is
+// judged like Bash, never let through as "not Bash", and recorded as agent
+// "vscode". The answer stays Claude Code's, which VS Code reads.
 type claudeCode struct{}
 
-func (claudeCode) parse(payload []byte, getenv func(string) string) (call, error) {
-	c, _, _, err := parsePreToolUse(payload, "PreToolUse", "Bash", "command")
-	if err != nil || !c.shell {
-		return c, err
-	}
-	c.workspaces = cleanRoots(getenv("CLAUDE_PROJECT_DIR"))
-	return c, nil
+func (claudeCode) parse(payload []byte, getenv func(string) string, event string) (call, error) {
+	c, _, err := parseHost(payload, getenv, event)
+	return c, err
 }
 
-// parsePreToolUse reads the payload of Claude Code's PreToolUse and of the
-// agents that copy it (Codex, VS Code): session_id, cwd, permission_mode,
-// hook_event_name, tool_name and the shell tool's tool_input. For another
-// event or another tool the call is not a shell command (c.shell false).
-func parsePreToolUse(payload []byte, event, shellTool, property string) (c call, tool string, in fields, err error) {
+// parsePreToolUse reads the payload of the agents that copy Claude Code's
+// hooks exactly (Codex): session_id, cwd, permission_mode,
+// hook_event_name, tool_name, tool_use_id and the shell tool's tool_input.
+// event is the gate's event; posts are the events after a tool ran and ends
+// those that end a turn or session (reports for the log). For another tool
+// the call is not a shell command (c.shell false).
+func parsePreToolUse(payload []byte, event string, posts, ends []string, shellTool, property string) (c call, tool string, in fields, err error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, "", fields{}, err
 	}
 	c = call{session: f.str("session_id"), cwd: cleanAbs(f.str("cwd")), mode: modeFromPermission(f.str("permission_mode"))}
-	ev := f.str("hook_event_name")
+	c.event = f.str("hook_event_name")
+	c.callID = f.str("tool_use_id")
+	switch {
+	case c.event == "" || c.event == event:
+	case slices.Contains(posts, c.event):
+		c.phase = ran
+	case slices.Contains(ends, c.event):
+		c.phase = ended
+		return c, "", in, f.error()
+	default:
+		// Installed on another event: nothing to decide or report.
+		c.phase = ended
+		c.session = ""
+		return c, "", in, f.error()
+	}
 	tool, _ = f.strOK("tool_name")
 	if err := f.error(); err != nil {
 		return c, tool, in, err
-	}
-	if ev != "" && ev != event {
-		// Installed on another event: this adapter only gates the pre-tool event.
-		return c, tool, in, nil
 	}
 	if tool == "" {
 		return c, tool, in, errors.New("tool_name is missing")
@@ -119,4 +134,12 @@ func jsonOutput(v any) Output {
 		return unknownAgent("command-safety could not encode its answer")
 	}
 	return Output{Stdout: b.Bytes()}
+}
+
+// asks is false when nobody attends the session: `claude -p` sets
+// CLAUDE_CODE_SESSION_ATTENDED=0 in its hooks' environment (2.1.332, seen in
+// e2e/agents), and then denies an ask itself; the log records it rejected
+// rather than waiting on an answer that never comes.
+func (claudeCode) asks(getenv func(string) string) bool {
+	return getenv("CLAUDE_CODE_SESSION_ATTENDED") != "0"
 }

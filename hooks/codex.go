@@ -26,8 +26,8 @@ import (
 //     in hold mode, where a human releases it first (SPEC §8, §10).
 type codex struct{}
 
-func (codex) parse(payload []byte, _ func(string) string) (call, error) {
-	c, _, in, err := parsePreToolUse(payload, "PreToolUse", "Bash", "command")
+func (codex) parse(payload []byte, _ func(string) string, _ string) (call, error) {
+	c, _, in, err := parsePreToolUse(payload, "PreToolUse", []string{"PostToolUse"}, []string{"Stop"}, "Bash", "command")
 	if err != nil || !c.shell {
 		return c, err
 	}
@@ -67,3 +67,5 @@ func (codex) shell(_ func(string) string, goos string) gate.Shell {
 	}
 	return gate.ShellBash
 }
+
+func (codex) asks(func(string) string) bool { return false }

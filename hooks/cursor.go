@@ -21,19 +21,27 @@ import (
 //   - $CURSOR_PROJECT_DIR, when the agent sets it, is a workspace root too.
 type cursor struct{}
 
-func (cursor) parse(payload []byte, getenv func(string) string) (call, error) {
+func (cursor) parse(payload []byte, getenv func(string) string, _ string) (call, error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, err
 	}
 	c := call{session: f.str("conversation_id"), cwd: cleanAbs(f.str("cwd"))}
-	ev := f.str("hook_event_name")
+	c.event = f.str("hook_event_name")
 	roots := f.strs("workspace_roots")
 	cmd := f.str("command")
 	if err := f.error(); err != nil {
 		return c, err
 	}
-	if ev != "" && ev != "beforeShellExecution" {
+	switch c.event {
+	case "", "beforeShellExecution":
+	case "afterShellExecution": // the command ran: a report for the log
+		c.phase = ran
+	case "stop": // the agent loop ended
+		c.phase = ended
+		return c, nil
+	default:
+		c.phase, c.session = ended, "" // another event: nothing to report
 		return c, nil
 	}
 	if cmd == "" {
@@ -69,3 +77,5 @@ func (cursor) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
 // shell ($SHELL) unless a terminal profile says otherwise, which the hook
 // cannot see: $SHELL, or unknown.
 func (cursor) shell(getenv func(string) string, _ string) gate.Shell { return loginShell(getenv) }
+
+func (cursor) asks(func(string) string) bool { return true }

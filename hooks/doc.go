@@ -1,7 +1,7 @@
 // Package hooks owns the agent adapters: it turns the pre-command hook payload
-// of a terminal agent (Claude Code, Cursor, Gemini CLI) into a [gate.Request],
-// decides it with [gate.Decide], records the verdict and answers in that
-// agent's own hook format (SPEC §8). It also edits each agent's settings file
+// of an agent (Claude Code, Codex, Cursor, Gemini CLI, VS Code's agent,
+// Copilot CLI) into a [gate.Request], decides it with [gate.Decide], records
+// the verdict and answers in that agent's own hook format (SPEC §8). It also edits each agent's settings file
 // to install or remove the hook ([Install], [Uninstall]).
 //
 // Every path fails closed: empty, oversized or malformed input, a missing

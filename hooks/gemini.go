@@ -27,7 +27,7 @@ import (
 //   - $GEMINI_PROJECT_DIR is the project root.
 type geminiCLI struct{}
 
-func (geminiCLI) parse(payload []byte, getenv func(string) string) (call, error) {
+func (geminiCLI) parse(payload []byte, getenv func(string) string, _ string) (call, error) {
 	f, err := readPayload(payload)
 	if err != nil {
 		return call{}, err
@@ -41,12 +41,20 @@ func (geminiCLI) parse(payload []byte, getenv func(string) string) (call, error)
 		cwd = cleanAbs(getenv("GEMINI_CWD"))
 	}
 	c := call{session: session, cwd: cwd}
-	ev := f.str("hook_event_name")
+	c.event = f.str("hook_event_name")
 	tool := f.str("tool_name")
 	if err := f.error(); err != nil {
 		return c, err
 	}
-	if ev != "" && ev != "BeforeTool" {
+	switch c.event {
+	case "", "BeforeTool":
+	case "AfterTool": // the tool ran: a report for the log
+		c.phase = ran
+	case "AfterAgent", "SessionEnd": // the turn or session ended
+		c.phase = ended
+		return c, nil
+	default:
+		c.phase, c.session = ended, "" // another event: nothing to report
 		return c, nil
 	}
 	if tool == "" {
@@ -105,3 +113,5 @@ func (geminiCLI) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
 
 // shell: Gemini CLI's run_shell_command runs `bash -c` on Linux and macOS.
 func (geminiCLI) shell(func(string) string, string) gate.Shell { return gate.ShellBash }
+
+func (geminiCLI) asks(func(string) string) bool { return true }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,20 +40,22 @@ type Output struct {
 // wrongly: every field has a safe default.
 type Config struct {
 	// Policy returns the policy for the given workspace roots (settings are
-	// per workspace) and the rule-store paths those settings add (the
-	// decision log they name). nil means [gate.DefaultPolicy].
-	Policy func(workspaces []string) (policy gate.Policy, ruleStore []string)
+	// per workspace) and the decision logs those settings name, which join
+	// the rule store. nil means [gate.DefaultPolicy].
+	Policy func(workspaces []string) (policy gate.Policy, logs []string)
 	// Record writes a verdict to the decision log with the agent's session id
 	// and returns it as it stands (audit.Record: with its log id, or on error
 	// downgraded from allow to prompt). nil means no log: every allow becomes
 	// a prompt, since nothing runs unattended without a record.
-	Record func(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error)
+	// w says who waits on a prompt's answer (ignored for allow and refuse).
+	Record func(ctx context.Context, v gate.Verdict, session string, w Waiting) (gate.Verdict, error)
 	// Getenv reads the environment the agent gave the hook; nil is os.Getenv.
 	Getenv func(string) string
 	// Home is the user's home directory, passed to the classifier.
 	Home string
-	// RuleStore lists extra paths of the permission-rule store (the log, the binary).
-	RuleStore []string
+	// RuleStore is the installation's permission-rule store (SPEC §5.6), as
+	// check and serve pass it; the agents' hook files under Home are added.
+	RuleStore gate.Installation
 	// GitRoot returns the nearest enclosing git work tree of dir, or "".
 	// nil looks for a .git entry on the real filesystem.
 	GitRoot func(dir string) string
@@ -63,6 +66,13 @@ type Config struct {
 	// approve or reject it and returns the verdict to answer (allow or
 	// refuse, never prompt). Allows and refusals never wait.
 	Hold func(ctx context.Context, v gate.Verdict) gate.Verdict
+	// Report, when not nil, tells the decision log what the agent's own
+	// post-execution hooks say about a prompt it asked its user (SPEC §7):
+	// the command ran, or the turn ended without it.
+	Report func(ctx context.Context, agent string, r Report) error
+	// Event is the agent event the hook was installed for (`--event`), for
+	// agents whose payloads do not name it; "" when the payload does.
+	Event string
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
@@ -71,20 +81,69 @@ type Config struct {
 	GOOS string
 }
 
+// Report is what an agent's post-execution hook says (see [Config.Report]).
+type Report struct {
+	// Ran: the command ran (a post-tool event); else the agent's turn or
+	// session ended, and the prompts still asked in it did not run.
+	Ran     bool
+	Event   string // the agent's event name, for the log's note
+	Session string
+	CallID  string // the agent's id of the tool call; "" when it has none
+	Command string // the command that ran (Ran only)
+}
+
+// Waiting says who waits on the answer to a prompt, for the decision log's
+// status (SPEC §7).
+type Waiting int
+
+const (
+	// AgentAsks: the agent asks its own user (status asked).
+	AgentAsks Waiting = iota
+	// Held: hold mode; a human releases it (status held).
+	Held
+	// NobodyAsked: the agent cannot ask, so the prompt was answered with a
+	// deny; nobody will answer it (the log records it rejected at once).
+	NobodyAsked
+)
+
+// phase is when in a tool call the agent runs the hook.
+type phase int
+
+const (
+	before phase = iota // before the command: the gate decides
+	ran                 // after the command ran: a report for the log
+	ended               // the agent's turn ended: a report for the log
+)
+
 // call is what an adapter read from a hook payload.
 type call struct {
-	shell      bool // false: not a shell command; the adapter has no opinion
+	phase      phase
+	event      string // the agent's event name
+	callID     string // the agent's id of the tool call, when it has one
+	shell      bool   // false: not a shell command; the adapter has no opinion
 	command    string
 	cwd        string
 	workspaces []string // roots named by the payload or the agent's environment
 	session    string
 	mode       string // gate mode: "" or "plan"
+	// agent names the agent the payload shows when it is not the hook's
+	// own (VS Code's agent running the claude-code hook: "vscode").
+	agent string
+	// terminal: the command runs in a terminal that keeps its directory
+	// between commands (VS Code's): cwd is where it started, so only reads
+	// and verification may run unattended.
+	terminal bool
+	// limit, when not "", caps the decision at a prompt and says why.
+	limit string
+	// unjudged, when not "", is why the call needs a human although it has
+	// no command line to classify: it prompts, and command describes it.
+	unjudged string
 }
 
 // adapter speaks one agent's hook protocol.
 type adapter interface {
 	// parse reads the payload. An error means the payload is malformed.
-	parse(payload []byte, getenv func(string) string) (call, error)
+	parse(payload []byte, getenv func(string) string, event string) (call, error)
 	// answer renders a decision with its reason in the agent's format.
 	answer(d effects.Decision, reason string) Output
 	// noOpinion is the answer for a tool or event the gate does not judge.
@@ -93,13 +152,20 @@ type adapter interface {
 	// documents it (SPEC §1), from its environment and the platform
 	// (runtime.GOOS); unknown when nothing says.
 	shell(getenv func(string) string, goos string) gate.Shell
+	// asks reports whether the agent asks its user when the answer is a
+	// prompt (an adapter whose agent cannot denies instead, or the agent
+	// itself denies an ask when nobody attends it), given the hook's
+	// environment.
+	asks(getenv func(string) string) bool
 }
 
 var adapters = map[string]adapter{
 	"claude-code": claudeCode{},
 	"codex":       codex{},
+	"copilot-cli": copilotCLI{},
 	"cursor":      cursor{},
 	"gemini-cli":  geminiCLI{},
+	"vscode":      vscode{},
 }
 
 // Agents lists the agent names that have an adapter, sorted.
@@ -116,6 +182,12 @@ func Agents() []string {
 func loginShell(getenv func(string) string) gate.Shell {
 	return gate.ShellOf(getenv("SHELL"))
 }
+
+// RuleHostTool is the rule of the verdicts that prompt because the agent's
+// tool runs something the classifier cannot judge whole: PowerShell, text
+// sent to a program running in a terminal, a VS Code task from tasks.json
+// or with arguments, a notebook cell. Such a call never runs unattended.
+const RuleHostTool = "host-tool"
 
 // RuleDeadline is the rule of the verdict made when a hook run did not
 // decide before its deadline.
@@ -169,7 +241,7 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 			printable(agent, 64), strings.Join(Agents(), ", "))
 		v := rejected(agent, "", reason, now)
 		out := unknownAgent(reason)
-		if _, err := record(ctx, cfg, v, ""); err != nil {
+		if _, err := record(ctx, cfg, v, "", AgentAsks); err != nil {
 			out.Stderr += "; " + logFailure(err)
 		}
 		return out
@@ -198,6 +270,9 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 	case <-late.C:
 	}
 	c := prog.get()
+	if c.agent != "" {
+		agent = c.agent
+	}
 	why := fmt.Sprintf("command-safety did not decide within %s", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() == context.Canceled {
 		why = "the hook was stopped before command-safety decided"
@@ -210,7 +285,7 @@ func Run(ctx context.Context, agent string, stdin io.Reader, cfg Config) Output 
 	go func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), recordWait)
 		defer rcancel()
-		_, err := record(rctx, cfg, v, c.session)
+		_, err := record(rctx, cfg, v, c.session, AgentAsks)
 		logged <- err
 	}()
 	wait := time.NewTimer(recordWait)
@@ -235,9 +310,12 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	var c call
 	payload, err := readBounded(stdin)
 	if err == nil {
-		c, err = ad.parse(payload, getenv)
+		c, err = ad.parse(payload, getenv, cfg.Event)
 	}
 	prog.set(c)
+	if c.agent != "" {
+		agent = c.agent
+	}
 	if err == nil && cfg.BadArgs != "" {
 		err = errors.New(cfg.BadArgs)
 	}
@@ -246,10 +324,13 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		v := rejected(agent, c.cwd, reason, now)
 		v.Command, v.Mode = c.command, c.mode
 		out := ad.answer(effects.Refuse, reason)
-		if _, lerr := record(ctx, cfg, v, c.session); lerr != nil {
+		if _, lerr := record(ctx, cfg, v, c.session, AgentAsks); lerr != nil {
 			out.Stderr = joinNote(out.Stderr, logFailure(lerr))
 		}
 		return out
+	}
+	if c.phase != before {
+		return report(ctx, ad, agent, c, cfg)
 	}
 	if !c.shell {
 		return ad.noOpinion()
@@ -260,35 +341,60 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		workspaces = derivedWorkspace(c.cwd, cfg.Home, cfg.GitRoot)
 	}
 	policy := gate.DefaultPolicy()
-	ruleStore := append(append([]string(nil), cfg.RuleStore...), HookFiles(cfg.Home)...)
+	store := cfg.RuleStore
+	store.AgentFiles = append(slices.Clone(store.AgentFiles), HookFiles(cfg.Home, getenv)...)
 	if cfg.Policy != nil {
-		var extra []string
-		policy, extra = cfg.Policy(workspaces)
-		ruleStore = append(ruleStore, extra...)
+		var logs []string
+		policy, logs = cfg.Policy(workspaces)
+		store.Logs = append(slices.Clone(store.Logs), logs...)
 	}
-	goos := cfg.GOOS
-	if goos == "" {
-		goos = runtime.GOOS
+	var v gate.Verdict
+	if c.unjudged != "" {
+		v = rejected(agent, c.cwd, c.unjudged, now)
+		v.Decision, v.Rule, v.Command, v.Mode = effects.Prompt, RuleHostTool, c.command, c.mode
+		v.Workspaces = append([]string{}, workspaces...)
+		v.ClassificationEnabled = policy.Enabled
+	} else {
+		goos := cfg.GOOS
+		if goos == "" {
+			goos = runtime.GOOS
+		}
+		v = gate.Decide(gate.Request{
+			ID:         c.callID, // the decision log's request id: a later report matches it
+			Command:    c.command,
+			Cwd:        c.cwd,
+			Workspaces: workspaces,
+			Home:       cfg.Home,
+			Agent:      agent,
+			Mode:       c.mode,
+			Shell:      ad.shell(getenv, goos),
+			RuleStore:  store,
+		}, policy, now)
+		switch {
+		case c.limit != "":
+			v = gate.AtMostPrompt(v, RuleHostTool, c.limit)
+		case c.terminal && v.Decision == effects.Allow && !readsOnly(v):
+			v = gate.AtMostPrompt(v, RuleHostTool, whyTerminal)
+		}
 	}
-	v := gate.Decide(gate.Request{
-		Command:    c.command,
-		Cwd:        c.cwd,
-		Workspaces: workspaces,
-		Home:       cfg.Home,
-		Agent:      agent,
-		Mode:       c.mode,
-		Shell:      ad.shell(getenv, goos),
-		RuleStore:  ruleStore,
-	}, policy, now)
 	var note string
-	v, err = record(ctx, cfg, v, c.session)
+	w := AgentAsks
+	switch {
+	case cfg.Hold != nil:
+		w = Held
+	case !ad.asks(getenv):
+		w = NobodyAsked
+	}
+	v, err = record(ctx, cfg, v, c.session, w)
 	if err != nil {
 		note = logFailure(err)
 	}
 	if cfg.Hold != nil && v.Decision == effects.Prompt {
-		v = cfg.Hold(ctx, v)
-		if v.Decision == effects.Prompt { // a Hold must decide; never hand back ask
-			v.Decision = effects.Refuse
+		if held := cfg.Hold(ctx, v); held.Decision == effects.Prompt {
+			// A Hold must decide; never hand back ask.
+			v = gate.Released(v, false, "held for review, and the hold did not decide")
+		} else {
+			v = held
 		}
 	}
 	out := ad.answer(v.Decision, v.Reason)
@@ -296,18 +402,41 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 	return out
 }
 
+// report hands a post-execution event to cfg.Report and answers with no
+// opinion: the command already ran, or the turn is over.
+func report(ctx context.Context, ad adapter, agent string, c call, cfg Config) Output {
+	out := ad.noOpinion()
+	if cfg.Report == nil || c.session == "" || (c.phase == ran && !c.shell) {
+		return out // another tool, or nothing to match a prompt with
+	}
+	r := Report{Ran: c.phase == ran, Event: c.event, Session: c.session, CallID: c.callID, Command: c.command}
+	if err := cfg.Report(ctx, agent, r); err != nil {
+		out.Stderr = joinNote(out.Stderr, logFailure(err))
+	}
+	return out
+}
+
+// readsOnly reports whether every part of v reads or verifies.
+func readsOnly(v gate.Verdict) bool {
+	for _, e := range v.Effects {
+		if e.Effect != effects.Read && e.Effect != effects.Verify {
+			return false
+		}
+	}
+	return true
+}
+
 // record logs v through cfg.Record. Whatever Record returns, an allow that
 // was not logged is a prompt.
-func record(ctx context.Context, cfg Config, v gate.Verdict, session string) (gate.Verdict, error) {
+func record(ctx context.Context, cfg Config, v gate.Verdict, session string, w Waiting) (gate.Verdict, error) {
 	var err error
 	if cfg.Record == nil {
 		err = errors.New("no decision log is configured")
 	} else {
-		v, err = cfg.Record(ctx, v, session)
+		v, err = cfg.Record(ctx, v, session, w)
 	}
-	if err != nil && v.Decision == effects.Allow {
-		v.Decision = effects.Prompt
-		v.Reason += "; the decision log is unavailable (" + err.Error() + "), so nothing runs unattended"
+	if err != nil {
+		v = gate.Unrecorded(v, "the decision log is unavailable ("+err.Error()+")")
 	}
 	return v, err
 }
@@ -328,19 +457,9 @@ func joinNote(a, b string) string {
 
 // rejected is the verdict for input that never reached the classifier.
 func rejected(agent, cwd, reason string, now func() time.Time) gate.Verdict {
-	return gate.Verdict{
-		Time:       now().UTC(),
-		Command:    "",
-		Cwd:        cwd,
-		Workspaces: []string{},
-		Agent:      printable(agent, 64),
-		Decision:   effects.Refuse,
-		Effects:    []gate.Effect{},
-		Rule:       RuleInvalidInput,
-		Reason:     reason,
-		// The classification never ran; the toggle did not matter.
-		ClassificationEnabled: true,
-	}
+	// The classification never ran; the toggle did not matter.
+	return gate.Rejected(gate.Verdict{Time: now().UTC(), Cwd: cwd, Agent: printable(agent, 64), ClassificationEnabled: true},
+		RuleInvalidInput, reason)
 }
 
 // unknownAgent is the answer when no adapter knows the agent: a generic deny

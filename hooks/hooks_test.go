@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ml-ai/command-safety/budgets"
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 	"golang.org/x/tools/txtar"
@@ -25,6 +26,7 @@ import (
 type logRow struct {
 	v       gate.Verdict
 	session string
+	waiting Waiting
 }
 
 // fakeLog records verdicts in memory; fail makes every append fail.
@@ -33,11 +35,11 @@ type fakeLog struct {
 	fail error
 }
 
-func (l *fakeLog) record(_ context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+func (l *fakeLog) record(_ context.Context, v gate.Verdict, session string, w Waiting) (gate.Verdict, error) {
 	if l.fail != nil {
 		return v, l.fail
 	}
-	l.rows = append(l.rows, logRow{v, session})
+	l.rows = append(l.rows, logRow{v, session, w})
 	v.LogID = int64(len(l.rows))
 	return v, nil
 }
@@ -145,8 +147,12 @@ func checkWant(t *testing.T, agent string, out Output, log *fakeLog, want string
 		}
 	case strings.HasPrefix(logLine, "logged "):
 		f := strings.Fields(logLine)
-		if len(f) != 3 {
+		if len(f) != 3 && len(f) != 4 {
 			t.Fatalf("bad log line %q", logLine)
+		}
+		wantAgent := agent
+		if len(f) == 4 {
+			wantAgent = f[3] // the agent the payload shows
 		}
 		if len(log.rows) != 1 {
 			t.Fatalf("logged %d rows, want 1", len(log.rows))
@@ -156,9 +162,9 @@ func checkWant(t *testing.T, agent string, out Output, log *fakeLog, want string
 		if session == "" {
 			session = "-"
 		}
-		if got := r.v.Decision.String(); got != f[1] || session != f[2] || r.v.Agent != agent {
+		if got := r.v.Decision.String(); got != f[1] || session != f[2] || r.v.Agent != wantAgent {
 			t.Errorf("logged %s session %s agent %s, want %s session %s agent %s (reason %q)",
-				got, session, r.v.Agent, f[1], f[2], agent, r.v.Reason)
+				got, session, r.v.Agent, f[1], f[2], wantAgent, r.v.Reason)
 		}
 		if r.v.Reason == "" {
 			t.Errorf("logged verdict has no reason")
@@ -267,6 +273,13 @@ func TestAnswers(t *testing.T) {
 		{"codex", effects.Allow, ``},
 		{"codex", effects.Prompt, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"command-safety asks a human to approve this command, and Codex hooks cannot ask, so it is denied (install the hook with --hold to wait for a release instead): ` + reason + `"}}`},
 		{"codex", effects.Refuse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
+		// VS Code reads hookSpecificOutput, Copilot CLI's preToolUse the top level.
+		{"vscode", effects.Allow, `{"permissionDecision":"allow","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"` + reason + `"}}`},
+		{"vscode", effects.Prompt, `{"permissionDecision":"ask","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}`},
+		{"vscode", effects.Refuse, `{"permissionDecision":"deny","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Allow, `{"permissionDecision":"allow","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Prompt, `{"permissionDecision":"ask","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"` + reason + `"}}`},
+		{"copilot-cli", effects.Refuse, `{"permissionDecision":"deny","permissionDecisionReason":"` + reason + `","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + reason + `"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+"/"+tt.d.String(), func(t *testing.T) {
@@ -380,7 +393,7 @@ func TestReadErrorAndBadArgs(t *testing.T) {
 // TestLogFailure: a verdict that cannot be logged never allows.
 func TestLogFailure(t *testing.T) {
 	in := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
-	allowAll := func(context.Context, gate.Verdict, string) (gate.Verdict, error) {
+	allowAll := func(context.Context, gate.Verdict, string, Waiting) (gate.Verdict, error) {
 		// A broken recorder that hands back an allow with its error.
 		return gate.Verdict{Decision: effects.Allow, Reason: "r"}, errors.New("disk full")
 	}
@@ -434,6 +447,24 @@ func TestParse(t *testing.T) {
 		{"gemini both dirs unknown", "gemini-cli", nil,
 			`{"cwd":"/g","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"a","dir_path":"b"}}`,
 			call{shell: true, command: "ls"}},
+		{"vscode terminal", "vscode", nil,
+			`{"hookEventName":"PreToolUse","sessionId":"v","cwd":"/w/","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/w", session: "v", agent: "vscode", terminal: true}},
+		{"claude-code hook given vscode", "claude-code", map[string]string{"CLAUDE_PROJECT_DIR": "/p"},
+			`{"hookEventName":"PreToolUse","sessionId":"v","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/w", workspaces: []string{"/p"}, session: "v", agent: "vscode", terminal: true}},
+		{"copilot camel", "copilot-cli", map[string]string{"COPILOT_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/q"},
+			`{"sessionId":"c","timestamp":1,"cwd":"/p/sub","toolName":"bash","toolArgs":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p/sub", workspaces: []string{"/p"}, session: "c", agent: "copilot-cli"}},
+		{"copilot pascal", "copilot-cli", map[string]string{"COPILOT_CLI": "1"},
+			`{"hook_event_name":"PreToolUse","session_id":"c","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			call{shell: true, command: "ls", cwd: "/p", session: "c", agent: "copilot-cli"}},
+		{"copilot powershell", "copilot-cli", nil,
+			`{"sessionId":"c","cwd":"/p","toolName":"powershell","toolArgs":{"command":"dir"}}`,
+			call{shell: true, command: "dir", cwd: "/p", session: "c", agent: "copilot-cli", limit: whyPowerShell}},
+		{"vscode process task", "vscode", nil,
+			`{"hookEventName":"PreToolUse","cwd":"/w","tool_name":"create_and_run_task","tool_input":{"task":{"type":"process","command":"/usr/bin/make it","args":["a'b"]}}}`,
+			call{shell: true, command: `'/usr/bin/make it' 'a'\''b'`, cwd: "/w", agent: "vscode", terminal: true, limit: whyTaskArgs}},
 		{"gemini cwd from env", "gemini-cli", map[string]string{"GEMINI_CWD": "/e"},
 			`{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
 			call{shell: true, command: "ls", cwd: "/e"}},
@@ -441,7 +472,8 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env = tt.env
-			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv)
+			got, err := adapters[tt.agent].parse([]byte(tt.payload), getenv, "")
+			got.event = "" // the event's name only annotates reports
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -578,6 +610,15 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
+	case "vscode", "copilot-cli":
+		// Both places must agree: each host reads one of them.
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		inner, _ := h["permissionDecision"].(string)
+		top, _ := m["permissionDecision"].(string)
+		if inner != top {
+			t.Fatalf("hookSpecificOutput says %q, the top level %q: %s", inner, top, out.Stdout)
+		}
+		return top
 	case "cursor":
 		s, _ := m["permission"].(string)
 		return s
@@ -590,18 +631,12 @@ func decisionOf(t *testing.T, agent string, out Output) string {
 // load, a decision log that never answers), every adapter answers deny by
 // its deadline, says why, and logs the denial when the log answers.
 func TestDeadline(t *testing.T) {
-	payloads := map[string]string{
-		"claude-code": `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"codex":       `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		"cursor":      `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["/w"],"cwd":"/w","command":"ls"}`,
-		"gemini-cli":  `{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
-	}
 	block := make(chan struct{})
 	defer close(block)
 	for _, agent := range Agents() {
 		for _, what := range []string{"stdin", "settings", "log"} {
 			t.Run(agent+"/"+what, func(t *testing.T) {
-				var stdin io.Reader = strings.NewReader(payloads[agent])
+				var stdin io.Reader = strings.NewReader(hookPayload(agent, "/w", "ls"))
 				log := &fakeLog{}
 				cfg := Config{Now: fixedNow, GitRoot: func(string) string { return "" }}
 				cfg.Record = log.record
@@ -609,12 +644,15 @@ func TestDeadline(t *testing.T) {
 				case "stdin":
 					pr, pw := io.Pipe() // never closed: the agent never ends stdin
 					defer pw.Close()
-					go pw.Write([]byte(payloads[agent]))
+					go pw.Write([]byte(hookPayload(agent, "/w", "ls")))
 					stdin = pr
 				case "settings":
 					cfg.Policy = func([]string) (gate.Policy, []string) { <-block; return gate.DefaultPolicy(), nil }
 				case "log":
-					cfg.Record = func(ctx context.Context, v gate.Verdict, s string) (gate.Verdict, error) { <-block; return v, nil }
+					cfg.Record = func(ctx context.Context, v gate.Verdict, s string, _ Waiting) (gate.Verdict, error) {
+						<-block
+						return v, nil
+					}
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 				defer cancel()
@@ -700,5 +738,119 @@ func TestShells(t *testing.T) {
 		if v.Decision != want {
 			t.Errorf("%s as %s: %s (%s), want %s", tc.agent, v.Shell, v.Decision, v.Reason, want)
 		}
+	}
+}
+
+// TestWaiting: the log learns who waits on a prompt: the agent's user for
+// agents that ask, a human releasing it in hold mode, nobody for Codex
+// (whose hooks cannot ask, so the prompt was denied).
+func TestWaiting(t *testing.T) {
+	for _, tt := range []struct {
+		agent string
+		hold  bool
+		want  Waiting
+		env   string
+	}{
+		{"claude-code", false, AgentAsks, ""},
+		{"claude-code", false, NobodyAsked, "CLAUDE_CODE_SESSION_ATTENDED=0"}, // claude -p
+		{"gemini-cli", false, AgentAsks, ""},
+		{"cursor", false, AgentAsks, ""},
+		{"codex", false, NobodyAsked, ""},
+		{"claude-code", true, Held, "CLAUDE_CODE_SESSION_ATTENDED=0"},
+		{"codex", true, Held, ""},
+	} {
+		work := t.TempDir()
+		payload := hookPayload(tt.agent, work, "npm install x")
+		log := &fakeLog{}
+		cfg := Config{Record: log.record, Now: fixedNow, Home: t.TempDir(), Getenv: func(k string) string {
+			if name, val, _ := strings.Cut(tt.env, "="); k == name {
+				return val
+			}
+			return ""
+		}}
+		if tt.hold {
+			cfg.Hold = func(_ context.Context, v gate.Verdict) gate.Verdict { v.Decision = effects.Refuse; return v }
+		}
+		Run(context.Background(), tt.agent, strings.NewReader(payload), cfg)
+		if len(log.rows) != 1 || log.rows[0].v.Decision != effects.Prompt || log.rows[0].waiting != tt.want {
+			t.Errorf("%s hold=%v: rows %+v, want one prompt waiting %d", tt.agent, tt.hold, log.rows, tt.want)
+		}
+	}
+}
+
+// hookPayload is a shell-command payload of agent for workspace w.
+func hookPayload(agent, w, command string) string {
+	switch agent {
+	case "cursor":
+		return `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
+	case "gemini-cli":
+		return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
+	case "vscode":
+		return `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"` + command + `"}}`
+	case "copilot-cli":
+		return `{"sessionId":"s","cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"` + command + `"}}`
+	}
+	return `{"session_id":"s","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`
+}
+
+// TestTerminalWritesNeedAHuman: VS Code's terminal keeps its directory
+// between commands, so even a budget that allows workspace writes does not
+// let a terminal write run unattended; reads still do, and the same write
+// from Copilot CLI's fresh shell follows the budget.
+func TestTerminalWritesNeedAHuman(t *testing.T) {
+	autopilot := func([]string) (gate.Policy, []string) {
+		p := gate.DefaultPolicy()
+		p.Budgets = budgets.Builtin()
+		p.Budgets["vscode"] = p.Budgets["autopilot"]
+		p.Budgets["copilot-cli"] = p.Budgets["autopilot"]
+		return p, nil
+	}
+	for _, tt := range []struct{ agent, payload, want string }{
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/ws","tool_name":"run_in_terminal","tool_input":{"command":"touch a"}}`, "ask"},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/ws","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`, "allow"},
+		{"copilot-cli", `{"sessionId":"s","cwd":"/ws","toolName":"bash","toolArgs":{"command":"touch a"}}`, "allow"},
+	} {
+		log := &fakeLog{}
+		out := Run(context.Background(), tt.agent, strings.NewReader(tt.payload), Config{
+			Record: log.record, Now: fixedNow, Policy: autopilot, GitRoot: func(string) string { return "" },
+		})
+		if d := decisionOf(t, tt.agent, out); d != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.agent, tt.payload, out.Stdout, tt.want)
+		}
+		if tt.want == "ask" && (!strings.Contains(string(out.Stdout), "keeps its working directory") || log.rows[0].v.Rule != RuleHostTool) {
+			t.Errorf("the reason or rule does not say why: %s %+v", out.Stdout, log.rows)
+		}
+	}
+}
+
+// TestEventFromCommandLine: Copilot CLI's camelCase events send no event
+// name, so install names it on the hook's command line (--event): a
+// sessionEnd payload is a report, not a tool call without a tool; a payload
+// that names another event than the one installed is malformed.
+func TestEventFromCommandLine(t *testing.T) {
+	end := `{"sessionId":"c1","timestamp":1796135460027,"cwd":"/w","reason":"complete"}`
+	var reports []Report
+	log := &fakeLog{}
+	cfg := Config{Record: log.record, Now: fixedNow, Event: "sessionEnd",
+		Report: func(_ context.Context, agent string, r Report) error { reports = append(reports, r); return nil }}
+	out := Run(context.Background(), "copilot-cli", strings.NewReader(end), cfg)
+	if len(out.Stdout) != 0 || len(log.rows) != 0 || len(reports) != 1 || reports[0].Ran || reports[0].Session != "c1" {
+		t.Errorf("sessionEnd: stdout %q, rows %+v, reports %+v; want one end-of-session report", out.Stdout, log.rows, reports)
+	}
+	ran := `{"sessionId":"c1","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"npm install x"},"toolResult":{"resultType":"success"}}`
+	cfg.Event = "postToolUse"
+	Run(context.Background(), "copilot-cli", strings.NewReader(ran), cfg)
+	if len(reports) != 2 || !reports[1].Ran || reports[1].Command != "npm install x" {
+		t.Errorf("postToolUse: reports %+v", reports)
+	}
+	cfg.Event = "preToolUse"
+	out = Run(context.Background(), "vscode", strings.NewReader(`{"hookEventName":"PostToolUse","sessionId":"s","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`), cfg)
+	if d := decisionOf(t, "vscode", out); d != "deny" || !strings.Contains(string(out.Stdout), "installed for") {
+		t.Errorf("an event other than the installed one: %s", out.Stdout)
+	}
+	// VS Code spells the installed preToolUse as PreToolUse: the same event.
+	out = Run(context.Background(), "vscode", strings.NewReader(`{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/w","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`), cfg)
+	if d := decisionOf(t, "vscode", out); d == "deny" {
+		t.Errorf("PreToolUse under --event=preToolUse: %s", out.Stdout)
 	}
 }

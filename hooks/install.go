@@ -40,17 +40,40 @@ func (s Scope) String() string {
 //	codex        .codex/hooks.json       $CODEX_HOME/hooks.json    (https://developers.openai.com/codex/hooks)
 //	cursor       .cursor/hooks.json      ~/.cursor/hooks.json      (https://cursor.com/docs/agent/hooks)
 //	gemini-cli   .gemini/settings.json   ~/.gemini/settings.json   (https://geminicli.com/docs/hooks)
+//	vscode       .github/hooks/command-safety.json   ~/.copilot/hooks/command-safety.json
+//	copilot-cli  .github/hooks/command-safety.json   $COPILOT_HOME/hooks/command-safety.json (~/.copilot)
+//
+// VS Code's agent hooks and Copilot CLI read the same directories
+// (code.visualstudio.com/docs/copilot/customization/hooks;
+// docs.github.com/en/copilot/reference/hooks-reference), so vscode and
+// copilot-cli share one file and one entry (see [layout] family).
 func SettingsPath(agent string, scope Scope, projectDir, home string, getenv func(string) string) (string, error) {
 	rel, ok := map[string]string{
 		"claude-code": filepath.Join(".claude", "settings.json"),
 		"codex":       filepath.Join(".codex", "hooks.json"),
 		"cursor":      filepath.Join(".cursor", "hooks.json"),
 		"gemini-cli":  filepath.Join(".gemini", "settings.json"),
+		"vscode":      filepath.Join(".github", "hooks", "command-safety.json"),
+		"copilot-cli": filepath.Join(".github", "hooks", "command-safety.json"),
 	}[agent]
 	if !ok {
 		return "", fmt.Errorf("no hook adapter for agent %q (known: %s)", printable(agent, 64), strings.Join(Agents(), ", "))
 	}
 	base := projectDir
+	if scope == User && (agent == "vscode" || agent == "copilot-cli") {
+		if agent == "copilot-cli" && getenv != nil {
+			if ch := getenv("COPILOT_HOME"); ch != "" {
+				if !filepath.IsAbs(ch) {
+					return "", fmt.Errorf("COPILOT_HOME %q is not an absolute path", ch)
+				}
+				return filepath.Join(filepath.Clean(ch), "hooks", "command-safety.json"), nil
+			}
+		}
+		if home == "" || !filepath.IsAbs(home) {
+			return "", fmt.Errorf("the user directory %q is not an absolute path", home)
+		}
+		return filepath.Join(filepath.Clean(home), ".copilot", "hooks", "command-safety.json"), nil
+	}
 	if scope == User {
 		base = home
 		if agent == "codex" && getenv != nil {
@@ -75,13 +98,35 @@ func SettingsPath(agent string, scope Scope, projectDir, home string, getenv fun
 // the home directory as its workspace. (Project-level files are left out: a
 // command that changes the whole workspace, like `npm install`, would then
 // touch the rule store; writing them is a workspace write and prompts.)
-// Claude Code also reads hooks from settings.local.json.
-func HookFiles(home string) []string {
+// Claude Code also reads hooks from settings.local.json. VS Code and Copilot
+// CLI read every file in ~/.copilot/hooks (any of them may set
+// disableAllHooks), and Copilot CLI also ~/.copilot/settings.json and
+// config.json (inline "hooks", "disableAllHooks"). Codex reads hooks.json
+// and the [hooks] of config.toml in its home. getenv (nil: none) gives
+// CODEX_HOME and COPILOT_HOME, which move those homes.
+func HookFiles(home string, getenv func(string) string) []string {
 	home = cleanAbs(home)
 	if home == "" {
 		return nil
 	}
-	var out []string
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	codexHome := filepath.Join(home, ".codex")
+	if d := cleanAbs(getenv("CODEX_HOME")); d != "" {
+		codexHome = d
+	}
+	copilotHome := filepath.Join(home, ".copilot")
+	if d := cleanAbs(getenv("COPILOT_HOME")); d != "" {
+		copilotHome = d
+	}
+	out := []string{
+		filepath.Join(codexHome, "hooks.json"),
+		filepath.Join(codexHome, "config.toml"),
+		filepath.Join(copilotHome, "hooks"),
+		filepath.Join(copilotHome, "settings.json"),
+		filepath.Join(copilotHome, "config.json"),
+	}
 	for _, r := range []string{
 		filepath.Join(".claude", "settings.json"),
 		filepath.Join(".claude", "settings.local.json"),
@@ -97,11 +142,26 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+:@%=,-]+$`)
 
 // IsOurs reports whether a hook command was written by [Install] for agent:
 // it mentions command-safety and ends in, or contains, the word sequence
-// "hook <agent>".
+// "hook <agent>". For the agents that share one file (vscode and
+// copilot-cli) an entry of either is ours: the one entry serves both.
 func IsOurs(agent, command string) bool {
 	if !strings.Contains(command, "command-safety") {
 		return false
 	}
+	names := layouts[agent].family
+	if len(names) == 0 {
+		names = []string{agent}
+	}
+	for _, n := range names {
+		if hasHookWords(command, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHookWords reports whether command contains the words "hook <agent>".
+func hasHookWords(command, agent string) bool {
 	needle := " hook " + agent
 	for i := 0; ; {
 		j := strings.Index(command[i:], needle)
@@ -124,6 +184,8 @@ type Edit struct {
 	// Changes describes each change, one a line, prefixed "+" (added),
 	// "-" (removed) or "~" (changed). Empty when nothing changed.
 	Changes []string
+	// Notes says what was left out and why (not changes).
+	Notes []string
 }
 
 // Changed reports whether the edit changes anything.
@@ -160,8 +222,13 @@ func Deadline(limit time.Duration) time.Duration {
 
 // layout says where an agent keeps its command hooks and how it limits them.
 type layout struct {
-	event   string // key under "hooks"
-	matcher string // "" when entries sit directly in the event's array
+	// events are the hook events an entry of ours goes under: the first is
+	// the gate (the pre-command event); the others report what happened
+	// after a prompt (SPEC §7): the command ran, or the turn ended.
+	events []hookEvent
+	// grouped: entries sit in groups {"matcher"?, "hooks": [...]}; else
+	// directly in the event's array.
+	grouped bool
 	entry   func(command string) *strictjson.Object
 	// timeoutKey is the entry's key for the agent's time limit on the hook,
 	// in units of timeoutUnit.
@@ -177,7 +244,76 @@ type layout struct {
 	// failClosedKey, when not "", is the entry's switch that makes the
 	// agent block the tool when the hook fails or times out.
 	failClosedKey string
+	// version: the file starts with "version": 1.
+	version bool
+	// commandKeys are the entry's keys that hold the command; nil is
+	// {"command"}. All of them get the same command line.
+	commandKeys []string
+	// family lists the agents whose hooks share this file and entry.
+	family []string
+	// eventFlag: the command line names its event (`--event=NAME`), for
+	// agents whose payloads do not (Copilot CLI's camelCase events).
+	eventFlag bool
 }
+
+// keys returns the entry keys that hold the command.
+func (l layout) keys() []string {
+	if len(l.commandKeys) == 0 {
+		return []string{"command"}
+	}
+	return l.commandKeys
+}
+
+// ours reports whether entry is a hook of agent written by [Install].
+func (l layout) ours(agent string, entry *strictjson.Object) bool {
+	for _, k := range l.keys() {
+		if IsOurs(agent, entry.Str(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ourCommand is the first command of entry that [IsOurs], for messages.
+func (l layout) ourCommand(agent string, entry *strictjson.Object) string {
+	for _, k := range l.keys() {
+		if c := entry.Str(k); IsOurs(agent, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// copilotFamily shares .github/hooks/command-safety.json and
+// ~/.copilot/hooks/command-safety.json.
+var copilotFamily = []string{"copilot-cli", "vscode"}
+
+// copilotLayout is the hook file both VS Code and Copilot CLI read, in
+// Copilot CLI's format, which VS Code also reads (it maps preToolUse to
+// PreToolUse, bash to its linux and osx commands, timeoutSec to timeout:
+// microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/
+// hookSchema.ts). "command" is the cross-platform alias both read where
+// "bash" does not apply (Windows).
+//
+//	{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": ..., "command": ..., "timeoutSec": s}]}}
+//
+// Limits are in seconds. VS Code's default is 30 s, Copilot CLI's 10 s
+// (VS Code's schema for timeoutSec); both let the tool run when a hook
+// times out (VS Code: hookExecutor.ts; Copilot CLI 1.0.67 changelog, seen
+// in 1.0.102). VS Code's limit is a Node timer.
+//
+// postToolUse says a command ran and sessionEnd ends the session (reports
+// for the log; docs.github.com/en/copilot/reference/hooks-reference).
+var copilotLayout = layout{events: []hookEvent{{"preToolUse", ""}, {"postToolUse", ""}, {"sessionEnd", ""}},
+	version: true, eventFlag: true, commandKeys: []string{"bash", "command"},
+	family: copilotFamily, timeoutKey: "timeoutSec", timeoutUnit: time.Second,
+	defaultLimit: 10 * time.Second, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
+		return strictjson.Obj("type", "command", "bash", cmd, "command", cmd)
+	}}
+
+// hookEvent is one event an entry of ours goes under, and its matcher ("" for
+// none: events that are not about a tool, or agents without matchers).
+type hookEvent struct{ name, matcher string }
 
 // nodeTimerMax is the longest delay Node's setTimeout keeps (2^31-1 ms).
 const nodeTimerMax = (1<<31 - 1) * time.Millisecond
@@ -185,21 +321,26 @@ const nodeTimerMax = (1<<31 - 1) * time.Millisecond
 var layouts = map[string]layout{
 	// {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ..., "timeout": s}]}]}}
 	// "timeout" is in seconds; the default was 60 s and is 600 s since 2.x
-	// (https://code.claude.com/docs/en/hooks).
-	"claude-code": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+	// (https://code.claude.com/docs/en/hooks). PostToolUse (and
+	// PostToolUseFailure: it ran, and failed) says a command ran; Stop ends
+	// the turn.
+	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)
 		}},
 	// Claude Code's layout; "timeout" in seconds, default 600
 	// (https://developers.openai.com/codex/hooks; codex-rs hook_config.rs).
-	"codex": {event: "PreToolUse", matcher: "Bash", timeoutKey: "timeout", timeoutUnit: time.Second,
+	"codex": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"Stop", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 10 * time.Minute, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)
 		}},
 	// {"version": 1, "hooks": {"beforeShellExecution": [{"command": ..., "timeout": s, "failClosed": true}]}}
 	// Without failClosed, Cursor runs the command when the hook fails or
 	// times out (https://cursor.com/docs/agent/hooks); its default is 30 s.
-	"cursor": {event: "beforeShellExecution", timeoutKey: "timeout", timeoutUnit: time.Second,
+	"cursor": {events: []hookEvent{{"beforeShellExecution", ""}, {"afterShellExecution", ""}, {"stop", ""}},
+		version: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: 30 * time.Second, maxLimit: nodeTimerMax, failClosedKey: "failClosed",
 		entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("command", cmd)
@@ -207,11 +348,15 @@ var layouts = map[string]layout{
 	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description", "timeout": ms}]}]}}
 	// "timeout" is in milliseconds, default 60000; a hook that outlives it is
 	// killed and the tool runs (https://geminicli.com/docs/hooks/reference).
-	"gemini-cli": {event: "BeforeTool", matcher: "run_shell_command", timeoutKey: "timeout", timeoutUnit: time.Millisecond,
+	// AfterTool says the command ran; AfterAgent ends the turn.
+	"gemini-cli": {events: []hookEvent{{"BeforeTool", "run_shell_command"}, {"AfterTool", "run_shell_command"}, {"AfterAgent", ""}},
+		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Millisecond,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,
 				"description", "ML.ai Command Safety: decides every shell command by its effect")
 		}},
+	"copilot-cli": copilotLayout,
+	"vscode":      copilotLayout,
 }
 
 // DefaultLimit is agent's time limit for a hook whose entry sets none; 0 for
@@ -245,13 +390,19 @@ func (s Spec) Limit() time.Duration {
 // a POSIX shell when it needs it), "hook <agent>", the hold flag and
 // --limit with the limit [Install] gives the agent, so the hook knows when
 // it must have answered.
-func (s Spec) Command(agent string) string {
+func (s Spec) Command(agent string) string { return s.command(agent, "") }
+
+// command is [Spec.Command] with `--event=EVENT` when event is not "".
+func (s Spec) command(agent, event string) string {
 	c := HookCommand(s.Binary, agent)
 	if s.Hold {
 		c += " --hold"
 		if s.HoldFor > 0 {
 			c += "=" + s.HoldFor.String()
 		}
+	}
+	if event != "" {
+		c += " --event=" + event
 	}
 	return c + " --limit=" + s.Limit().String()
 }
@@ -293,10 +444,8 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 	if err := spec.check(agent, lay); err != nil {
 		return Edit{}, err
 	}
-	command := spec.Command(agent)
-	limit := json.Number(strconv.FormatInt(int64(spec.Limit()/lay.timeoutUnit), 10))
-	var changes []string
-	if agent == "cursor" {
+	var changes, notes []string
+	if lay.version {
 		if _, ok := root.Get("version"); !ok {
 			root.Members = append([]strictjson.Member{{Key: "version", Val: json.Number("1")}}, root.Members...)
 			changes = append(changes, "+ version: 1")
@@ -306,59 +455,109 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 		hooksObj = &strictjson.Object{}
 		root.Set("hooks", hooksObj)
 	}
-	evVal, _ := hooksObj.Get(lay.event)
+	for i, ev := range lay.events {
+		named := ""
+		if lay.eventFlag {
+			named = ev.name
+		}
+		command, limit := spec.command(agent, named), spec.Limit()
+		if i > 0 {
+			// A report never holds: it records what the agent did.
+			command, limit = Spec{Binary: spec.Binary}.command(agent, named), RunLimit
+		}
+		ch, err := lay.ensure(agent, hooksObj, ev, command, limit)
+		var cv caseVariant
+		if i > 0 && errors.As(err, &cv) {
+			// A report is worth less than the user's file: leave their
+			// event alone and say so.
+			notes = append(notes, fmt.Sprintf("hooks.%s not added (the prompts it would answer in the log stay asked): %v", ev.name, err))
+			continue
+		}
+		if err != nil {
+			return Edit{}, err
+		}
+		changes = append(changes, ch...)
+	}
+	return Edit{Data: strictjson.Encode(root), Changes: changes, Notes: notes}, nil
+}
+
+// ensure makes hooks hold one entry of ours under ev, running command with
+// the agent's time limit limit (and its fail-closed switch), and returns the
+// changes.
+func (lay layout) ensure(agent string, hooksObj *strictjson.Object, ev hookEvent, command string, limit time.Duration) ([]string, error) {
+	for _, m := range hooksObj.Members {
+		if m.Key != ev.name && strings.EqualFold(m.Key, ev.name) {
+			// Keys that differ only in case make a file no strict reader
+			// accepts; which of the two a host obeys is not known.
+			return nil, caseVariant{m.Key, ev.name}
+		}
+	}
+	evVal, _ := hooksObj.Get(ev.name)
 	if evVal == nil {
 		evVal = []any{}
 	}
 	groups, ok := evVal.([]any)
 	if !ok {
-		return Edit{}, fmt.Errorf("hooks.%s is not an array; fix it by hand", lay.event)
+		return nil, fmt.Errorf("hooks.%s is not an array; fix it by hand", ev.name)
 	}
+	n := json.Number(strconv.FormatInt(int64(limit/lay.timeoutUnit), 10))
+	var changes []string
 	// settle sets key to want on entry and says so when it changed.
 	settle := func(path string, entry *strictjson.Object, key string, want any) {
 		if old, present := entry.Get(key); !present || jsonText(old) != jsonText(want) {
 			entry.Set(key, want)
 			if present {
-				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v -> %v", lay.event, path, key, jsonText(old), jsonText(want)))
+				changes = append(changes, fmt.Sprintf("~ hooks.%s%s.%s: %v -> %v", ev.name, path, key, jsonText(old), jsonText(want)))
 			} else {
-				changes = append(changes, fmt.Sprintf("+ hooks.%s%s.%s: %v", lay.event, path, key, jsonText(want)))
+				changes = append(changes, fmt.Sprintf("+ hooks.%s%s.%s: %v", ev.name, path, key, jsonText(want)))
 			}
 		}
 	}
 	found := false
-	visit(agent, lay, groups, func(path string, entry *strictjson.Object) {
+	lay.visit(agent, groups, func(path string, entry *strictjson.Object) {
 		if found {
 			return // a duplicate of ours is left alone; uninstall removes all
 		}
 		found = true
-		settle(path, entry, "command", command)
-		settle(path, entry, lay.timeoutKey, limit)
+		for _, k := range lay.keys() {
+			settle(path, entry, k, command)
+		}
+		settle(path, entry, lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			settle(path, entry, lay.failClosedKey, true)
 		}
 	})
 	if !found {
 		e := lay.entry(command)
-		e.Set(lay.timeoutKey, limit)
+		e.Set(lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			e.Set(lay.failClosedKey, true)
 		}
 		var add any = e
-		if lay.matcher != "" {
-			add = strictjson.Obj("matcher", lay.matcher, "hooks", []any{add})
-		}
-		groups = append(groups, add)
-		what := fmt.Sprintf("command %q, %s %s", command, lay.timeoutKey, limit)
+		what := fmt.Sprintf("command %q, %s %s", command, lay.timeoutKey, n)
 		if lay.failClosedKey != "" {
 			what += ", " + lay.failClosedKey + " true"
 		}
-		if lay.matcher != "" {
-			what = fmt.Sprintf("matcher %q, %s", lay.matcher, what)
+		switch {
+		case lay.grouped && ev.matcher != "":
+			add = strictjson.Obj("matcher", ev.matcher, "hooks", []any{add})
+			what = fmt.Sprintf("matcher %q, %s", ev.matcher, what)
+		case lay.grouped:
+			add = strictjson.Obj("hooks", []any{add})
 		}
-		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", lay.event, len(groups)-1, what))
+		groups = append(groups, add)
+		changes = append(changes, fmt.Sprintf("+ hooks.%s[%d]: %s", ev.name, len(groups)-1, what))
 	}
-	hooksObj.Set(lay.event, groups)
-	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+	hooksObj.Set(ev.name, groups)
+	return changes, nil
+}
+
+// caseVariant is an event key of the user's file that differs from ours only
+// in case.
+type caseVariant struct{ theirs, ours string }
+
+func (e caseVariant) Error() string {
+	return fmt.Sprintf("hooks.%s differs from %s only in case; merge them by hand", e.theirs, e.ours)
 }
 
 // jsonText renders a tree value for a change line.
@@ -377,17 +576,33 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 	if hooksObj == nil {
 		return Edit{Data: strictjson.Encode(root)}, nil
 	}
-	evVal, _ := hooksObj.Get(lay.event)
+	var changes []string
+	for _, ev := range lay.events {
+		changes = append(changes, lay.remove(agent, hooksObj, ev.name)...)
+	}
+	if len(changes) == 0 {
+		return Edit{Data: strictjson.Encode(root)}, nil
+	}
+	if len(hooksObj.Members) == 0 {
+		root.Del("hooks")
+	}
+	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+}
+
+// remove takes our entries out of event and returns the changes; an event
+// left empty by it is removed.
+func (lay layout) remove(agent string, hooksObj *strictjson.Object, event string) []string {
+	evVal, _ := hooksObj.Get(event)
 	groups, ok := evVal.([]any)
 	if !ok {
-		return Edit{Data: strictjson.Encode(root)}, nil
+		return nil
 	}
 	var changes []string
 	var keptGroups []any
 	for gi, g := range groups {
-		if lay.matcher == "" {
-			if e, ok := g.(*strictjson.Object); ok && IsOurs(agent, e.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", lay.event, gi, e.Str("command")))
+		if !lay.grouped {
+			if e, ok := g.(*strictjson.Object); ok && lay.ours(agent, e) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d]: command %q", event, gi, lay.ourCommand(agent, e)))
 				continue
 			}
 			keptGroups = append(keptGroups, g)
@@ -402,8 +617,8 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		}
 		var kept []any
 		for ei, e := range list {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
-				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", lay.event, gi, ei, eo.Str("command")))
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
+				changes = append(changes, fmt.Sprintf("- hooks.%s[%d].hooks[%d]: command %q", event, gi, ei, lay.ourCommand(agent, eo)))
 				continue
 			}
 			kept = append(kept, e)
@@ -416,30 +631,25 @@ func Uninstall(agent string, data []byte) (Edit, error) {
 		}
 		keptGroups = append(keptGroups, g)
 	}
-	if len(changes) == 0 {
-		return Edit{Data: strictjson.Encode(root)}, nil
-	}
 	switch {
+	case len(changes) == 0:
 	case len(keptGroups) > 0:
-		hooksObj.Set(lay.event, keptGroups)
+		hooksObj.Set(event, keptGroups)
 	default:
-		hooksObj.Del(lay.event)
-		if len(hooksObj.Members) == 0 {
-			root.Del("hooks")
-		}
+		hooksObj.Del(event)
 	}
-	return Edit{Data: strictjson.Encode(root), Changes: changes}, nil
+	return changes
 }
 
 // visit calls f on every hook entry of groups that [IsOurs], with its path.
-func visit(agent string, lay layout, groups []any, f func(path string, entry *strictjson.Object)) {
+func (lay layout) visit(agent string, groups []any, f func(path string, entry *strictjson.Object)) {
 	for gi, g := range groups {
 		gobj, ok := g.(*strictjson.Object)
 		if !ok {
 			continue
 		}
-		if lay.matcher == "" {
-			if IsOurs(agent, gobj.Str("command")) {
+		if !lay.grouped {
+			if lay.ours(agent, gobj) {
 				f(fmt.Sprintf("[%d]", gi), gobj)
 			}
 			continue
@@ -447,7 +657,7 @@ func visit(agent string, lay layout, groups []any, f func(path string, entry *st
 		list, _ := gobj.Get("hooks")
 		entries, _ := list.([]any)
 		for ei, e := range entries {
-			if eo, ok := e.(*strictjson.Object); ok && IsOurs(agent, eo.Str("command")) {
+			if eo, ok := e.(*strictjson.Object); ok && lay.ours(agent, eo) {
 				f(fmt.Sprintf("[%d].hooks[%d]", gi, ei), eo)
 			}
 		}

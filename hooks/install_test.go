@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,14 @@ var installSamples = map[string][]struct {
 		{"other hooks", `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}], "beforeShellExecution": [{"command": "./hooks/audit.sh"}]}}`},
 		{"no version", `{"hooks": {}}`},
 	},
+	"vscode": {
+		{"missing file", ""},
+		{"other hooks, VS Code layout", `{"hooks": {"PostToolUse": [{"type": "command", "command": "npx prettier --write .", "timeout": 15}]}}`},
+	},
+	"copilot-cli": {
+		{"missing file", ""},
+		{"other hooks, Copilot CLI layout", `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/audit.sh", "powershell": "./scripts/audit.ps1", "timeoutSec": 10}], "sessionStart": [{"type": "command", "bash": "echo start"}]}}`},
+	},
 	"gemini-cli": {
 		{"missing file", ""},
 		{"other settings", `{
@@ -61,7 +70,7 @@ func TestInstallUninstall(t *testing.T) {
 		for _, s := range installSamples[agent] {
 			t.Run(agent+"/"+s.name, func(t *testing.T) {
 				spec := Spec{Binary: testBinary}
-				command := spec.Command(agent)
+				command := spec.command(agent, gateFlag(agent))
 				first, err := Install(agent, []byte(s.data), spec)
 				if err != nil {
 					t.Fatal(err)
@@ -69,8 +78,10 @@ func TestInstallUninstall(t *testing.T) {
 				if !first.Changed() || !strings.HasPrefix(first.Changes[len(first.Changes)-1], "+ hooks.") {
 					t.Errorf("first install changes %q", first.Changes)
 				}
-				if n := countOurs(t, agent, first.Data); n != 1 {
-					t.Errorf("%d entries of ours after install, want 1:\n%s", n, first.Data)
+				events := len(layouts[agent].events)
+				events -= len(first.Notes) // a report event the user's file spells otherwise
+				if n := countOurs(t, agent, first.Data); n != events {
+					t.Errorf("%d entries of ours after install, want %d (one per event):\n%s", n, events, first.Data)
 				}
 				checkHookShape(t, agent, first.Data, command)
 				checkPreserved(t, s.data, first.Data)
@@ -88,10 +99,10 @@ func TestInstallUninstall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(moved.Changes) != 1 || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != 1 {
+				if len(moved.Changes) != events*len(layouts[agent].keys()) || !strings.HasPrefix(moved.Changes[0], "~ ") || countOurs(t, agent, moved.Data) != events {
 					t.Errorf("reinstall from a moved binary: %q\n%s", moved.Changes, moved.Data)
 				}
-				if !strings.Contains(string(moved.Data), `"'/new place/command-safety' hook `+agent+` --limit=30s"`) {
+				if !strings.Contains(string(moved.Data), strconv.Quote(Spec{Binary: "/new place/command-safety"}.command(agent, gateFlag(agent)))) {
 					t.Errorf("moved command not quoted:\n%s", moved.Data)
 				}
 
@@ -99,7 +110,7 @@ func TestInstallUninstall(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(un.Changes) != 1 || !strings.HasPrefix(un.Changes[0], "- ") {
+				if len(un.Changes) != events || !strings.HasPrefix(un.Changes[0], "- ") {
 					t.Errorf("uninstall changes %q", un.Changes)
 				}
 				if n := countOurs(t, agent, un.Data); n != 0 {
@@ -113,7 +124,7 @@ func TestInstallUninstall(t *testing.T) {
 					delete(want.(map[string]any), "hooks")
 				}
 				got := canonical(t, string(un.Data))
-				if agent == "cursor" && !strings.Contains(s.data, `"version"`) {
+				if layouts[agent].version && !strings.Contains(s.data, `"version"`) {
 					delete(got.(map[string]any), "version")
 				}
 				if !reflect.DeepEqual(got, want) {
@@ -169,11 +180,12 @@ func TestInstallRefusesWhatItCannotRewrite(t *testing.T) {
 		{"claude-code", `{"hooks": {"PreToolUse": {}}}`, "not an array"},
 		{"claude-code", `{} {}`, "data after the JSON value"},
 		{"copilot", `{}`, "no hook adapter"},
+		{"vscode", `{"hooks": {"PreToolUse": [{"type": "command", "command": "x"}]}}`, "differs from preToolUse only in case"},
 	} {
 		if _, err := Install(tt.agent, []byte(tt.data), Spec{Binary: "x"}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Install(%s, %q): %v, want an error with %q", tt.agent, tt.data, err, tt.want)
 		}
-		if tt.want != "not an array" {
+		if tt.want != "not an array" && !strings.Contains(tt.want, "only in case") {
 			if _, err := Uninstall(tt.agent, []byte(tt.data)); err == nil {
 				t.Errorf("Uninstall(%s, %q) did not fail", tt.agent, tt.data)
 			}
@@ -227,6 +239,10 @@ func TestSettingsPath(t *testing.T) {
 		{"gemini-cli", User, "/h/.gemini/settings.json"},
 		{"codex", Project, "/p/.codex/hooks.json"},
 		{"codex", User, "/h/.codex/hooks.json"},
+		{"vscode", Project, "/p/.github/hooks/command-safety.json"},
+		{"vscode", User, "/h/.copilot/hooks/command-safety.json"},
+		{"copilot-cli", Project, "/p/.github/hooks/command-safety.json"},
+		{"copilot-cli", User, "/h/.copilot/hooks/command-safety.json"},
 	} {
 		got, err := SettingsPath(tt.agent, tt.scope, "/p/", "/h", func(string) string { return "" })
 		if err != nil || got != filepath.FromSlash(tt.want) {
@@ -244,6 +260,25 @@ func TestSettingsPath(t *testing.T) {
 	}
 	if got, _ := SettingsPath("codex", Project, "/p", "/h", codexHome); got != filepath.FromSlash("/p/.codex/hooks.json") {
 		t.Errorf("codex project with CODEX_HOME: %q", got)
+	}
+	copilotHome := func(k string) string {
+		if k == "COPILOT_HOME" {
+			return "/cp"
+		}
+		return ""
+	}
+	if got, err := SettingsPath("copilot-cli", User, "/p", "/h", copilotHome); err != nil || got != filepath.FromSlash("/cp/hooks/command-safety.json") {
+		t.Errorf("copilot-cli with COPILOT_HOME: %q, %v", got, err)
+	}
+	// VS Code reads ~/.copilot/hooks whatever COPILOT_HOME says.
+	if got, _ := SettingsPath("vscode", User, "/p", "/h", copilotHome); got != filepath.FromSlash("/h/.copilot/hooks/command-safety.json") {
+		t.Errorf("vscode with COPILOT_HOME: %q", got)
+	}
+	if _, err := SettingsPath("copilot-cli", User, "/p", "/h", func(string) string { return "rel" }); err == nil {
+		t.Error("relative COPILOT_HOME: no error")
+	}
+	if _, err := SettingsPath("vscode", User, "/p", "", nil); err == nil {
+		t.Error("vscode, unknown home: no error")
 	}
 	if _, err := SettingsPath("codex", User, "/p", "/h", func(string) string { return "rel" }); err == nil {
 		t.Error("relative CODEX_HOME: no error")
@@ -311,6 +346,22 @@ func checkHookShape(t *testing.T, agent string, data []byte, command string) {
 		}
 		for _, e := range v.Hooks["beforeShellExecution"] {
 			found = found || e.Command == command
+		}
+	case "vscode", "copilot-cli":
+		// Copilot CLI's layout, which VS Code reads too: version 1,
+		// preToolUse, bash (and command for Windows), type command.
+		var c struct {
+			Version *int `json:"version"`
+			Hooks   map[string][]struct{ Type, Bash, Command string }
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Version == nil || *c.Version != 1 {
+			t.Errorf("%s: no version 1:\n%s", agent, data)
+		}
+		for _, e := range c.Hooks["preToolUse"] {
+			found = found || (e.Type == "command" && e.Bash == command && e.Command == command)
 		}
 	default:
 		event, matcher := "PreToolUse", "Bash"
@@ -404,6 +455,8 @@ func TestInstallHold(t *testing.T) {
 		{"codex", "timeout", "660"},
 		{"cursor", "timeout", "660"},
 		{"gemini-cli", "timeout", "660000"},
+		{"vscode", "timeoutSec", "660"},
+		{"copilot-cli", "timeoutSec", "660"},
 	} {
 		t.Run(tt.agent, func(t *testing.T) {
 			spec := Spec{Binary: "/opt/command-safety", Hold: true, HoldFor: 10 * time.Minute, HoldLongest: 10 * time.Minute}
@@ -412,7 +465,7 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, e.Data, 11*time.Minute)
-			if !strings.Contains(string(e.Data), `"`+tt.key+`": `+tt.want) || !strings.Contains(string(e.Data), "--hold=10m0s --limit=11m0s") {
+			if !strings.Contains(string(e.Data), `"`+tt.key+`": `+tt.want) || !strings.Contains(string(e.Data), spec.command(tt.agent, gateFlag(tt.agent))) {
 				t.Errorf("new entry:\n%s", e.Data)
 			}
 			plain, err := Install(tt.agent, nil, Spec{Binary: "/opt/command-safety"})
@@ -425,12 +478,13 @@ func TestInstallHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLimit(t, tt.agent, again.Data, 3*time.Minute)
-			if len(again.Changes) != 2 || !strings.Contains(string(again.Data), "hook "+tt.agent+" --hold --limit=3m0s") {
+			held := Spec{Binary: "/opt/command-safety", Hold: true, HoldLongest: 2 * time.Minute}.command(tt.agent, gateFlag(tt.agent))
+			if len(again.Changes) != len(layouts[tt.agent].keys())+1 || !strings.Contains(string(again.Data), strconv.Quote(held)) || !strings.Contains(held, " --hold --") { // the gate's command keys and limit
 				t.Errorf("existing entry: changes %q\n%s", again.Changes, again.Data)
 			}
 		})
 	}
-	for _, agent := range []string{"claude-code", "cursor", "gemini-cli"} {
+	for _, agent := range []string{"claude-code", "cursor", "gemini-cli", "vscode", "copilot-cli"} {
 		_, err := Install(agent, nil, Spec{Binary: "/b", Hold: true, HoldFor: 30 * 24 * time.Hour, HoldLongest: 30 * 24 * time.Hour})
 		if err == nil || !strings.Contains(err.Error(), "longest hold") {
 			t.Errorf("%s: a 30-day hold: %v", agent, err)
@@ -462,9 +516,10 @@ func TestLimitsAboveDeadline(t *testing.T) {
 	}
 }
 
-// checkLimit checks that the agent's entry of ours has the time limit
-// limit in the agent's unit, the command carries --limit, and Cursor's
-// entry is fail-closed.
+// checkLimit checks that the agent's gate entry of ours (under its first
+// event) has the time limit limit in the agent's unit and its command carries
+// --limit, that every report entry (the other events) has RunLimit and never
+// holds, and that Cursor's entries are fail-closed.
 func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 	t.Helper()
 	v, err := strictjson.Parse(data)
@@ -472,35 +527,109 @@ func checkLimit(t *testing.T, agent string, data []byte, limit time.Duration) {
 		t.Fatal(err)
 	}
 	lay := layouts[agent]
-	found := 0
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case *strictjson.Object:
-			if IsOurs(agent, x.Str("command")) {
-				found++
-				got, _ := x.Get(lay.timeoutKey)
-				if want := strconv.FormatInt(int64(limit/lay.timeoutUnit), 10); fmt.Sprint(got) != want {
-					t.Errorf("%s: %s %v, want %s", agent, lay.timeoutKey, got, want)
-				}
-				if !strings.HasSuffix(x.Str("command"), " --limit="+limit.String()) {
-					t.Errorf("%s: command %q does not end in --limit=%s", agent, x.Str("command"), limit)
-				}
-				if fc, _ := x.Get("failClosed"); (agent == "cursor") != (fc == true) {
-					t.Errorf("%s: failClosed %v", agent, fc)
-				}
+	hooksObj, _, _ := v.(*strictjson.Object).Object("hooks")
+	for i, ev := range lay.events {
+		want := limit
+		if i > 0 {
+			want = RunLimit
+		}
+		groups, present := hooksObj.Get(ev.name)
+		if !present && i > 0 && hasCaseVariant(hooksObj, ev.name) {
+			continue // the user's own spelling of a report event: left alone
+		}
+		list, _ := groups.([]any)
+		found := 0
+		lay.visit(agent, list, func(_ string, x *strictjson.Object) {
+			found++
+			got, _ := x.Get(lay.timeoutKey)
+			if w := strconv.FormatInt(int64(want/lay.timeoutUnit), 10); fmt.Sprint(got) != w {
+				t.Errorf("%s %s: %s %v, want %s", agent, ev.name, lay.timeoutKey, got, w)
 			}
-			for _, m := range x.Members {
-				walk(m.Val)
+			if !strings.HasSuffix(x.Str("command"), " --limit="+want.String()) {
+				t.Errorf("%s %s: command %q does not end in --limit=%s", agent, ev.name, x.Str("command"), want)
 			}
-		case []any:
-			for _, e := range x {
-				walk(e)
+			if i > 0 && strings.Contains(x.Str("command"), "--hold") {
+				t.Errorf("%s %s: a report holds: %q", agent, ev.name, x.Str("command"))
+			}
+			if fc, _ := x.Get("failClosed"); (agent == "cursor") != (fc == true) {
+				t.Errorf("%s %s: failClosed %v", agent, ev.name, fc)
+			}
+		})
+		if found != 1 {
+			t.Errorf("%s %s: %d entries of ours", agent, ev.name, found)
+		}
+	}
+}
+
+// TestSharedCopilotFile: VS Code and Copilot CLI read the same hook files,
+// so installing both keeps one entry (each host runs every entry it finds,
+// and two would judge and log every command twice), and either uninstall
+// removes it; a user's own entries stay.
+func TestSharedCopilotFile(t *testing.T) {
+	user := `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./audit.sh"}]}}`
+	first, err := Install("vscode", []byte(user), Spec{Binary: testBinary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Install("copilot-cli", first.Data, Spec{Binary: testBinary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := len(layouts["vscode"].events)
+	if n := countOurs(t, "vscode", both.Data); n != events {
+		t.Fatalf("%d entries after installing both, want %d (one per event):\n%s", n, events, both.Data)
+	}
+	if !strings.Contains(string(both.Data), "hook copilot-cli --event=preToolUse --limit=30s") || strings.Contains(string(both.Data), "hook vscode") {
+		t.Errorf("the shared entry was not updated:\n%s", both.Data)
+	}
+	un, err := Uninstall("vscode", both.Data)
+	if err != nil || len(un.Changes) != events {
+		t.Fatalf("uninstall: %v %q", err, un.Changes)
+	}
+	if countOurs(t, "copilot-cli", un.Data) != 0 || !strings.Contains(string(un.Data), "./audit.sh") {
+		t.Errorf("after uninstall:\n%s", un.Data)
+	}
+	// An entry with our command only under "bash" is still ours.
+	hand := `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "/opt/command-safety hook vscode"}]}}`
+	if un, err := Uninstall("copilot-cli", []byte(hand)); err != nil || len(un.Changes) != 1 {
+		t.Errorf("a bash-only entry of ours: %v %q", err, un.Changes)
+	}
+}
+
+// TestHookFiles: every agent's user-level hook files are in the rule store,
+// in the homes CODEX_HOME and COPILOT_HOME move them to.
+func TestHookFiles(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{nil, []string{"/h/.copilot/hooks", "/h/.copilot/settings.json", "/h/.copilot/config.json", "/h/.claude/settings.json",
+			"/h/.claude/settings.local.json", "/h/.cursor/hooks.json", "/h/.gemini/settings.json", "/h/.codex/hooks.json", "/h/.codex/config.toml"}},
+		{map[string]string{"CODEX_HOME": "/ch", "COPILOT_HOME": "/cp"}, []string{"/ch/hooks.json", "/ch/config.toml", "/cp/hooks", "/cp/settings.json"}},
+	} {
+		files := HookFiles("/h", func(k string) string { return tt.env[k] })
+		for _, want := range tt.want {
+			if !slices.Contains(files, filepath.FromSlash(want)) {
+				t.Errorf("HookFiles(%v) lacks %s: %q", tt.env, want, files)
 			}
 		}
 	}
-	walk(v)
-	if found != 1 {
-		t.Errorf("%s: %d entries of ours", agent, found)
+}
+
+// hasCaseVariant reports whether o has a key that differs from key only in case.
+func hasCaseVariant(o *strictjson.Object, key string) bool {
+	for _, m := range o.Members {
+		if m.Key != key && strings.EqualFold(m.Key, key) {
+			return true
+		}
 	}
+	return false
+}
+
+// gateFlag is the --event of agent's gate entry, for layouts that name it.
+func gateFlag(agent string) string {
+	if lay := layouts[agent]; lay.eventFlag {
+		return lay.events[0].name
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -120,6 +121,7 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 	if p.Mode != nil {
 		mode, modeFrom = *p.Mode, "params"
 	}
+	var folders []string
 	if p.WorkspaceFolders != nil {
 		roots = roots[:0:0]
 		for _, f := range p.WorkspaceFolders {
@@ -129,12 +131,13 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 			}
 			roots = append(roots, r)
 		}
+		folders = roots
 	}
 	shell, err := gate.ParseShell(p.Shell)
 	if err != nil {
 		return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: %v", err)
 	}
-	return classifyRequest{modeFrom: modeFrom, Request: gate.Request{
+	return classifyRequest{modeFrom: modeFrom, folders: folders, Request: gate.Request{
 		ID: p.ID, Command: *p.Command, Cwd: cwd, Workspaces: roots,
 		Home: s.opts.Home, Agent: agent, Mode: mode, Shell: shell,
 	}}, nil
@@ -145,7 +148,8 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 // from ml-ai.agentBudgets).
 type classifyRequest struct {
 	gate.Request
-	modeFrom string // "params" or "initializationOptions"
+	modeFrom string   // "params" or "initializationOptions"
+	folders  []string // the request's own workspaceFolders, nil when it named none
 }
 
 // checkMode returns an InvalidParams error for a mode that names no budget.
@@ -189,7 +193,7 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	if ctx.Err() != nil {
 		return
 	}
-	snap := s.snapshot()
+	snap := s.settingsFor(cr.folders)
 	if err := checkMode(cr, snap.Budgets); err != nil {
 		if c.claim() {
 			_ = c.reply(ctx, nil, err)
@@ -200,16 +204,21 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	testHook(r.Command)
 	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
 	logDB, logErr := s.openLog(snap.DecisionLog)
-	r.RuleStore = slices.Clone(s.opts.RuleStore)
+	// The decision log in use is part of the permission-rule store (SPEC §5.6).
+	r.RuleStore = s.opts.RuleStore
+	r.RuleStore.Logs = slices.Clone(r.RuleStore.Logs)
 	if path := s.decisionDB.pathFor(snap.DecisionLog); path != "" {
-		// The decision log is part of the permission-rule store (SPEC §5.6).
-		r.RuleStore = append(r.RuleStore, path, path+"-wal", path+"-shm")
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(path))
 	}
 	if logDB != nil && logDB.Path() != s.decisionDB.pathFor(snap.DecisionLog) {
-		r.RuleStore = append(r.RuleStore, logDB.Path())
+		r.RuleStore.Logs = append(r.RuleStore.Logs, absPath(logDB.Path()))
 	}
 	v := gate.Decide(r, policy, s.opts.Now)
-	if ctx.Err() != nil {
+	// Claim the reply before recording: a cancel that wins has answered
+	// -32800 and the verdict gets no row; once claimed, a late cancel changes
+	// nothing and the verdict is recorded and sent. So a row exists exactly
+	// for the verdicts sent (PROTOCOL.md).
+	if ctx.Err() != nil || !c.claim() {
 		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
 		return
 	}
@@ -219,7 +228,8 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			err = fmt.Errorf("%w: %w", audit.ErrUnavailable, logErr)
 			v = audit.Downgrade(v, err)
 		} else {
-			v, err = audit.Record(context.WithoutCancel(ctx), logDB, v, s.opts.Session)
+			// The client (VS Code's tool confirmation) asks its user.
+			v, err = audit.Record(context.WithoutCancel(ctx), logDB, v, s.opts.Session, audit.StatusAsked)
 		}
 		if err != nil {
 			s.log.Error("decision log", "err", err)
@@ -227,12 +237,8 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			s.decisionDB.retry()
 		}
 	}
-	if ctx.Err() != nil || !c.claim() {
-		s.log.Info("verdict not sent: request cancelled", "command", clip([]byte(r.Command), 80))
-		return
-	}
 	s.logMessage(messageType(v.Decision), FormatLine(v))
-	_ = c.reply(ctx, v, nil)
+	_ = c.reply(context.WithoutCancel(ctx), v, nil)
 }
 
 // openLog returns the decision log in force, or why there is none.
@@ -419,4 +425,13 @@ func quote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// absPath is p made absolute the way SQLite opens it (from the cwd), so
+// that a relative ml-ai.decisionLog is still part of the rule store.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

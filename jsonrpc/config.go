@@ -63,8 +63,65 @@ func (s *Server) fetchConfiguration() {
 			folders = append(folders, m)
 		}
 	}
+	s.mu.Lock()
+	s.client = clientSections{user: user, folders: folders, roots: roots}
+	s.mu.Unlock()
 	snap := s.loader.FromSections(user, folders)
 	s.setSnapshot(&snap)
+}
+
+// clientSections are the client's last answer to workspace/configuration
+// and the roots it answered for.
+type clientSections struct {
+	user    map[string]any
+	folders []map[string]any
+	roots   []string
+}
+
+// settingsFor returns the settings for one classify (issue 12 point 7).
+// From files, they are the watcher's after a check that no file changed
+// since it was read (a save applies to the next command, not when its event
+// arrives). folders, the request's own workspace folders, add the
+// `.vscode/settings.json` of each one that is not a session root, for this
+// request: a workspace can only tighten, so the session roots' settings
+// still apply too. With client settings, such a folder's file is read from
+// disk on top of the client's answer, since the client was not asked about
+// it. New problems of those files are reported here.
+func (s *Server) settingsFor(folders []string) *settings.Snapshot {
+	s.mu.Lock()
+	w, clientConfig, client := s.watcher, s.clientConfig, s.client
+	s.mu.Unlock()
+	if w != nil {
+		snap := w.Current(folders...)
+		s.reportProblems(snap.New)
+		return &snap
+	}
+	if clientConfig {
+		var extra []string
+		for _, f := range folders {
+			if !slices.Contains(client.roots, f) {
+				extra = append(extra, f)
+			}
+		}
+		if len(extra) > 0 {
+			snap := s.loader.FromSectionsWithFiles(s.opts.SettingsEnv, client.user, client.folders, extra)
+			s.reportProblems(snap.New)
+			return &snap
+		}
+	}
+	return s.snapshot()
+}
+
+// reportProblems sends each settings problem as a logMessage.
+func (s *Server) reportProblems(problems []settings.Problem) {
+	for _, p := range problems {
+		typ := protocol.MessageTypeError
+		if p.Severity == settings.Warning {
+			typ = protocol.MessageTypeWarning
+		}
+		s.log.Warn("settings problem", "problem", p.String())
+		s.logMessage(typ, "settings: "+p.String())
+	}
 }
 
 // startFiles reads the settings files for the current roots and watches
@@ -73,15 +130,17 @@ func (s *Server) startFiles() {
 	s.mu.Lock()
 	roots := slices.Clone(s.roots)
 	s.mu.Unlock()
-	w, err := settings.NewWatcher(s.opts.SettingsEnv, roots, settings.WatchOptions{
-		OnChange: func(snap settings.Snapshot) { s.setSnapshot(&snap) },
-	})
+	opts := settings.WatchOptions{OnChange: func(snap settings.Snapshot) { s.setSnapshot(&snap) }}
+	w, err := settings.NewWatcher(s.opts.SettingsEnv, roots, opts)
 	if err != nil {
 		s.log.Error("cannot watch the settings files", "err", err)
-		s.logMessage(protocol.MessageTypeWarning, fmt.Sprintf("settings: cannot watch the settings files (%v); they are read again on workspace/didChangeConfiguration", err))
-		snap := s.loader.Load(s.opts.SettingsEnv, roots)
-		s.setSnapshot(&snap)
-		return
+		s.logMessage(protocol.MessageTypeWarning, fmt.Sprintf("settings: cannot watch the settings files (%v); each classify checks them instead", err))
+		opts.Source = settings.NewPollSource()
+		if w, err = settings.NewWatcher(s.opts.SettingsEnv, roots, opts); err != nil { // cannot fail; defensive
+			snap := s.loader.Load(s.opts.SettingsEnv, roots)
+			s.setSnapshot(&snap)
+			return
+		}
 	}
 	s.mu.Lock()
 	s.watcher = w
@@ -115,14 +174,7 @@ func (s *Server) setSnapshot(snap *settings.Snapshot) {
 	if !s.opts.NoLog {
 		go func() { _, _ = s.openLog(snap.DecisionLog) }() // open (or reopen) before the first verdict needs it
 	}
-	for _, p := range snap.New {
-		typ := protocol.MessageTypeError
-		if p.Severity == settings.Warning {
-			typ = protocol.MessageTypeWarning
-		}
-		s.log.Warn("settings problem", "problem", p.String())
-		s.logMessage(typ, "settings: "+p.String())
-	}
+	s.reportProblems(snap.New)
 	s.markReady()
 }
 
@@ -142,6 +194,13 @@ func (s *Server) waitSettings(ctx context.Context) {
 	case <-s.cfgReady:
 	case <-ctx.Done():
 	case <-t.C:
-		s.log.Warn("no settings from the client yet; deciding with the current settings")
+		// Given up once, for every classify: a client that never answers
+		// would otherwise delay each one by ConfigTimeout. A late answer
+		// still applies when it comes.
+		s.giveUpOnce.Do(func() {
+			s.log.Warn("no settings from the client yet; deciding with the current settings")
+			s.logMessage(protocol.MessageTypeWarning, fmt.Sprintf("settings: the client has not answered workspace/configuration within %v; deciding with the current settings (the defaults until it answers)", s.opts.ConfigTimeout))
+		})
+		s.markReady()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/ml-ai/command-safety/audit"
+	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -37,9 +38,9 @@ type Options struct {
 	NoLog bool
 	// Session names this server in the decision log.
 	Session string
-	// RuleStore lists extra paths of the permission-rule store (the binary's
-	// install folder); the decision log is added to it.
-	RuleStore []string
+	// RuleStore is the installation's permission-rule store (SPEC §5.6), as
+	// check and hook pass it; the decision log in use is added per request.
+	RuleStore gate.Installation
 	// Logger receives diagnostics (stderr); nil discards them.
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
@@ -68,16 +69,18 @@ type Server struct {
 	exit  chan int
 
 	mu           sync.Mutex
-	roots        []string // workspace roots from initialize (and folder changes)
-	agent, mode  string   // initializationOptions defaults
-	clientConfig bool     // the client answers workspace/configuration
-	wantHeld     bool     // the client asked for commandSafety/held
+	roots        []string       // workspace roots from initialize (and folder changes)
+	agent, mode  string         // initializationOptions defaults
+	clientConfig bool           // the client answers workspace/configuration
+	client       clientSections // its last answer
+	wantHeld     bool           // the client asked for commandSafety/held
 	inflight     map[jsonrpc2.ID]*call
 
 	settings   atomic.Pointer[settings.Snapshot]
 	loader     settings.Loader
 	cfgReady   chan struct{} // closed once the first settings are in
 	readyOnce  sync.Once
+	giveUpOnce sync.Once  // the first classify that waited ConfigTimeout in vain
 	fetchMu    sync.Mutex // one workspace/configuration exchange at a time
 	fetchSeq   atomic.Int64
 	watcher    *settings.Watcher // files mode

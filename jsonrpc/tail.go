@@ -104,7 +104,7 @@ func (s *Server) syncHeld(ctx context.Context, db *audit.Log, prev string) strin
 	if !want {
 		return prev
 	}
-	es, err := db.Query(ctx, audit.Filter{Status: audit.StatusPending, Limit: 200})
+	es, err := db.Query(ctx, audit.Filter{Status: audit.StatusHeld, Limit: 200})
 	if err != nil {
 		return prev
 	}

@@ -56,7 +56,7 @@ func (s *Server) entries(es []audit.Entry) []Entry {
 	out := make([]Entry, 0, len(es))
 	for _, e := range es {
 		x := Entry{Entry: e}
-		if until, ok := audit.HeldUntil(e.Note); ok && e.Status == audit.StatusPending && until.After(now) {
+		if until, ok := audit.HeldUntil(e.Note); ok && e.Status == audit.StatusHeld && until.After(now) {
 			x.Held, x.HoldUntil = true, until
 		}
 		out = append(out, x)
@@ -70,14 +70,16 @@ func (s *Server) apiSession(w http.ResponseWriter, r *http.Request, sess *sessio
 
 func (s *Server) apiPending(w http.ResponseWriter, r *http.Request, _ *session) {
 	ctx := r.Context()
-	es, err := s.cfg.Log.Query(ctx, audit.Filter{Status: audit.StatusPending, Limit: maxPending})
+	// Only held rows: a hook waits on them. Prompts the agent asked its own
+	// user, or that nobody will answer (advisory), are in the decisions tab.
+	es, err := s.cfg.Log.Query(ctx, audit.Filter{Status: audit.StatusHeld, Limit: maxPending})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	count := len(es)
 	if count == maxPending {
-		st, err := s.cfg.Log.Stats(ctx, audit.Filter{Status: audit.StatusPending})
+		st, err := s.cfg.Log.Stats(ctx, audit.Filter{Status: audit.StatusHeld})
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, err.Error())
 			return

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -76,9 +77,10 @@ func newFixture(t *testing.T, reviewer string) *fixture {
 	}
 }
 
+// add appends v; a prompt is held, as a hook in hold mode records it.
 func (f *fixture) add(v gate.Verdict) int64 {
 	f.t.Helper()
-	id, err := f.log.Append(context.Background(), v, "test")
+	id, err := f.log.Append(context.Background(), v, "test", audit.StatusHeld)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -211,7 +213,14 @@ func TestLoginTokenSingleUse(t *testing.T) {
 	if raw, err := base64URLLen(tok); err != nil || raw != 32 {
 		t.Errorf("token %q: %d bytes, %v; want 32 bytes base64url", tok, raw, err)
 	}
-	for _, bad := range []string{"/login", "/login?token=", "/login?token=" + tok[:len(tok)-1] + "A"} {
+	// A wrong token that differs from the real one in its last character:
+	// always a different character (the last of 43 base64url characters
+	// takes one of 16 values, so a fixed "A" was the real one 1 run in 16).
+	last := "A"
+	if strings.HasSuffix(tok, "A") {
+		last = "B"
+	}
+	for _, bad := range []string{"/login", "/login?token=", "/login?token=" + tok[:len(tok)-1] + last} {
 		if code, _, _ := f.req("GET", bad, nil, ""); code != http.StatusForbidden {
 			t.Errorf("GET %s: %d, want 403", bad, code)
 		}
@@ -251,7 +260,7 @@ func TestNoSession(t *testing.T) {
 			}
 		}
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Errorf("row %d is %s after unauthenticated requests", id, e.Status)
 	}
 }
@@ -276,7 +285,7 @@ func TestForeignHost(t *testing.T) {
 			t.Errorf("POST with Host %q: %d, want 421", host, code)
 		}
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Errorf("row %d is %s after foreign-Host requests", id, e.Status)
 	}
 }
@@ -311,7 +320,7 @@ func TestOriginAndCSRF(t *testing.T) {
 			}
 		})
 	}
-	if e := f.status(id); e.Status != audit.StatusPending {
+	if e := f.status(id); !e.Status.Waiting() {
 		t.Fatalf("row %d is %s after refused requests", id, e.Status)
 	}
 	if code, b := f.post(cookie, csrf, body, nil); code != 200 {
@@ -398,7 +407,7 @@ func TestPendingAndDecisions(t *testing.T) {
 	old := f.add(prompt("curl https://old.example", "cursor", effects.Prompt))
 	f.add(prompt("ls", "cursor", effects.Allow))
 	held := f.add(prompt("curl https://held.example", "claude-code", effects.Prompt))
-	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute))); err != nil {
+	if err := f.log.Annotate(context.Background(), held, audit.HoldNote(time.Now().Add(time.Minute), os.Getpid(), hostname())); err != nil {
 		t.Fatal(err)
 	}
 	newest := f.add(prompt(xss, "claude-code", effects.Prompt))
@@ -516,5 +525,35 @@ func TestStaticFilesRenderText(t *testing.T) {
 		if strings.Contains(string(js), bad) {
 			t.Errorf("app.js uses %s", bad)
 		}
+	}
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
+}
+
+// TestPendingListsOnlyHeld: the page offers to approve only rows a hook
+// holds; a prompt the agent asked its own user about, or one nobody will
+// answer (check in a terminal), is not waiting for the page.
+func TestPendingListsOnlyHeld(t *testing.T) {
+	f := newFixture(t, "alice")
+	cookie, _ := f.login()
+	held := f.add(prompt("curl https://held.example", "claude-code", effects.Prompt))
+	for _, st := range []audit.Status{audit.StatusAsked, audit.StatusAdvisory} {
+		if _, err := f.log.Append(context.Background(), prompt("curl https://"+string(st)+".example", "claude-code", effects.Prompt), "x", st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, body := f.req("GET", "/api/pending", map[string]string{"Cookie": cookie}, "")
+	var got struct {
+		Count   int
+		Entries []struct{ LogID int64 }
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil || code != 200 {
+		t.Fatalf("pending: %d %v %s", code, err, body)
+	}
+	if got.Count != 1 || len(got.Entries) != 1 || got.Entries[0].LogID != held {
+		t.Errorf("pending: %s, want only the held row %d", body, held)
 	}
 }

@@ -7,7 +7,9 @@
 #
 #   FUZZTIME=20s   how long each fuzz target runs (0 skips fuzzing)
 #   SKIP_E2E=1     skip the browser tests (VS Code in code-server, the review page;
-#                  they install Debian packages and take a few minutes)
+#                  they install Debian packages and take a few minutes) and the
+#                  real agent CLIs (e2e/agents: Claude Code, Gemini CLI, Codex,
+#                  Copilot CLI from npm against a scripted loopback model)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-20s}
@@ -88,7 +90,13 @@ if [ "$FUZZTIME" != "0" ]; then
 fi
 
 step "benchmarks run (once each, figures are in README.md)"
-go test -run '^$' -bench . -benchtime 1x ./... >/dev/null
+bench_log=$(mktemp)
+if ! go test -run '^$' -bench . -benchtime 1x ./... >"$bench_log" 2>&1; then
+  grep -v '^Benchmark' "$bench_log"   # the failure, without a thousand figures
+  rm -f "$bench_log"
+  exit 1
+fi
+rm -f "$bench_log"
 
 if [ -f extension/package.json ]; then
   step "extension: npm ci and unit tests"
@@ -102,6 +110,11 @@ fi
 if [ "${SKIP_E2E:-0}" != "1" ] && [ -x review/e2e/run.sh ]; then
   step "review page: browser test in headless Chromium"
   review/e2e/run.sh
+fi
+
+if [ "${SKIP_E2E:-0}" != "1" ]; then
+  step "agent CLIs: end-to-end with the real Claude Code, Gemini CLI, Codex and Copilot CLI"
+  e2e/agents/run.sh
 fi
 
 step "all checks passed"

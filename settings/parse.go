@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 )
@@ -33,6 +34,7 @@ func (e *parseError) Unwrap() error { return e.Err }
 type keyError struct {
 	line, col int
 	err       error
+	warning   bool // a [Warning]: the value applied or nothing was lost
 }
 
 var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): `)
@@ -45,13 +47,24 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return v, nil, nil // an empty settings.json is {}
 	}
+	var problems []keyError
+	if !utf8.Valid(data) {
+		// VS Code decodes settings.json as UTF-8 with each invalid byte read
+		// as U+FFFD, so a Latin-1 "café" in a comment costs it nothing; hujson
+		// instead rejects the whole file ("invalid UTF-8 in comment"), which
+		// would drop the file's other, possibly tightening, values. Read what
+		// VS Code reads, and say so.
+		line, col := lineCol(data, invalidUTF8(data))
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+		problems = append(problems, keyError{line, col, errors.New("not valid UTF-8; invalid bytes read as U+FFFD, as VS Code reads them"), true})
+	}
 	// hujson wants a line comment to end with a newline; VS Code does not.
 	// An extra newline at the end moves no line or column.
 	orig := data
 	data = append(data[:len(data):len(data)], '\n')
 	ast, err := hujson.Parse(data)
 	if err != nil && commentsOnly(data) {
-		return v, nil, nil // like an empty file
+		return v, problems, nil // like an empty file
 	}
 	if err != nil {
 		pe := &parseError{File: name, Err: err}
@@ -71,11 +84,10 @@ func parseFile(name string, data []byte) (values, []keyError, error) {
 		line, col := lineCol(data, ast.StartOffset)
 		return v, nil, &parseError{File: name, Line: line, Col: col, Err: errNotObject}
 	}
-	var problems []keyError
 	addErrs := func(off int, errs []error) {
 		line, col := lineCol(data, off)
 		for _, err := range errs {
-			problems = append(problems, keyError{line, col, err})
+			problems = append(problems, keyError{line: line, col: col, err: err})
 		}
 	}
 	for _, m := range top.Members {
@@ -127,6 +139,19 @@ func lineCol(b []byte, n int) (line, col int) {
 	line = 1 + bytes.Count(b[:n], []byte("\n"))
 	col = 1 + n - (bytes.LastIndexByte(b[:n], '\n') + 1)
 	return line, col
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not part of
+// valid UTF-8 (len(b) when there is none).
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // commentsOnly reports whether b holds nothing but comments and whitespace.

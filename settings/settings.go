@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +46,10 @@ func (p Problem) String() string {
 	}
 	return fmt.Sprintf("%s: %s: %s", p.File, p.Severity, p.Message)
 }
+
+// userSettingsSource names the user files together in a [Problem] about
+// their merged budgets.
+const userSettingsSource = "user settings"
 
 // The names [FromSections] gives its sources in [Problem.File].
 const (
@@ -104,12 +108,32 @@ func FromSections(user map[string]any, workspaces []map[string]any) Snapshot {
 
 // Loader builds snapshots like [Load] and [FromSections] and remembers, per
 // file, the last values that parsed (a file that stops parsing keeps them)
-// and which problems were already reported (see [Snapshot.New]). The zero
-// Loader is ready; it is safe for concurrent use.
+// and which problems were already reported (see [Snapshot.New]). It also
+// remembers what each file was when read (device, inode, size, times), so a
+// later Load reads again only the files a stat shows changed, and a Load is
+// cheap enough to run before every decision. The zero Loader is ready; it is
+// safe for concurrent use.
 type Loader struct {
 	mu       sync.Mutex
 	lastGood map[string]values
-	reported map[string]bool // problem key -> reported
+	reported map[string]string // problem key -> its source's name
+	files    map[string]readResult
+}
+
+// readResult is a file's source as last read, and what the file was then.
+type readResult struct {
+	present bool
+	st      stamp // when present
+	src     source
+}
+
+// current reports whether a stat of the path (info, err) shows the file
+// unchanged since r was read.
+func (r readResult) current(info fs.FileInfo, err error) bool {
+	if !r.present {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return err == nil && !r.st.racy() && r.st.matches(info)
 }
 
 // source is one settings source after reading.
@@ -120,30 +144,47 @@ type source struct {
 	problems []Problem
 }
 
-// maxFileSize bounds a settings file.
-const maxFileSize = 8 << 20
-
-// readFile reads and parses one file, falling back to its last good values.
-// Call with l.mu held.
-func (l *Loader) readFile(path string) (source, bool) {
-	src := source{name: path}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		delete(l.lastGood, path)
-		return src, false
-	}
-	var data []byte
-	if err == nil {
-		data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
-		f.Close()
-		if err == nil && len(data) > maxFileSize {
-			err = fmt.Errorf("larger than %d bytes", maxFileSize)
+// readFile returns one file's source: the last read's when a stat shows the
+// file unchanged and force is false, else a new read. Call with l.mu held.
+func (l *Loader) readFile(path string, force bool) (source, bool) {
+	if r, ok := l.files[path]; ok && !force {
+		if info, err := os.Stat(path); r.current(info, err) {
+			return r.src, r.present
 		}
 	}
+	readAt := time.Now()
+	src, info, present := l.read(path)
+	if l.files == nil {
+		l.files = map[string]readResult{}
+	}
+	switch {
+	case !present:
+		l.files[path] = readResult{src: src}
+	case info != nil:
+		l.files[path] = readResult{present: true, st: newStamp(info, readAt), src: src}
+	default:
+		delete(l.files, path) // nothing to compare a stat with: read it again next time
+	}
+	return src, present
+}
+
+// read reads and parses one file, falling back to its last good values. info
+// is the opened file's (nil when it could not be opened).
+func (l *Loader) read(path string) (src source, info fs.FileInfo, present bool) {
+	src = source{name: path}
+	data, info, err := ReadFile(path, MaxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		delete(l.lastGood, path)
+		return src, nil, false
+	}
 	if err != nil {
+		msg := err.Error()
+		if !errors.Is(err, ErrNotRegular) {
+			msg = "cannot read: " + msg
+		}
 		src.hash = "error:" + err.Error()
-		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: fmt.Sprintf("cannot read: %v", err)}))
-		return src, true
+		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, Problem{File: path, Message: msg}))
+		return src, info, true
 	}
 	sum := sha256.Sum256(data)
 	src.hash = string(sum[:])
@@ -155,17 +196,21 @@ func (l *Loader) readFile(path string) (source, bool) {
 			p.Line, p.Col, p.Message = pe.Line, pe.Col, pe.Err.Error()
 		}
 		src.problems = append(src.problems, l.keepLastGood(path, &src.vals, p))
-		return src, true
+		return src, info, true
 	}
 	for _, ke := range keyErrs {
-		src.problems = append(src.problems, Problem{File: path, Line: ke.line, Col: ke.col, Message: ke.err.Error()})
+		p := Problem{File: path, Line: ke.line, Col: ke.col, Message: ke.err.Error()}
+		if ke.warning {
+			p.Severity = Warning
+		}
+		src.problems = append(src.problems, p)
 	}
 	if l.lastGood == nil {
 		l.lastGood = map[string]values{}
 	}
 	l.lastGood[path] = vals
 	src.vals = vals
-	return src, true
+	return src, info, true
 }
 
 func (l *Loader) keepLastGood(path string, v *values, p Problem) Problem {
@@ -178,38 +223,83 @@ func (l *Loader) keepLastGood(path string, v *values, p Problem) Problem {
 	return p
 }
 
-// Load is [Load] with this Loader's memory.
+// Load is [Load] with this Loader's memory: files a stat shows unchanged
+// since this Loader read them are not read again.
 func (l *Loader) Load(env Env, workspaces []string) Snapshot {
+	s, _ := l.load(env, workspaces, false, "")
+	return s
+}
+
+// load is Load; force reads every file again (a watcher's event says one
+// changed). fingerprint names every file and its content: equal
+// fingerprints are equal snapshots, so when it equals unless, load returns
+// only the fingerprint (and a zero Snapshot) without combining the sources.
+func (l *Loader) load(env Env, workspaces []string, force bool, unless string) (s Snapshot, fingerprint string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var user, ws []source
-	var files []string
-	for _, path := range UserFiles(env) {
-		files = append(files, path)
-		if src, ok := l.readFile(path); ok {
-			user = append(user, src)
+	files := l.fileSources(env, workspaces)
+	var user, ws, all []source
+	var fp strings.Builder
+	for _, f := range files {
+		src, ok := l.readFile(f.path, force)
+		fp.WriteString(f.path)
+		if ok {
+			fp.WriteString("\x00" + src.hash)
+			if f.user {
+				user = append(user, src)
+			} else {
+				ws = append(ws, src)
+			}
+			all = append(all, src)
 		}
+		fp.WriteString("\x00\x00")
+	}
+	if unless != "" && fp.String() == unless {
+		return Snapshot{}, unless
+	}
+	s = combine(user, ws)
+	for _, f := range files {
+		s.Files = append(s.Files, f.path)
+	}
+	l.markNew(&s, all, s.Files)
+	return s, fp.String()
+}
+
+// fileSource is one settings file to read.
+type fileSource struct {
+	path string
+	user bool // user scope; else a workspace's
+}
+
+// fileSources lists the user files of env, then each workspace root's file
+// once (a root given twice is read once).
+func (l *Loader) fileSources(env Env, workspaces []string) []fileSource {
+	var files []fileSource
+	for _, path := range UserFiles(env) {
+		files = append(files, fileSource{path, true})
 	}
 	seen := map[string]bool{}
 	for _, root := range workspaces {
 		path := WorkspaceFile(env, root)
-		if seen[path] {
-			continue // a root given twice is read once
-		}
-		seen[path] = true
-		files = append(files, path)
-		if src, ok := l.readFile(path); ok {
-			ws = append(ws, src)
+		if !seen[path] {
+			seen[path] = true
+			files = append(files, fileSource{path, false})
 		}
 	}
-	s := combine(user, ws)
-	s.Files = files
-	l.markNew(&s, append(user, ws...))
-	return s
+	return files
 }
 
 // FromSections is [FromSections] with this Loader's memory of reported problems.
 func (l *Loader) FromSections(user map[string]any, workspaces []map[string]any) Snapshot {
+	return l.FromSectionsWithFiles(Env{}, user, workspaces, nil)
+}
+
+// FromSectionsWithFiles is [Loader.FromSections] plus the
+// `.vscode/settings.json` of each of roots, read from disk as workspace
+// sources after the sections' (so they can only tighten). It is for folders
+// a request names that the client was not asked about; [Snapshot.Files]
+// lists those files.
+func (l *Loader) FromSectionsWithFiles(env Env, user map[string]any, workspaces []map[string]any, roots []string) Snapshot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	section := func(name string, m map[string]any) source {
@@ -223,33 +313,63 @@ func (l *Loader) FromSections(user map[string]any, workspaces []map[string]any) 
 		return src
 	}
 	var us, ws []source
+	names := []string{SourceClientUser}
 	if user != nil {
 		us = append(us, section(SourceClientUser, user))
 	}
 	for i, m := range workspaces {
+		name := fmt.Sprintf("%s/%d", SourceClientWorkspace, i)
+		names = append(names, name)
 		if m != nil {
-			ws = append(ws, section(fmt.Sprintf("%s/%d", SourceClientWorkspace, i), m))
+			ws = append(ws, section(name, m))
+		}
+	}
+	var files []string
+	seen := map[string]bool{}
+	for _, root := range roots {
+		path := WorkspaceFile(env, root)
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		files = append(files, path)
+		if src, ok := l.readFile(path, false); ok {
+			ws = append(ws, src)
 		}
 	}
 	s := combine(us, ws)
-	l.markNew(&s, append(us, ws...))
+	s.Files = files
+	l.markNew(&s, append(us, ws...), append(names, files...))
 	return s
 }
 
 // markNew fills s.New: problems whose (source, source content, text) this
-// Loader has not reported yet.
-func (l *Loader) markNew(s *Snapshot, srcs []source) {
+// Loader has not reported yet. A problem reported before that is gone now is
+// forgotten (so it is new again if it comes back) when its source is among
+// names, the sources this snapshot consulted; problems of other sources stay
+// reported, so snapshots over different sets of files do not repeat them.
+func (l *Loader) markNew(s *Snapshot, srcs []source, names []string) {
 	hash := map[string]string{}
 	for _, src := range srcs {
 		hash[src.name] = src.hash
 	}
-	now := map[string]bool{}
+	consulted := map[string]bool{userSettingsSource: true}
+	for _, n := range names {
+		consulted[n] = true
+	}
+	now := map[string]string{}
 	for _, p := range s.Problems {
 		k := p.File + "\x00" + hash[p.File] + "\x00" + p.String()
-		if !l.reported[k] && !now[k] {
+		_, before := l.reported[k]
+		if _, seen := now[k]; !before && !seen {
 			s.New = append(s.New, p)
 		}
-		now[k] = true
+		now[k] = p.File
+	}
+	for k, name := range l.reported {
+		if _, ok := now[k]; !ok && !consulted[name] {
+			now[k] = name
+		}
 	}
 	l.reported = now
 }
@@ -297,7 +417,7 @@ func combine(user, ws []source) Snapshot {
 	}
 	set, err := s.Budgets.WithUser(userBudgets)
 	if err != nil { // entries are validated when read; defensive
-		probs = append(probs, Problem{File: "user settings", Message: err.Error()})
+		probs = append(probs, Problem{File: userSettingsSource, Message: err.Error()})
 	}
 	s.Budgets = set
 	userSet := set

@@ -109,6 +109,16 @@ func loadCases(t *testing.T) []loadCase {
 		{name: "nested form in Cursor's file", user: map[int]string{3: f("user_nested.jsonc")},
 			disabled: true, hold: 90 * time.Second,
 			budgets: []entry{{"cursor", effects.Network, effects.Prompt}, {"cursor", effects.Read, effects.Allow}}},
+		{name: "invalid UTF-8 in comments: read as U+FFFD, the values apply",
+			ws:       map[int]string{0: "{\n  // caf\xe9\n  \"ml-ai.commandSafety\": false, /* \xff\xfe */\n  \"ml-ai.agentBudgets\": {\"default\": {\"read\": \"refuse\"}}\n}"},
+			disabled: true, budgets: []entry{{"default", effects.Read, effects.Refuse}},
+			problems: []string{"ws0:2:9: warning: not valid UTF-8; invalid bytes read as U+FFFD, as VS Code reads them"}},
+		{name: "invalid UTF-8 in a string: read as U+FFFD",
+			user:        map[int]string{0: "{\"ml-ai.decisionLog\": \"/l/caf\xe9.db\"}"},
+			decisionLog: "/l/caf\uFFFD.db",
+			problems:    []string{"user0:1:30: warning: not valid UTF-8"}},
+		{name: "invalid UTF-8 in a comments-only file", user: map[int]string{0: "// caf\xe9"},
+			problems: []string{"user0:1:7: warning: not valid UTF-8"}},
 		{name: "code-server file is read", user: map[int]string{4: `{"ml-ai.commandSafety": false}`}, disabled: true},
 		{name: "Insiders and VSCodium files are read",
 			user: map[int]string{1: `{"ml-ai.holdTimeout": "2m"}`, 2: `{"ml-ai.serverPath": "/x"}`},
@@ -474,10 +484,10 @@ func TestLoadUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A file over the size limit.
-	write(t, sb.user[1], `{"ml-ai.commandSafety": false, "x": "`+strings.Repeat("x", maxFileSize)+`"}`)
+	write(t, sb.user[1], `{"ml-ai.commandSafety": false, "x": "`+strings.Repeat("x", MaxFileSize)+`"}`)
 	s := Load(sb.env, nil)
 	checkSnapshot(t, sb, s, loadCase{problems: []string{
-		"user0: error: cannot read: read user0: is a directory; ignoring this file",
+		"user0: error: is not a regular file (a directory); ignoring this file",
 		"user1: error: cannot read: larger than 8388608 bytes; ignoring this file",
 	}})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -75,6 +76,20 @@ func (s *fsnotifySource) Close() error {
 	return s.w.Close()
 }
 
+// NewPollSource returns an [EventSource] that reports nothing: a [Watcher]
+// over it sees changes only when [Watcher.Current] finds a file changed (one
+// stat per file), and on [Watcher.SetWorkspaces]. It is the fallback when the
+// system cannot watch (the inotify limit).
+func NewPollSource() EventSource { return pollSource{} }
+
+type pollSource struct{}
+
+func (pollSource) Add(string) error     { return nil }
+func (pollSource) Remove(string) error  { return nil }
+func (pollSource) Events() <-chan Event { return nil }
+func (pollSource) Errors() <-chan error { return nil }
+func (pollSource) Close() error         { return nil }
+
 // DefaultDebounce is how long a [Watcher] waits after the last event of a
 // burst before it re-loads.
 const DefaultDebounce = 75 * time.Millisecond
@@ -87,8 +102,10 @@ type WatchOptions struct {
 	// A continuous stream of events re-loads at least every 10 Debounce.
 	Debounce time.Duration
 	// OnChange receives each new [Snapshot] (its New problems are those not
-	// reported before). It is called from the watcher's goroutine, one call
-	// at a time; it may call [Watcher.Snapshot] but not [Watcher.Close].
+	// reported before). It is called from the watcher's goroutine after an
+	// event, or from [Watcher.Current] when that finds a file changed; one
+	// call at a time, in the order the snapshots were loaded. It may call
+	// [Watcher.Snapshot] but not [Watcher.Current] or [Watcher.Close].
 	OnChange func(Snapshot)
 }
 
@@ -107,6 +124,11 @@ type Watcher struct {
 	debounce time.Duration
 	onChange func(Snapshot)
 	loader   Loader
+
+	// reloadMu serialises loads with storing their snapshot and calling
+	// OnChange, so that OnChange never sees an older snapshot after a newer.
+	reloadMu    sync.Mutex
+	fingerprint string // of the stored snapshot's files and contents
 
 	mu         sync.Mutex
 	workspaces []string
@@ -155,16 +177,60 @@ func NewWatcher(env Env, workspaces []string, opts WatchOptions) (*Watcher, erro
 		_ = src.Close()
 		return nil, fmt.Errorf("watching the settings directories: %w", err)
 	}
-	w.reload() // after the watches: a change from now on is seen
+	w.reloadMu.Lock()
+	w.reload(true) // after the watches: a change from now on is seen
+	w.reloadMu.Unlock()
 	go w.loop()
 	return w, nil
 }
 
-// Snapshot returns the current settings.
+// Snapshot returns the settings as last loaded.
 func (w *Watcher) Snapshot() Snapshot {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.snap
+}
+
+// Current returns the settings in force now, for a decision about to be
+// made: [Watcher.Snapshot] after a check, one stat per settings file, that no
+// file changed since it was read. When one did (a save a moment ago, whose
+// event the watcher has not handled yet), the files are read again first and
+// OnChange is called with the new snapshot before Current returns. So a
+// change applies to the next command, not a debounce later (issue 12 point
+// 7). It must not be called from OnChange.
+//
+// extra roots, when some are not among the watched workspaces, add their
+// `.vscode/settings.json` for this call only (a request that names its own
+// folders): the snapshot returned is not stored, OnChange does not see it,
+// and its New lists the problems of those files not reported before, for the
+// caller to report. Otherwise New is empty (OnChange had the new problems).
+func (w *Watcher) Current(extra ...string) Snapshot {
+	w.reloadMu.Lock()
+	defer w.reloadMu.Unlock()
+	select {
+	case <-w.done:
+		return w.Snapshot()
+	default:
+	}
+	s, changed := w.reload(false)
+	if changed && w.onChange != nil {
+		w.onChange(s)
+	}
+	w.mu.Lock()
+	roots := slices.Clone(w.workspaces)
+	w.mu.Unlock()
+	more := false
+	for _, r := range extra {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
+			more = true
+		}
+	}
+	if more {
+		return w.loader.Load(w.env, roots)
+	}
+	s.New = nil
+	return s
 }
 
 // SetWorkspaces replaces the workspace roots (for example after
@@ -191,15 +257,27 @@ func (w *Watcher) Close() error {
 	return w.closeErr
 }
 
-func (w *Watcher) reload() Snapshot {
+// reload loads the settings (every file when force, else those a stat shows
+// changed), stores the snapshot when force or when it changed, and returns
+// the snapshot in force and whether it changed. Call with w.reloadMu held.
+func (w *Watcher) reload(force bool) (Snapshot, bool) {
 	w.mu.Lock()
 	ws := w.workspaces
 	w.mu.Unlock()
-	s := w.loader.Load(w.env, ws)
+	unless := w.fingerprint
+	if force {
+		unless = ""
+	}
+	s, fp := w.loader.load(w.env, ws, force, unless)
+	changed := fp != w.fingerprint
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !force && !changed {
+		return w.snap, false
+	}
+	w.fingerprint = fp
 	w.snap = s
-	w.mu.Unlock()
-	return s
+	return s, changed
 }
 
 func (w *Watcher) loop() {
@@ -263,15 +341,18 @@ func (w *Watcher) loop() {
 			arm()
 		case <-timerC:
 			timerC = nil
-			s := w.reload()
+			w.reloadMu.Lock()
+			s, _ := w.reload(true)
 			if w.onChange != nil {
 				select {
 				case <-w.done:
+					w.reloadMu.Unlock()
 					return
 				default:
 				}
 				w.onChange(s)
 			}
+			w.reloadMu.Unlock()
 		}
 	}
 }

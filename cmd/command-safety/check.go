@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
@@ -65,13 +67,16 @@ var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true,
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
 	policy     gate.Policy
+	settings   settings.Env
+	loader     *settings.Loader
+	safety     boolFlag
 	home       string
 	cwd        string
 	workspaces []string
 	agent      string
 	mode       string
 	shell      gate.Shell
-	ruleStore  []string
+	ruleStore  gate.Installation
 	logger     *verdictLogger
 	stderr     io.Writer
 }
@@ -134,26 +139,20 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		env.workspaces = []string{env.cwd}
 	}
 
-	snap := settings.Load(settings.EnvFrom(runtime.GOOS, os.Getenv), env.workspaces)
-	for _, p := range snap.Problems {
-		fmt.Fprintf(stderr, "command-safety: settings: %s\n", p)
-	}
-	env.policy = gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
-	if safety.set {
-		env.policy.Enabled = safety.value
-	}
+	env.settings, env.loader, env.safety = settings.EnvFrom(runtime.GOOS, os.Getenv), new(settings.Loader), safety
+	snap := env.loader.Load(env.settings, env.workspaces)
+	env.policy = env.policyOf(snap)
 	if _, err := env.policy.Budgets.Effective(env.agent, env.mode); err != nil && env.mode != "" {
 		fmt.Fprintf(stderr, "command-safety check: --mode: %v\n", err)
 		return exitUsage
 	}
-	env.ruleStore = ruleStorePaths()
 	if !*noLog {
 		env.logger = openVerdictLogger(*logPath, snap.DecisionLog, stderr)
 		defer env.logger.Close()
-		if p := env.logger.Path(); p != "" {
-			env.ruleStore = append(env.ruleStore, p)
-		}
 	}
+	// The log in use is the rule store even when this run does not write it.
+	inUse, _ := logPathFor(*logPath, snap.DecisionLog)
+	env.ruleStore = installation(inUse)
 
 	if *jsonl {
 		return env.jsonLines(stdin, stdout)
@@ -189,17 +188,35 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitCode(worst)
 }
 
-// ruleStorePaths are the paths of this installation that belong to the
-// permission-rule store (SPEC §5.6): the binary's own directory.
-func ruleStorePaths() []string {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
+// policyOf reports snap's new problems on stderr and returns its policy,
+// with --safety applied.
+func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
+	for _, p := range snap.New {
+		fmt.Fprintf(env.stderr, "command-safety: settings: %s\n", p)
 	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
+	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
+	if env.safety.set {
+		policy.Enabled = env.safety.value
 	}
-	return []string{exe}
+	return policy
+}
+
+// policyFor returns the policy for a request with its own workspaces: the
+// run's, tightened by the settings of each workspace that is not one of the
+// run's (issue 12 point 7; a workspace can only tighten).
+func (env *checkEnv) policyFor(workspaces []string) gate.Policy {
+	roots := slices.Clone(env.workspaces)
+	more := false
+	for _, w := range workspaces {
+		if !slices.Contains(roots, w) {
+			roots = append(roots, w)
+			more = true
+		}
+	}
+	if !more {
+		return env.policy
+	}
+	return env.policyOf(env.loader.Load(env.settings, roots))
 }
 
 func exitCode(d effects.Decision) int {
@@ -227,7 +244,7 @@ func (env *checkEnv) decide(req gate.Request) gate.Verdict {
 	}
 	req.Home = env.home
 	req.RuleStore = env.ruleStore
-	v := gate.Decide(req, env.policy, nil)
+	v := gate.Decide(req, env.policyFor(req.Workspaces), nil)
 	return env.logger.Record(v)
 }
 
@@ -294,11 +311,8 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verdict, string) {
 	var req checkRequest
 	bad := func(why string) (gate.Verdict, string) {
-		v := gate.Decide(gate.Request{}, env.policy, nil)
-		v.Decision = effects.Refuse
-		v.Rule = "bad-request"
-		v.Reason = fmt.Sprintf("line %d: %s", lineNo, why)
-		v.Cwd, v.Agent, v.Mode = env.cwd, orDefault(env.agent), env.mode
+		v := gate.Rejected(gate.Verdict{Time: time.Now().UTC(), Cwd: env.cwd, Agent: orDefault(env.agent), Mode: env.mode,
+			ClassificationEnabled: env.policy.Enabled}, gate.RuleBadRequest, fmt.Sprintf("line %d: %s", lineNo, why))
 		return env.logger.Record(v), rawID(req.ID)
 	}
 	if readErr == errLineTooLong {
@@ -347,7 +361,7 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 		ws = []string{req.Cwd}
 	}
 	if req.Mode != "" {
-		if _, err := env.policy.Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
+		if _, err := env.policyFor(ws).Budgets.Effective(orDefault(req.Agent), req.Mode); err != nil {
 			return bad(err.Error())
 		}
 	}

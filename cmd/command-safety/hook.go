@@ -59,9 +59,11 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := hooks.Config{
 		Policy:    h.policy,
 		Record:    h.record,
+		Report:    h.report,
 		Home:      h.env.Home,
-		RuleStore: ruleStorePaths(),
+		RuleStore: installation(), // the log joins it from the settings (h.policy)
 	}
+	cfg.Event = flags.event
 	if len(flags.rest) > 1 {
 		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", flags.rest[1:])
 	}
@@ -123,6 +125,7 @@ type hookFlags struct {
 	hold    bool
 	holdFor time.Duration // --hold=D; 0: the ml-ai.holdTimeout setting
 	limit   time.Duration // --limit=D: the agent's time limit for this hook
+	event   string        // --event=NAME: the event the hook was installed for
 	rest    []string      // the agent name and anything not understood
 }
 
@@ -139,6 +142,8 @@ func parseHookFlags(args []string) (f hookFlags, err error) {
 			if f.holdFor, err = time.ParseDuration(v); err != nil || f.holdFor <= 0 {
 				return f, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
 			}
+		case i > 0 && strings.HasPrefix(a, "--event="):
+			f.event = strings.TrimPrefix(a, "--event=")
 		case i > 0 && strings.HasPrefix(a, "--limit="):
 			v := strings.TrimPrefix(a, "--limit=")
 			if f.limit, err = time.ParseDuration(v); err != nil || f.limit <= 0 {
@@ -190,13 +195,9 @@ func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
 // run's deadline (inside the agent's limit), whatever the hold's timeout.
 func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
 	return func(ctx context.Context, v gate.Verdict) gate.Verdict {
-		deny := func(why string) gate.Verdict {
-			v.Decision = effects.Refuse
-			v.Reason = why
-			return v
-		}
+		deny := func(why string) gate.Verdict { return gate.Released(v, false, why) }
 		if h.log == nil || v.LogID == 0 {
-			return deny("held for review, but the decision log is unavailable, so nobody can release it: " + v.Reason)
+			return deny("held for review, but the decision log is unavailable, so nobody can release it")
 		}
 		timeout := h.holdTimeout(flag)
 		cut := ""
@@ -207,7 +208,7 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 			}
 		}
 		if timeout <= 0 {
-			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait; " + v.Reason)
+			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait")
 		}
 		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s%s): %s\n", v.LogID, timeout.Round(time.Second), cut, v.Reason)
 		res, err := h.log.Hold(ctx, v.LogID, timeout, 0)
@@ -215,20 +216,18 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 		case err != nil && !res.Approved():
 			return deny(fmt.Sprintf("held for review, and the hold failed (%v); denied", err))
 		case res.Approved():
-			v.Decision = effects.Allow
-			v.Reason = fmt.Sprintf("approved by %s after review: %s", res.Entry.Reviewer, v.Reason)
-			return v
+			return gate.Released(v, true, fmt.Sprintf("approved by %s after review", res.Entry.Reviewer))
 		case res.TimedOut:
-			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s%s; %s", res.Timeout.Round(time.Second), cut, v.Reason))
+			return deny(fmt.Sprintf("held for review and timed out: nobody approved it within %s%s", res.Timeout.Round(time.Second), cut))
 		case res.Cancelled:
-			return deny("held for review, and the agent stopped the hook before anybody answered; " + v.Reason)
+			return deny("held for review, and the agent stopped the hook before anybody answered")
 		}
-		return deny(fmt.Sprintf("rejected by %s after review: %s", res.Entry.Reviewer, v.Reason))
+		return deny(fmt.Sprintf("rejected by %s after review", res.Entry.Reviewer))
 	}
 }
 
 func hookUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--limit=DURATION]
+	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--event=NAME] [--limit=DURATION]
                                         answer the agent's pre-command hook (stdin: its JSON)
        command-safety hook install <agent> [--project|--user] [--dir DIR] [--hold[=DURATION]]
        command-safety hook uninstall <agent> [--project|--user] [--dir DIR]
@@ -259,11 +258,11 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}
 	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
-	var store []string
+	var logs []string
 	if h.logPath != "" {
-		store = append(store, h.logPath, h.logPath+"-wal", h.logPath+"-shm")
+		logs = append(logs, h.logPath)
 	}
-	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, store
+	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, logs
 }
 
 // close closes the decision log if this run opened it.
@@ -281,9 +280,34 @@ func (h *hookEnv) close() {
 
 // record writes v with the agent's session to the decision log
 // ([audit.Record]: on failure an allow comes back as a prompt).
-func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string) (gate.Verdict, error) {
+func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w hooks.Waiting) (gate.Verdict, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if err := h.openLog(); err != nil {
+		err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
+		return audit.Downgrade(v, err), err
+	}
+	status := audit.StatusAsked
+	switch w {
+	case hooks.Held:
+		status = audit.StatusHeld
+	case hooks.NobodyAsked:
+		status = audit.StatusAdvisory
+	}
+	v, err := audit.Record(ctx, h.log, v, session, status)
+	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
+		// Nobody can be asked (Codex hooks cannot ask; `claude -p` denies an
+		// ask itself), so the prompt is denied: that is the answer, and the
+		// row says so instead of waiting for one.
+		if rerr := h.log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (nobody to ask: the prompt was denied)"); rerr != nil {
+			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", rerr)
+		}
+	}
+	return v, err
+}
+
+// openLog opens the decision log the settings name, once; call with h.mu held.
+func (h *hookEnv) openLog() error {
 	if h.logPath == "" && h.pathErr == nil {
 		// Bad input never reached the settings: use the user's log setting.
 		h.policy(nil)
@@ -291,11 +315,37 @@ func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string) (g
 	if h.log == nil && h.pathErr == nil {
 		h.log, h.pathErr = audit.Open(h.logPath)
 	}
-	if h.pathErr != nil {
-		err := fmt.Errorf("%w: %w", audit.ErrUnavailable, h.pathErr)
-		return audit.Downgrade(v, err), err
+	return h.pathErr
+}
+
+// answerWindow bounds how far back a report without a call id looks for
+// the prompt it answers.
+const answerWindow = 24 * time.Hour
+
+// report records what the agent's post-execution hook says about a prompt
+// it asked its user: the command ran (approved by the agent's user), or the
+// turn ended without it (rejected). Nothing else is touched.
+func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.openLog(); err != nil {
+		return err
 	}
-	return audit.Record(ctx, h.log, v, session)
+	user := os.Getenv("USER")
+	if user == "" {
+		user = os.Getenv("LOGNAME")
+	}
+	if user == "" {
+		user = "user"
+	}
+	a := audit.Answer{Agent: agent, Session: r.Session, CallID: r.CallID, Command: r.Command,
+		Reviewer: agent + ":" + user, Since: time.Now().Add(-answerWindow)}
+	if r.Ran {
+		_, err := h.log.Ran(ctx, a)
+		return err
+	}
+	_, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	return err
 }
 
 // runHookInstall serves `hook install|uninstall <agent> [--project|--user] [--dir DIR]`.
@@ -397,6 +447,9 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "command-safety hook %s: %s: %v\n", verb, path, err)
 		return 1
 	}
+	for _, n := range edit.Notes {
+		fmt.Fprintf(stdout, "%s: note: %s\n", path, n)
+	}
 	if !edit.Changed() {
 		if verb == "install" {
 			fmt.Fprintf(stdout, "%s: the %s hook is already installed; nothing changed\n", path, agent)
@@ -436,8 +489,12 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 	switch agent {
 	case "codex":
 		n = append(n, "Codex runs a hook only after you trust it: start `codex`, open /hooks, review the command-safety entry and trust it (Codex keeps trust per hook hash; a changed entry must be trusted again).",
-			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.",
-			"Codex hooks cannot ask: a command that needs approval is denied with the reason"+map[bool]string{true: "; in hold mode it waits for a release first.", false: " (install with --hold to wait for a release instead)."}[hold])
+			"Automation: `codex exec` skips untrusted hooks silently; once the entry is trusted it runs, or pass --dangerously-bypass-hook-trust to `codex exec` for a run you have checked.")
+		if hold {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval waits for a release, and is denied when nobody approves it.")
+		} else {
+			n = append(n, "Codex hooks cannot ask: a command that needs approval is denied with the reason (install with --hold to wait for a release instead).")
+		}
 		if scope == hooks.Project {
 			n = append(n, "Codex loads a project's .codex/hooks.json only when the project is trusted.")
 		}
@@ -451,6 +508,16 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 	case "claude-code":
 		if !hold {
 			n = append(n, "In `claude -p` (headless) Claude Code denies an ask itself; install with --hold to have prompts wait for a release instead.")
+		}
+		n = append(n, "VS Code's agent also runs this entry, for every tool: command-safety judges Copilot's terminal tools there too (as agent vscode).")
+	case "vscode", "copilot-cli":
+		n = append(n, "VS Code's agent (agent hooks are Preview; an organization's policy may turn them off) and GitHub Copilot CLI both read this file: the one entry gates Copilot's terminal tool in VS Code and Copilot CLI's shell tool, and each verdict names the host it came from.",
+			"If .claude/settings.json or ~/.claude/settings.json also holds the claude-code entry, VS Code runs both: each command is judged, and logged, twice.")
+		if scope == hooks.Project {
+			n = append(n, "Copilot CLI runs a repository's .github/hooks only in a folder you trusted (in `copilot -p`: COPILOT_ALLOW_ALL=true trusts the working directory).")
+		}
+		if !hold {
+			n = append(n, "Copilot CLI denies an ask in -p and autopilot (nobody to ask); install with --hold to have prompts wait for a release instead.")
 		}
 	}
 	return n
@@ -471,28 +538,15 @@ func selfPath() (string, error) {
 // maxSettingsFile bounds the settings file install reads.
 const maxSettingsFile = 16 << 20
 
+// readSettingsFile reads the agent's settings file through
+// [settings.ReadFile]: a project's file can be a FIFO or a link to a device.
 func readSettingsFile(path string) (data []byte, mode fs.FileMode, existed bool, err error) {
-	f, err := os.Open(path)
+	data, st, err := settings.ReadFile(path, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err = io.ReadAll(io.LimitReader(f, maxSettingsFile+1))
-	if err != nil {
 		return nil, 0, false, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxSettingsFile {
-		return nil, 0, false, fmt.Errorf("%s is larger than %d bytes", path, maxSettingsFile)
 	}
 	return data, st.Mode().Perm(), true, nil
 }

@@ -24,6 +24,8 @@ func hookPayloads(w, command string) map[string]string {
 		"codex":       `{"session_id":"s","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","conversation_id":"s","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`,
 		"gemini-cli":  `{"session_id":"s","cwd":"` + w + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`,
+		"vscode":      `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"` + command + `","explanation":"x","isBackground":false},"tool_use_id":"t"}`,
+		"copilot-cli": `{"sessionId":"s","timestamp":1,"cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"` + command + `"}}`,
 	}
 }
 
@@ -31,8 +33,8 @@ func hookPayloads(w, command string) map[string]string {
 // input found (stdin the agent never closes, a workspace settings file that
 // is a FIFO, a decision log another process holds locked, a payload over
 // the size limit) with the agent's limit at 4 s, and requires an answer
-// that does not allow the command before the agent's limit, by the hook's
-// deadline.
+// before the agent's limit, by the hook's deadline: a deny, or for the FIFO
+// (which the settings reader ignores) the decision without it.
 func TestHookDeadlineProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes for several seconds")
@@ -96,7 +98,14 @@ func TestHookDeadlineProcess(t *testing.T) {
 					pw.Close()
 				}
 				d := hookDecision(t, agent, out.String())
-				if d == "allow" || d == "" { // codex: no output is an allow
+				switch {
+				case slow == "settings-fifo":
+					// Not a regular file: reported and ignored like a file
+					// that does not parse, so `ls` is decided without it.
+					if !strings.Contains(errb.String(), "not a regular file") {
+						t.Errorf("%s: the FIFO is not reported: %s", agent, errb.String())
+					}
+				case d == "allow" || d == "": // codex: no output is an allow
 					t.Errorf("%s: decision %q after %s, want no allow\nstdout %s\nstderr %s", agent, d, took, out.String(), errb.String())
 				}
 				if want := hooks.Deadline(limit) + 1500*time.Millisecond; took > want {
@@ -135,5 +144,117 @@ func lockLog(t *testing.T, path string) func() {
 		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
 		conn.Close()
 		db.Close()
+	}
+}
+
+// TestPromptStatuses: every writer records who waits on its prompts: check
+// in a terminal (nobody: advisory), an agent that asks its user (asked), a
+// hook in hold mode (held, here resolved by its timeout), and Codex, whose
+// hooks cannot ask (denied at once: rejected, saying why).
+func TestPromptStatuses(t *testing.T) {
+	s := newHookSandbox(t)
+	const cmd = "npm install left-pad"
+	if _, _, code := s.run(t, "", nil, "check", "--cwd", s.work, "--", cmd); code != 1 {
+		t.Fatalf("check: exit %d, want 1 (prompt)", code)
+	}
+	p := hookPayloads(s.work, cmd)
+	for _, run := range [][]string{{"claude-code"}, {"codex"}, {"gemini-cli", "--hold=1s"}} {
+		if _, stderr, code := s.run(t, p[run[0]], nil, append([]string{"hook"}, run...)...); code != 0 {
+			t.Fatalf("hook %v: exit %d\n%s", run, code, stderr)
+		}
+	}
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("%d rows (%v), want 4", len(rows), err)
+	}
+	want := []struct {
+		agent    string
+		status   audit.Status
+		reviewer string
+	}{ // newest first
+		{"gemini-cli", audit.StatusRejected, audit.ReviewerTimeout},
+		{"codex", audit.StatusRejected, "codex (nobody to ask: the prompt was denied)"},
+		{"claude-code", audit.StatusAsked, ""},
+		{"default", audit.StatusAdvisory, ""},
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r.Agent != w.agent || r.Status != w.status || r.Reviewer != w.reviewer {
+			t.Errorf("row %d: %s %s by %q, want %s %s by %q", r.LogID, r.Agent, r.Status, r.Reviewer, w.agent, w.status, w.reviewer)
+		}
+	}
+}
+
+// TestAgentAnswersReachTheLog: the agents' own post-execution hooks tell the
+// log what their user answered to a prompt: a command that ran was approved
+// by the agent's user; one still asked when the turn ends was not. Rows
+// match by the agent's call id where it has one, else by session, command
+// text and time, and never a row of another command.
+func TestAgentAnswersReachTheLog(t *testing.T) {
+	s := newHookSandbox(t)
+	w := s.work
+	env := []string{"USER=ada", "CLAUDE_PROJECT_DIR=" + w, "GEMINI_PROJECT_DIR=" + w}
+	hook := func(agent, payload string) {
+		t.Helper()
+		if out, stderr, code := s.run(t, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
+			t.Fatalf("hook %s: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
+		}
+	}
+	claude := func(event, id, command string) string {
+		return `{"session_id":"cc","cwd":"` + w + `","hook_event_name":"` + event + `","tool_name":"Bash","tool_input":{"command":"` + command + `"},"tool_use_id":"` + id + `"}`
+	}
+	hook("claude-code", claude("PreToolUse", "toolu_1", "npm install a"))
+	hook("claude-code", claude("PreToolUse", "toolu_2", "npm install b"))
+	hook("claude-code", claude("PreToolUse", "toolu_3", "npm install c"))
+	hook("claude-code", claude("PostToolUse", "toolu_1", "npm install a"))
+	hook("claude-code", claude("PostToolUse", "toolu_3", "npm install EVIL")) // never matches toolu_3's row
+	hook("claude-code", `{"session_id":"cc","cwd":"`+w+`","hook_event_name":"Stop","stop_hook_active":false}`)
+
+	gemini := func(event, command string) string {
+		return `{"session_id":"ge","cwd":"` + w + `","hook_event_name":"` + event + `","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
+	}
+	hook("gemini-cli", gemini("BeforeTool", "npm install d"))
+	hook("gemini-cli", gemini("AfterTool", "npm install d"))
+	cursor := func(event, command string) string {
+		return `{"hook_event_name":"` + event + `","conversation_id":"cu","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
+	}
+	hook("cursor", cursor("beforeShellExecution", "npm install e"))
+	hook("cursor", cursor("beforeShellExecution", "npm install f"))
+	hook("cursor", cursor("afterShellExecution", "npm install e"))
+	hook("cursor", `{"hook_event_name":"stop","conversation_id":"cu","status":"completed"}`)
+
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		status   audit.Status
+		reviewer string
+	}{
+		"npm install a": {audit.StatusApproved, "claude-code:ada"},
+		"npm install b": {audit.StatusRejected, "claude-code:ada"},
+		"npm install c": {audit.StatusRejected, "claude-code:ada"}, // EVIL ran, not c
+		"npm install d": {audit.StatusApproved, "gemini-cli:ada"},
+		"npm install e": {audit.StatusApproved, "cursor:ada"},
+		"npm install f": {audit.StatusRejected, "cursor:ada"},
+	}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows, want %d (reports add none)", len(rows), len(want))
+	}
+	for _, r := range rows {
+		w, ok := want[r.Command]
+		if !ok || r.Status != w.status || r.Reviewer != w.reviewer || r.Note == "" {
+			t.Errorf("row %d %q: %s by %q, note %q; want %s by %q", r.LogID, r.Command, r.Status, r.Reviewer, r.Note, w.status, w.reviewer)
+		}
 	}
 }

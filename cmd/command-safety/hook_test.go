@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -33,7 +34,7 @@ var (
 func hookBinary(t *testing.T) string {
 	t.Helper()
 	hookBuildOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-hook-test-%d", os.Getuid()))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-hook-test-%d-%s", os.Getuid(), checkoutKey()))
 		if hookBuildErr = os.MkdirAll(dir, 0o755); hookBuildErr != nil {
 			return
 		}
@@ -51,6 +52,14 @@ func hookBinary(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", hookBuildErr, hookBuildOut)
 	}
 	return hookBuiltBin
+}
+
+// checkoutKey names this checkout in the paths of the binaries the tests
+// build, so that tests of two checkouts (git worktrees) running at once do
+// not overwrite each other's binary.
+func checkoutKey() string {
+	wd, _ := os.Getwd()
+	return fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(wd)))
 }
 
 // hookSandbox is a temporary HOME with XDG directories inside it and a
@@ -135,6 +144,22 @@ func TestHookProcess(t *testing.T) {
 			nil, "", effects.Allow, "cx-1", 0},
 		{"codex", `{"session_id":"cx-2","cwd":"` + w + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install x"}}`,
 			nil, "deny", effects.Prompt, "cx-2", 0},
+		// VS Code's agent: its terminal tool is judged, other tools get no
+		// opinion; through the claude-code entry VS Code also runs.
+		{"vscode", `{"timestamp":"2026-12-01T14:00:50.851Z","hookEventName":"PreToolUse","sessionId":"vs-1","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"x","isBackground":false},"tool_use_id":"c1"}`,
+			nil, "allow", effects.Allow, "vs-1", 0},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"vs-2","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"rm -rf ~","explanation":"x","isBackground":false},"tool_use_id":"c2"}`,
+			nil, "deny", effects.Refuse, "vs-2", 0},
+		{"vscode", `{"hookEventName":"PreToolUse","sessionId":"vs-3","cwd":"` + w + `","tool_name":"read_file","tool_input":{"filePath":"x"},"tool_use_id":"c3"}`,
+			nil, "", 0, "", 0},
+		{"claude-code", `{"hookEventName":"PreToolUse","sessionId":"vs-4","cwd":"` + w + `","tool_name":"run_in_terminal","tool_input":{"command":"npm install x","explanation":"x","isBackground":false},"tool_use_id":"c4"}`,
+			nil, "ask", effects.Prompt, "vs-4", 0},
+		// Copilot CLI: bash judged, powershell at most asks.
+		{"copilot-cli", `{"sessionId":"cp-1","timestamp":1796133650851,"cwd":"` + w + `","toolName":"bash","toolArgs":{"command":"ls","description":"x"}}`,
+			[]string{"COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + w}, "allow", effects.Allow, "cp-1", 0},
+		{"copilot-cli", `{"sessionId":"cp-2","timestamp":1796133650851,"cwd":"` + w + `","toolName":"powershell","toolArgs":{"command":"ls"}}`,
+			nil, "ask", effects.Prompt, "cp-2", 0},
+		{"copilot-cli", `{"sessionId":"cp-3","toolName":"bash","toolArgs":"not json"}`, nil, "deny", effects.Refuse, "cp-3", 0},
 		{"copilot", `{"command":"ls"}`, nil, "deny", effects.Refuse, "", 2},
 	}
 	want := 0
@@ -174,9 +199,13 @@ func TestHookProcess(t *testing.T) {
 		}
 		r := rows[i]
 		i--
-		if r.Agent != c.agent || r.Decision != c.logged || r.Session != c.session || r.Reason == "" {
+		wantAgent := c.agent
+		if strings.Contains(c.stdin, `"hookEventName"`) {
+			wantAgent = "vscode" // the payload names its host
+		}
+		if r.Agent != wantAgent || r.Decision != c.logged || r.Session != c.session || r.Reason == "" {
 			t.Errorf("row %d: agent %q decision %s session %q reason %q; want %q %s %q",
-				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, c.agent, c.logged, c.session)
+				r.LogID, r.Agent, r.Decision, r.Session, r.Reason, wantAgent, c.logged, c.session)
 		}
 	}
 }
@@ -310,7 +339,10 @@ func TestHookInstallProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCmd := resolved + " hook claude-code --limit=30s"
-	if got.Model != "opus" || len(got.Hooks["Stop"]) != 1 || len(got.Hooks["PreToolUse"]) != 1 ||
+	// The gate on PreToolUse; reports on PostToolUse(Failure) and Stop,
+	// after the user's own Stop hook.
+	if got.Model != "opus" || len(got.Hooks["Stop"]) != 2 || got.Hooks["Stop"][0].Hooks[0].Command != "say done" ||
+		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 ||
 		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
 		t.Errorf("settings after install:\n%s", data)
 	}
@@ -327,10 +359,13 @@ func TestHookInstallProcess(t *testing.T) {
 	}
 
 	// Project scope for the other agents, into the sandbox's work tree.
-	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json", "codex": ".codex/hooks.json"} {
+	for agent, rel := range map[string]string{"cursor": ".cursor/hooks.json", "gemini-cli": ".gemini/settings.json", "codex": ".codex/hooks.json",
+		"vscode": ".github/hooks/command-safety.json", "copilot-cli": ".github/hooks/command-safety.json"} {
 		out, stderr, code := s.run(t, "", nil, "hook", "install", agent, "--project", "--dir", s.work)
 		path := filepath.Join(s.work, filepath.FromSlash(rel))
-		if code != 0 || !strings.Contains(out, "--- /dev/null\n+++ "+path) {
+		// vscode and copilot-cli share a file, which the other's uninstall
+		// may have left holding only "version".
+		if code != 0 || !strings.Contains(out, "\n+++ "+path) {
 			t.Errorf("install %s: exit %d\n%s%s", agent, code, out, stderr)
 		}
 		b, err := os.ReadFile(path)
@@ -408,6 +443,13 @@ func hookDecision(t *testing.T, agent, stdout string) string {
 		h, _ := m["hookSpecificOutput"].(map[string]any)
 		s, _ := h["permissionDecision"].(string)
 		return s
+	case "vscode", "copilot-cli":
+		h, _ := m["hookSpecificOutput"].(map[string]any)
+		inner, _ := h["permissionDecision"].(string)
+		if top, _ := m["permissionDecision"].(string); top != inner {
+			t.Fatalf("the top level says %q, hookSpecificOutput %q: %s", top, inner, stdout)
+		}
+		return inner
 	case "cursor":
 		s, _ := m["permission"].(string)
 		return s
@@ -445,7 +487,7 @@ func TestHookHold(t *testing.T) {
 		deadline := time.Now().Add(20 * time.Second)
 		for time.Now().Before(deadline) {
 			if l, err := audit.Open(s.logPath()); err == nil {
-				rows, _ := l.Query(context.Background(), audit.Filter{Status: audit.StatusPending})
+				rows, _ := l.Query(context.Background(), audit.Filter{Status: audit.StatusHeld})
 				l.Close()
 				for _, r := range rows {
 					if _, held := audit.HeldUntil(r.Note); r.Session == session && held {

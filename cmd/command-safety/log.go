@@ -278,7 +278,8 @@ func truncateCommand(s string, width int) string {
 func printStats(w io.Writer, s audit.Stats) {
 	fmt.Fprintf(w, "verdicts: %d\n", s.Total)
 	resolved := s.ByStatus[string(audit.StatusApproved)] + s.ByStatus[string(audit.StatusRejected)]
-	fmt.Fprintf(w, "prompts: %d pending, %d approved, %d rejected", s.ByStatus[string(audit.StatusPending)],
+	fmt.Fprintf(w, "prompts: %d held, %d asked, %d advisory, %d approved, %d rejected",
+		s.ByStatus[string(audit.StatusHeld)], s.ByStatus[string(audit.StatusAsked)], s.ByStatus[string(audit.StatusAdvisory)],
 		s.ByStatus[string(audit.StatusApproved)], s.ByStatus[string(audit.StatusRejected)])
 	if resolved > 0 {
 		fmt.Fprintf(w, " (approval rate %.0f%%)", 100*s.ApprovalRate)

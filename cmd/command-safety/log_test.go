@@ -47,7 +47,7 @@ func logFixture(t *testing.T) (string, map[string]int64) {
 	day := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	ids := map[string]int64{}
 	add := func(v gate.Verdict) int64 {
-		id, err := l.Append(ctx, v, "")
+		id, err := l.Append(ctx, v, "", audit.StatusAsked)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestLogStatsAndSuggest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats: exit %d %s", code, errs)
 	}
-	for _, want := range []string{"verdicts: 6", "1 pending, 3 approved, 0 rejected (approval rate 100%)", "by effect:", "3 network", "by agent:", "by rule:"} {
+	for _, want := range []string{"verdicts: 6", "0 held, 1 asked, 0 advisory, 3 approved, 0 rejected (approval rate 100%)", "by effect:", "3 network", "by agent:", "by rule:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
 		}
@@ -258,7 +258,7 @@ func TestLogPathResolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Append(context.Background(), logVerdict("echo default", "a", effects.Read, effects.Allow, time.Now()), ""); err != nil {
+	if _, err := l.Append(context.Background(), logVerdict("echo default", "a", effects.Read, effects.Allow, time.Now()), "", audit.StatusAsked); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()

@@ -2,8 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -13,8 +15,12 @@ var update = flag.Bool("u", false, "update testscript golden output")
 
 // TestMain lets testscript run this binary's main as `command-safety`.
 // Other tests in this package that need the real binary as a file use
-// [builtBinary].
+// [builtBinary]. With CS_TEST_LOCK_LOG set, the test binary is instead a
+// process that holds the write lock of that decision log ([lockLogProcess]).
 func TestMain(m *testing.M) {
+	if path := os.Getenv("CS_TEST_LOCK_LOG"); path != "" {
+		os.Exit(lockLogProcess(path))
+	}
 	testscript.Main(m, map[string]func(){"command-safety": main})
 }
 
@@ -25,6 +31,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"expand": cmdExpand, "frame": cmdFrame},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
@@ -37,4 +44,30 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdExpand is `expand SRC DST`: DST is SRC with the script's $VARS
+// expanded (settings and payloads that name paths under $WORK).
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: expand SRC DST")
+	}
+	data := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(data), 0o644))
+}
+
+// cmdFrame is `frame SRC DST`: each non-empty line of SRC, a JSON-RPC
+// message with $VARS expanded, becomes one LSP frame in DST (txtar is LF
+// only, and frames need CRLF), for `stdin DST` before `exec command-safety serve`.
+func cmdFrame(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: frame SRC DST")
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if line = strings.TrimSpace(os.Expand(line, ts.Getenv)); line != "" {
+			fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(line), line)
+		}
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
 }

@@ -129,7 +129,7 @@ func TestReviewServesAndReleases(t *testing.T) {
 	defer l.Close()
 	p := gate.Effect{Effect: effects.Network, Text: "curl https://example.com", Span: [2]int{0, 24}, Outcome: effects.Prompt}
 	id, err := l.Append(context.Background(), gate.Verdict{Time: time.Now(), Command: p.Text, Agent: "claude-code",
-		Decision: effects.Prompt, Effects: []gate.Effect{p}, DecidedBy: &p, Rule: "network", Reason: "network"}, "t")
+		Decision: effects.Prompt, Effects: []gate.Effect{p}, DecidedBy: &p, Rule: "network", Reason: "network"}, "t", audit.StatusAsked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,6 +206,15 @@ func TestReviewUsage(t *testing.T) {
 // up) denies, and its row does not stay pending on the review page: the hold
 // rejects it as hold-cancelled, so a late Approve gets 409.
 func TestHookHoldStopped(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) { testHookHoldStopped(t, sig) })
+	}
+}
+
+// testHookHoldStopped is TestHookHoldStopped for one signal. After SIGKILL the
+// hook cannot resolve its row; the next process that opens the log does
+// (here `command-safety log`), as hold-gone.
+func testHookHoldStopped(t *testing.T, sig syscall.Signal) {
 	s := newHookSandbox(t)
 	if _, _, code := s.run(t, "", nil, "check", "--cwd", s.work, "--", "ls"); code != 0 {
 		t.Fatalf("check ls: exit %d", code) // creates the log for this process to watch
@@ -241,13 +250,23 @@ func TestHookHoldStopped(t *testing.T) {
 			}
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Fatal("the hook still waits after SIGTERM")
+		t.Fatalf("the hook still waits after %s", sig)
+	}
+	if sig == syscall.SIGKILL {
+		if _, _, code := s.run(t, "", nil, "log", "--limit", "1"); code != 0 {
+			t.Fatalf("log: exit %d", code)
+		}
+		e, err := l.Get(context.Background(), row.LogID)
+		if err != nil || e.Status != audit.StatusRejected || e.Reviewer != audit.ReviewerGone || !strings.Contains(e.Note, "may have run") {
+			t.Errorf("row after SIGKILL and a later open: %s by %q, note %q (%v); want rejected by %s", e.Status, e.Reviewer, e.Note, err, audit.ReviewerGone)
+		}
+		return
 	}
 	var out struct {
 		HookSpecificOutput struct {

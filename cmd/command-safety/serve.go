@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"syscall"
 
@@ -54,13 +53,6 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		logger.Warn("no default decision log", "err", err)
 	}
-	var ruleStore []string
-	if exe, err := os.Executable(); err == nil {
-		ruleStore = append(ruleStore, exe)
-		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
-			ruleStore = append(ruleStore, real)
-		}
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -74,7 +66,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LogPath:        *logPath,
 		DefaultLogPath: defaultLog,
 		Session:        fmt.Sprintf("serve:%d", os.Getpid()),
-		RuleStore:      ruleStore,
+		RuleStore:      installation(), // the log in use joins it per request
 		Logger:         logger,
 	})
 	if err != nil {

@@ -49,7 +49,7 @@ var (
 func buildServe(t testing.TB, hooks bool) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-serve-test-%d", os.Getuid()))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("command-safety-serve-test-%d-%s", os.Getuid(), checkoutKey()))
 		if buildErr = os.MkdirAll(dir, 0o755); buildErr != nil {
 			return
 		}
@@ -121,6 +121,8 @@ type client struct {
 	exitCh    chan struct{} // closed when the process has ended
 	// config answers workspace/configuration (nil: answer null for each item).
 	config func(items []configItem) []any
+	// ignoreConfig leaves workspace/configuration unanswered.
+	ignoreConfig bool
 }
 
 type configItem struct {
@@ -330,9 +332,12 @@ func (c *client) dispatch(m message) {
 		_ = json.Unmarshal(m.Params, &p)
 		c.mu.Lock()
 		c.configReq = append(c.configReq, m.Params)
-		answer := c.config
+		answer, ignore := c.config, c.ignoreConfig
 		c.cond.Broadcast()
 		c.mu.Unlock()
+		if ignore {
+			return
+		}
 		result := make([]any, len(p.Items))
 		if answer != nil {
 			result = answer(p.Items)

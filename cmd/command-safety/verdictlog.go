@@ -69,7 +69,8 @@ func (l *verdictLogger) Record(v gate.Verdict) gate.Verdict {
 	if l == nil {
 		return v
 	}
-	out, err := audit.Record(context.Background(), l.log, v, "")
+	// Nobody answers a prompt of check in the decision log: advisory.
+	out, err := audit.Record(context.Background(), l.log, v, "", audit.StatusAdvisory)
 	if err != nil {
 		l.report(err)
 	}

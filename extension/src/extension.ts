@@ -2,6 +2,8 @@
 // in the Go binary; the logic the extension has (fail closed, restarts, output
 // caps, messages) lives in modules that do not import `vscode`.
 
+import { execFile } from "node:child_process";
+import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as readline from "node:readline";
 import * as vscode from "vscode";
@@ -24,6 +26,7 @@ import { Key, folderSection, section, userSection } from "./config";
 import * as format from "./format";
 import { Prepared } from "./pending";
 import { runCommand, DefaultTimeoutMs } from "./run";
+import { HookState, OfferChoice, choiceOf, hookFile, hookState, installArgs, needsRepair, offerButtons, offerText, shouldOffer, statusLine } from "./copilothook";
 
 /** ChannelName is the one output channel (SPEC §7). */
 const ChannelName = "ML.ai Command Safety";
@@ -37,6 +40,9 @@ const ToolAgent = "copilot";
 
 /** ToolShell is the shell the language-model tool runs commands in (run.ts: `bash -c`). */
 const ToolShell = "bash";
+
+/** OfferKey stores the human's answer to "Gate Copilot's own terminal tool?". */
+const OfferKey = "ml-ai.commandSafety.copilotHookOffer";
 
 /** Options of the exported API's classify and gate. */
 export interface ClassifyOptions {
@@ -89,10 +95,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   context.subscriptions.push(item);
   let enabled = effective().commandSafety === true;
   const held = new HeldTracker();
+  // Copilot's own terminal tool is gated by a VS Code agent hook, not by
+  // this extension; the status says whether that hook is installed.
+  let copilotHook: HookState | undefined;
   const paint = (): void => {
     const s = format.status(core.state, enabled, core.detail);
     item.text = s.text + heldStatus(core.state === "running" ? held.count : 0);
-    item.tooltip = s.tooltip;
+    item.tooltip = copilotHook ? `${s.tooltip}\n\n${statusLine(copilotHook)}` : s.tooltip;
     item.backgroundColor = s.severity === "normal" ? undefined
       : new vscode.ThemeColor(s.severity === "error" ? "statusBarItem.errorBackground" : "statusBarItem.warningBackground");
     item.show();
@@ -280,8 +289,64 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     }),
   );
 
+  // The VS Code agent hook for Copilot's own terminal tool.
+  const binary = (): string => serverPath(config().get<string>("serverPath"), context.extensionPath, process.platform);
+  const refreshHook = async (): Promise<HookState> => {
+    const file = hookFile(os.homedir());
+    let text: string | undefined;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch (_e) {
+      text = undefined;
+    }
+    const next = hookState(text, file);
+    if (copilotHook?.gated !== next.gated) channel.info(next.detail);
+    copilotHook = next;
+    paint();
+    return next;
+  };
+  const installHook = async (quiet = false): Promise<void> => {
+    const exe = binary();
+    const result = await new Promise<{ ok: boolean; out: string }>((resolve) => {
+      execFile(exe, [...installArgs], { timeout: 30_000, windowsHide: true }, (err, stdout, stderr) =>
+        resolve({ ok: !err, out: `${stdout}${stderr}`.trim() || (err ? errorText(err) : "") }));
+    });
+    for (const line of result.out.split("\n")) if (line) channel[result.ok ? "info" : "error"](`hook install vscode: ${line}`);
+    const state = await refreshHook();
+    if (quiet && result.ok && state.gated) return;
+    if (result.ok && state.gated) {
+      void vscode.window.showInformationMessage("Copilot's terminal tool now goes through ML.ai Command Safety (a VS Code agent hook in ~/.copilot/hooks).");
+    } else {
+      void vscode.window.showErrorMessage(`Installing the VS Code agent hook failed: ${result.out || state.detail} (see the ML.ai Command Safety log).`);
+    }
+  };
+  // Offer it once, with consent: Install, Not now (ask again in a later
+  // window), Never. Nothing is written unless the human clicks Install.
+  void refreshHook().then(async (state) => {
+    const stored = context.globalState.get<OfferChoice>(OfferKey, "");
+    if (needsRepair(state, stored, binary())) {
+      // The entry this extension wrote runs an older version's binary,
+      // whose folder an update removed: point it at this one.
+      channel.info("the VS Code agent hook runs another binary than this extension's: updating it");
+      await installHook(true);
+      return;
+    }
+    if (!shouldOffer(state, stored, false)) return;
+    const button = await vscode.window.showInformationMessage(offerText, offerButtons.install, offerButtons.later, offerButtons.never);
+    const choice = choiceOf(button);
+    await context.globalState.update(OfferKey, choice);
+    if (choice === "install") await installHook();
+  });
+  context.subscriptions.push(vscode.window.onDidChangeWindowState((e) => {
+    if (e.focused) void refreshHook();
+  }));
+
   // Commands.
   context.subscriptions.push(
+    vscode.commands.registerCommand("ml-ai.commandSafety.installCopilotHook", async () => {
+      await context.globalState.update(OfferKey, "install");
+      await installHook();
+    }),
     vscode.commands.registerCommand("ml-ai.commandSafety.showLog", () => channel.show(true)),
     vscode.commands.registerCommand("ml-ai.commandSafety.classify", async () => {
       const command = await vscode.window.showInputBox({ title: "Classify a Command", prompt: "A shell command (bash); it is classified, not run", ignoreFocusOut: true });

@@ -103,6 +103,15 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Links {
 		b.WriteString("Links: true, ")
 	}
+	if p.URIOperands {
+		b.WriteString("URIOperands: true, ")
+	}
+	if p.RuleStore {
+		b.WriteString("RuleStore: true, ")
+	}
+	if p.OtherRuleStore {
+		b.WriteString("OtherRuleStore: true, ")
+	}
 	if p.InShell {
 		b.WriteString("InShell: true, ")
 	}

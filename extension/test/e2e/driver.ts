@@ -184,6 +184,27 @@ async function main(): Promise<number> {
     await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
     add("code-server and the workbench come up", true, `server ${serverUp} ms, workbench ${Date.now() - t} ms`);
 
+    // The offer to gate Copilot's own terminal tool: a notification, once;
+    // Install runs the bundled binary's `hook install vscode --user` (HOME is
+    // the temp dir) and writes the VS Code agent hook file.
+    t = Date.now();
+    const hookFile = path.join(home, ".copilot", "hooks", "command-safety.json");
+    let offered = "";
+    try {
+      const toast = page.locator(".notification-toast", { hasText: "Gate Copilot's own terminal tool?" }).first();
+      await toast.waitFor({ state: "visible", timeout: 30_000 });
+      offered = (await toast.innerText()).replace(/\u00a0/g, " ").replace(/\s+/g, " ");
+      await toast.getByRole("button", { name: "Install" }).click({ timeout: 5000 });
+      const t1 = Date.now();
+      while (Date.now() - t1 < 15_000 && !(fs.existsSync(hookFile) && fs.readFileSync(hookFile, "utf8").includes(" hook vscode"))) await sleep(200);
+    } catch (e) {
+      offered = `(no offer: ${e instanceof Error ? e.message.split("\n")[0] : e})`;
+    }
+    const installed = fs.existsSync(hookFile) ? fs.readFileSync(hookFile, "utf8") : "";
+    add("the offer to gate Copilot's terminal tool installs the VS Code agent hook on Install",
+      offered.includes("Install") && offered.includes("Never") && installed.includes('"preToolUse"') && installed.includes(" hook vscode --event=preToolUse --limit=") && installed.includes("\"postToolUse\""),
+      `${offered.slice(0, 160)} | ${installed ? hookFile : "no hook file"}`, Date.now() - t);
+
     // Poll the runner; answer dialogs.
     const handled = new Set<string>();
     let progress: Progress | undefined;
