@@ -81,7 +81,7 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	if strings.TrimSpace(src) == "" {
 		return
 	}
-	if w.units += syntaxUnits(src, MaxUnits-w.units); w.units > MaxUnits {
+	if w.units += syntaxUnits(src, w.unitLimit-w.units); w.units > w.unitLimit {
 		w.tooLarge()
 		return
 	}
@@ -113,14 +113,17 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	}
 	w.dedupeParts()
 	start := w.saveShell()
-	// Each reading has the whole budget of syntax units: the readings
-	// together take at most len(langs) times as long as one.
-	units, most := w.units, w.units
 	var ends cwdState
 	for i, l := range langs {
 		if i > 0 {
+			// Every reading counts its syntax units again (the source's own,
+			// counted above, once): nested readings (`sh -c` in `sh -c`)
+			// stay bounded by the limit, not by the depth.
 			w.restoreShell(start)
-			most, w.units = max(most, w.units), units
+			if w.units += syntaxUnits(src, w.unitLimit-w.units); w.units > w.unitLimit {
+				w.tooLarge()
+				return
+			}
 		}
 		if errs[i] != nil {
 			w.add(Part{Class: effects.Unknown, Text: src, Start: base, End: end, Prompt: true,
@@ -137,7 +140,6 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 			ends = unionState(ends, w.saveCwd())
 		}
 	}
-	w.units = max(most, w.units)
 	w.restoreCwd(ends)
 }
 

@@ -71,6 +71,9 @@ type walker struct {
 	// `sh -c` strings in it) against MaxUnits.
 	units     int
 	largeDone bool
+	// unitLimit is MaxUnits for each reading of the command: a command
+	// read as bash and as zsh may have twice the units in all.
+	unitLimit int
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
@@ -124,7 +127,7 @@ type walker struct {
 }
 
 func newWalker(src string, opts Options) *walker {
-	w := &walker{orig: src, opts: opts, allKnown: true}
+	w := &walker{orig: src, opts: opts, allKnown: true, unitLimit: MaxUnits * len(opts.Shell.readings())}
 	w.kinds = w.kindsBuf[:0]
 	w.cwd = []string{cleanAbs(opts.Cwd)}
 	w.lcwd = w.cwd
@@ -813,7 +816,7 @@ func (w *walker) loop(n syntax.Node, depth int, walk func()) {
 // at its call), against MaxUnits. Past it, the command is refused as too
 // large, the shell's directory becomes unknown, and charge returns false.
 func (w *walker) charge(n syntax.Node) bool {
-	if w.units += syntaxUnits(w.textOf(n), MaxUnits-w.units+1); w.units > MaxUnits {
+	if w.units += syntaxUnits(w.textOf(n), w.unitLimit-w.units+1); w.units > w.unitLimit {
 		w.tooLarge()
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 		return false

@@ -78,7 +78,7 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	// count against MaxUnits before any is built, two units each: building
 	// a field costs about as much as classifying it.
 	if n := braceProduct(&braced); n > 1 {
-		if w.units += 2 * (n - 1); w.units > MaxUnits {
+		if w.units += 2 * (n - 1); w.units > w.unitLimit {
 			w.tooLarge()
 			return dynamicFields(word)
 		}

@@ -1,10 +1,12 @@
 package classifier
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // realZsh returns the path of zsh for the checks against a real zsh, like
@@ -220,6 +222,35 @@ func TestSh(t *testing.T) {
 	} {
 		if got := classSet(Classify(cmd, o)); got != want {
 			t.Errorf("sh: %q classifies as [%s], want [%s]", cmd, got, want)
+		}
+	}
+}
+
+// TestReadingsBounded: a source read in two dialects (sh, unknown) nested in
+// another (here-documents fed to sh inside each other do not grow with
+// quoting) is walked twice per level; every reading counts its units, so
+// the classification stays bounded instead of doubling with the depth.
+func TestReadingsBounded(t *testing.T) {
+	var b strings.Builder
+	const depth = 40
+	for i := range depth {
+		fmt.Fprintf(&b, "sh <<'E%d'\n", i)
+	}
+	b.WriteString(strings.Repeat("ls; ", 20) + "\n")
+	for i := depth - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "E%d\n", i)
+	}
+	cmd := b.String()
+	for _, d := range Dialects {
+		o := tableOpts
+		o.Shell = d
+		start := time.Now()
+		r := Classify(cmd, o)
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%s: %d nested here-documents took %v", d, depth, el)
+		}
+		if len(r.Parts) == 0 {
+			t.Errorf("%s: no parts", d)
 		}
 	}
 }
