@@ -31,15 +31,6 @@ var nodeTypes = []string{
 // refuses them as unsupported if they ever appear.
 var notFromBash = []string{"BraceExp", "Comment", "TestDecl"}
 
-// corpusCommands returns every command of the golden corpus.
-func corpusCommands(t testing.TB) map[string]string {
-	cmds := map[string]string{}
-	for name, c := range corpusCases(t) {
-		cmds[name] = c.cmd
-	}
-	return cmds
-}
-
 // corpusCase is a golden command and the dialect its file names (`shell:`
 // in the comment; bash by default).
 type corpusCase struct {

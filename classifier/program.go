@@ -22,7 +22,7 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	// Past the part cap, a command identical to one already classified in
 	// the same directory cannot add anything: skip it. This bounds lines
 	// of thousands of repeated commands.
-	if len(w.parts) >= MaxParts {
+	if w.offered >= MaxParts {
 		key := w.textOf(c) + "\x00" + strings.Join(w.cwd, "\x00")
 		if w.seenCalls[key] {
 			return

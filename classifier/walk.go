@@ -111,9 +111,15 @@ type walker struct {
 	// next statement is refused (zsh.go), once (zshOptsRefused).
 	zshOpts        string
 	zshOptsRefused bool
-	// seenParts, once a source is read in several dialects, holds every
-	// part added, so that what the readings agree on is kept once.
-	seenParts map[Part]bool
+	// dedupe, once a source is read in several dialects, keeps each part
+	// once: what the readings agree on is not repeated. Past dedupeScan
+	// parts, seenParts holds them all.
+	dedupe    bool
+	seenParts map[partKey]bool
+	// offered counts the parts given to add that it kept or found seen:
+	// past MaxParts only parts of a new kind are kept, so that a second
+	// reading's repeats do not cost the first's formatting again.
+	offered int
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -150,12 +156,9 @@ func (w *walker) add(p Part) {
 	if !w.keeps(p) {
 		return
 	}
-	if w.seenParts != nil {
-		// Several readings of one source make the same parts.
-		if w.seenParts[p] {
-			return
-		}
-		w.seenParts[p] = true
+	w.offered++
+	if w.dedupe && w.seen(p) {
+		return // several readings of one source make the same parts
 	}
 	k := partKind{p.Class, p.Refusal}
 	if !slices.Contains(w.kinds, k) {
@@ -175,7 +178,7 @@ type partKind struct {
 // seen yet, so the decision is the same and the verdict stays small. Callers
 // that build long reasons ask first.
 func (w *walker) keeps(p Part) bool {
-	return len(w.parts) < MaxParts || !slices.Contains(w.kinds, partKind{p.Class, p.Refusal})
+	return w.offered < MaxParts || !slices.Contains(w.kinds, partKind{p.Class, p.Refusal})
 }
 
 // span returns the original-command span and text of a node in the frame.
@@ -1432,14 +1435,53 @@ func (w *walker) restoreShell(s shellState) {
 
 // dedupeParts starts keeping each part once: the readings of a source in
 // several dialects mostly agree.
-func (w *walker) dedupeParts() {
-	if w.seenParts != nil {
-		return
+func (w *walker) dedupeParts() { w.dedupe = true }
+
+// dedupeScan is the number of parts up to which [walker.seen] compares
+// them one by one: most commands have a handful, and hashing a part costs
+// more than comparing it.
+const dedupeScan = 32
+
+// seen reports whether p was added already, and remembers it.
+func (w *walker) seen(p Part) bool {
+	if w.seenParts == nil && len(w.parts) < dedupeScan {
+		return slices.Contains(w.parts, p)
 	}
-	w.seenParts = make(map[Part]bool, len(w.parts)+8)
-	for _, p := range w.parts {
-		w.seenParts[p] = true
+	if w.seenParts == nil {
+		w.seenParts = make(map[partKey]bool, 2*len(w.parts))
+		for _, q := range w.parts {
+			w.seenParts[keyOf(q)] = true
+		}
 	}
+	k := keyOf(p)
+	if w.seenParts[k] {
+		return true
+	}
+	w.seenParts[k] = true
+	return false
+}
+
+// partKey is what tells parts apart for [walker.seen], without hashing a
+// long Text whole (a part of a 64 KiB command quotes all of it): two parts
+// with the same key have the same class, refusal and span, so keeping one
+// of them changes no decision.
+type partKey struct {
+	class           effects.Class
+	refusal         effects.Rule
+	prompt          bool
+	start, end, n   int
+	program, reason string
+	head, tail      string
+}
+
+func keyOf(p Part) partKey {
+	const edge = 64
+	k := partKey{class: p.Class, refusal: p.Refusal, prompt: p.Prompt, start: p.Start, end: p.End, n: len(p.Text),
+		program: p.Program, reason: p.Reason, head: p.Text, tail: ""}
+	if len(p.Text) > 2*edge {
+		k.head, k.tail = p.Text[:edge], p.Text[len(p.Text)-edge:]
+	}
+	return k
 }
 
 // elsewhere runs classify where the shell's directories, home and workspace

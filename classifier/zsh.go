@@ -306,12 +306,33 @@ func zshWordDynamic(word *syntax.Word) bool {
 		if v == "$" || strings.HasSuffix(v, "$") && i+1 < len(word.Parts) {
 			return true // `$"x"` and `$[...]`
 		}
-		if strings.Contains(v, "..") && strings.Contains(v, "{") {
+		if charRangeStep(v) {
 			return true // {a..c..2} is no range to zsh
 		}
 	}
 	return false
 }
+
+// charRangeStep reports whether v holds a brace sequence of characters
+// with a step (`{a..e..2}`), which bash expands and zsh keeps as written.
+func charRangeStep(v string) bool {
+	for {
+		i := strings.IndexByte(v, '{')
+		if i < 0 {
+			return false
+		}
+		v = v[i+1:]
+		j := strings.IndexByte(v, '}')
+		if j < 0 {
+			return false
+		}
+		if parts := strings.Split(v[:j], ".."); len(parts) == 3 && !(isSignedDigits(parts[0]) && isSignedDigits(parts[1])) {
+			return true
+		}
+	}
+}
+
+func isSignedDigits(s string) bool { return isDigits(strings.TrimPrefix(s, "-")) }
 
 // zshNulEscape reports whether a $'...' body has an escape zsh turns into
 // a NUL byte: `\x` without hex digits, `\0`, `\u0000`.
