@@ -36,7 +36,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			if args[0].dynamic {
 				inv.opaqueHigh("a trap whose action is only known at run time")
 			} else {
-				w.nested(args[0].value, args[0].word, inv.depth)
+				// The action runs later, on a signal or at exit, from
+				// wherever the shell is then (`trap 'rm -rf x' EXIT; cd /`).
+				w.later(args[0].value, args[0].word, inv.depth)
 			}
 		}
 		return nil, true

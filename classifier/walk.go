@@ -1371,6 +1371,16 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 	w.nestedIn(code, at, depth, w.dialect().readings())
 }
 
+// later classifies literal shell code that this shell runs later, at a
+// time the line does not say (a trap action): as [walker.nested], from a
+// directory that is not known, since it runs wherever the shell is then.
+func (w *walker) later(code string, at syntax.Node, depth int) {
+	saved := w.saveCwd()
+	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
+	w.here(code, at, depth)
+	w.restoreCwd(saved)
+}
+
 // nestedIn is [walker.nested] with the code read in langs.
 func (w *walker) nestedIn(code string, at syntax.Node, depth int, langs []syntax.LangVariant) {
 	saved := w.saveCwd()
