@@ -285,9 +285,23 @@ func (inv *invocation) shell(args []field) bool {
 			inv.script(args[i:])
 			return true
 		}
+		zsh := inv.shellDialect() == Zsh
 		switch v {
 		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
+			if zsh && (v == "-o" || v == "+o") && i+1 < len(args) && !zshOptionSafe(args[i+1].value) {
+				inv.zshOptionArg("-o " + args[i+1].value)
+				return true
+			}
 			i++
+			continue
+		}
+		if zsh && (strings.HasPrefix(v, "--") || strings.Trim(v[1:], zshSafeLetters) != "") {
+			// zsh's letters and long options set options (-y is
+			// shwordsplit, --globsubst): only the harmless ones are read.
+			if name := strings.TrimPrefix(v, "--"); !strings.HasPrefix(v, "--") || !zshOptionSafe(name) {
+				inv.zshOptionArg(v)
+				return true
+			}
 			continue
 		}
 		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
@@ -316,6 +330,21 @@ func (inv *invocation) shell(args []field) bool {
 	}
 	inv.stdinScript()
 	return true
+}
+
+// zshSafeLetters are zsh's one-letter options that change nothing the
+// classifier reads: -c CODE, -s (stdin), -i, -l (login), -f (no startup
+// files), -d, -e, -u, -v, -x, -n (no execution), and -o taking a name.
+const zshSafeLetters = "cslifdeuvxno"
+
+// zshOptionArg refuses a zsh started with an option that changes how it
+// reads the code it runs.
+func (inv *invocation) zshOptionArg(opt string) {
+	w := inv.w
+	p := w.part(inv.at, effects.Unknown, inv.prog, fmt.Sprintf("`%s` starts zsh with %s, which changes how zsh reads the code in ways the classifier does not model", inv.text, opt))
+	p.Refusal = effects.Unparseable
+	w.allKnown = false
+	w.add(p)
 }
 
 // interpreterInline lists each interpreter entry's flags whose value is
