@@ -996,6 +996,9 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 		// `typeset -fu NAME` (and -fU) is autoload: NAME runs a file from $fpath.
 		autoload := false
 		for _, a := range c.Args {
+			if a.Naked && a.Name == nil {
+				w.zshGlobs(a.Value, depth+1) // a word, not an assignment: zsh globs it
+			}
 			if a.Naked && a.Name == nil && a.Value != nil {
 				if v := a.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "f") && strings.ContainsAny(v, "uU") {
 					autoload = true

@@ -28,6 +28,8 @@ func TestProgramPositionsMatchZsh(t *testing.T) {
 		"zsh -c 'p1'", "zsh -fc 'echo *(e:p2:)'", "bash -c 'p1'", "sh -c 'p1'", "coproc p1; wait",
 		"zmodload zsh/files; p1", "setopt shwordsplit; p1", "trap p1 EXIT", "p1 =(p2)",
 		"for x (a) p1", "if true { p1 }", "{ p1 } always { p2 }", "repeat 1 { p1 }", "integer x=$(p1)",
+		"typeset *(e:p1:)", "local -a y=(*(e:p1:))", "select x in *(e:p1:); do break; done < /dev/null",
+		"zsh -y -c 'p1'", "trap p1 INT; kill -INT $$", "alias -g G=\"; p1\"; eval \"echo G\"", "print -l ${arr[(r)$(p1)]}",
 	}
 	wraps := []string{"noglob", "nocorrect", "-", "repeat 1", "builtin exec"}
 	programPositionsMatch(t, "zsh", []string{"-f", "-c"}, classifier.Zsh, lines, wraps)
