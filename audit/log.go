@@ -26,8 +26,11 @@ const SchemaVersion = 4
 // longer is a stuck or foreign process (a `sqlite3` shell left in BEGIN),
 // and the verdict must not wait for it: before this bound, each verdict
 // stalled 30 to 40 s (issue 12 point 3). Opening a log in WAL mode does not
-// wait for a writer, so a locked log costs a verdict about LockWait.
-const LockWait = time.Second
+// wait for a writer, so a locked log costs a verdict about LockWait. Two
+// seconds, not one: SQLite hands a contended lock to whichever waiter
+// retries first, and with six writers appending as fast as they can on a
+// loaded machine (under -race) a one-second bound let some give up.
+const LockWait = 2 * time.Second
 
 // busyTimeout is how long one statement waits inside SQLite for a lock
 // before it reports SQLITE_BUSY; [retry] tries again until its bound.

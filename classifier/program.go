@@ -106,6 +106,34 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		return
 	}
 	e := w.lookup(prog)
+	if re := w.opts.Rules.lookup(prog); e == nil && re != nil {
+		// A user rule teaches a program the table does not know; its
+		// operands and flags go through the same path and refusal logic.
+		from := len(w.parts)
+		if name, priv := ruleOperandProgram(args[1:]); name != "" {
+			// A rule says its operands are files; it cannot say the
+			// program does not run one. An operand naming a program that
+			// escalates privileges or runs code is what it would be as a
+			// command: a rule never makes `sudo` or `bash` cheaper.
+			class := effects.OpaqueMedium
+			if priv {
+				class = effects.Privilege
+			}
+			w.add(w.part(at, class, prog, fmt.Sprintf("`%s` is given `%s`, a program that %s; rule %s does not say %s does not run it", brief(text), name, map[bool]string{true: "escalates privileges", false: "runs programs or code"}[priv], re.id, prog)))
+		}
+		if bad := ruleUnknownOption(re.entry, args[1:]); bad != "" {
+			// A rule's options are a closed set: one it does not declare
+			// may do anything the program can.
+			w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not an option rule %s declares for %s, so what it does is not known", bad, re.id, prog)))
+		}
+		w.runEntry(re.entry, prog, args, at, text, depth, red, ctx)
+		for i := from; i < len(w.parts); i++ {
+			if w.parts[i].Program != "" {
+				w.parts[i].Rule = re.id
+			}
+		}
+		return
+	}
 	if e == nil {
 		w.allKnown = false
 		why := fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)

@@ -26,6 +26,9 @@ type Options struct {
 	// path that resolves to one of them, or is the same file, is the
 	// `command-safety` entry of the table, not an opaque file.
 	Binaries []string
+	// Rules are the user's program rules (`ml-ai.rules`, [NewRules]),
+	// consulted only for a bare program name the table does not know.
+	Rules *Rules
 }
 
 // FS is the part of the filesystem the classifier consults. An FS may also
@@ -64,6 +67,9 @@ type Part struct {
 	// shells that may run the command cannot read it, so it is classified
 	// as the others read it (SPEC §1). Its Class is [effects.Unknown].
 	Prompt bool
+	// Rule is the id of the user rule that taught the program
+	// ("user:acme-lint"), or "" when the part is the table's.
+	Rule string
 }
 
 // Result is what [Classify] found: every part, in source order.

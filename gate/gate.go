@@ -85,6 +85,9 @@ type Policy struct {
 	// Enabled is `ml-ai.commandSafety`. false: every command prompts at best.
 	Enabled bool
 	Budgets budgets.Set
+	// Rules are the user's program rules (`ml-ai.rules`), checked by
+	// [CompileRules]; nil has none.
+	Rules *classifier.Rules
 }
 
 // DefaultPolicy is the gate on with the built-in budgets.
@@ -92,13 +95,16 @@ func DefaultPolicy() Policy { return Policy{Enabled: true, Budgets: budgets.Buil
 
 // Effect is one classified part of the command, as it goes on the wire.
 type Effect struct {
-	Effect  effects.Class    `json:"effect"`
-	Text    string           `json:"text"`
-	Span    [2]int           `json:"span"`
-	Program string           `json:"program,omitempty"`
-	Reason  string           `json:"reason,omitempty"`
-	Rule    effects.Rule     `json:"rule,omitempty"`
-	Outcome effects.Decision `json:"decision"`
+	Effect  effects.Class `json:"effect"`
+	Text    string        `json:"text"`
+	Span    [2]int        `json:"span"`
+	Program string        `json:"program,omitempty"`
+	Reason  string        `json:"reason,omitempty"`
+	Rule    effects.Rule  `json:"rule,omitempty"`
+	// UserRule is the user rule that taught the part's program
+	// ("user:acme-lint"), or "" for the effects table's own entries.
+	UserRule string           `json:"userRule,omitempty"`
+	Outcome  effects.Decision `json:"decision"`
 }
 
 // Verdict is the result of [Decide] (SPEC §7).
@@ -124,6 +130,9 @@ type Verdict struct {
 	Reason                string           `json:"reason"`
 	ClassificationEnabled bool             `json:"classificationEnabled"`
 	Micros                int64            `json:"micros"`
+	// Teach is what an "Allow from now on" offer would teach as a user
+	// rule ([Teach]), for a prompt only; nil otherwise.
+	Teach *Teachable `json:"teach,omitempty"`
 }
 
 // Decide classifies req and decides it under policy. It never fails: every
@@ -145,7 +154,8 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	}
 	opts := classifier.Options{
 		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
-		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries, Shell: req.Shell,
+		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries,
+		Rules: policy.Rules, Shell: req.Shell,
 	}
 	start := time.Now()
 	res := classifier.Classify(req.Command, opts)
@@ -161,7 +171,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	v.Decision = effects.Allow
 	decider := -1
 	for i, p := range res.Parts {
-		e := Effect{Effect: p.Class, Text: p.Text, Span: [2]int{p.Start, p.End}, Program: p.Program, Reason: p.Reason, Rule: p.Refusal}
+		e := Effect{Effect: p.Class, Text: p.Text, Span: [2]int{p.Start, p.End}, Program: p.Program, Reason: p.Reason, Rule: p.Refusal, UserRule: p.Rule}
 		switch {
 		case p.Refusal != "":
 			e.Outcome = effects.Refuse
@@ -201,6 +211,11 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	case !policy.Enabled && v.Decision == effects.Prompt && budget.Decide(d.Effect) == effects.Allow:
 		v.Rule = "commandSafety-off"
 		v.Reason = fmt.Sprintf("command safety is off (ml-ai.commandSafety: false), so every command prompts; `%s` is %s", d.Text, d.Effect)
+	case d.UserRule != "" && policy.Enabled:
+		// A user rule taught the program that decided: the verdict names
+		// the rule; the budget of its effect decided.
+		v.Rule = d.UserRule
+		v.Reason = budgetReason(d, agent, req.Mode, v.Decision) + " (program taught by rule " + d.UserRule + ")"
 	default:
 		v.Rule = d.Effect.String()
 		v.Reason = budgetReason(d, agent, req.Mode, v.Decision)
@@ -208,6 +223,8 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	if modeErr != nil && v.Decision != effects.Refuse {
 		v.Decision = effects.Strictest(v.Decision, effects.Prompt)
 		v.Reason = modeErr.Error() + "; " + v.Reason
+	} else {
+		v.Teach = Teach(v)
 	}
 	return v
 }

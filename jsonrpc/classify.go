@@ -202,7 +202,7 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 	}
 	r := cr.Request
 	testHook(r.Command)
-	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
+	policy, _ := PolicyOf(*snap) // rejected rules are reported with the settings' problems
 	logDB, logErr := s.openLog(snap.DecisionLog)
 	// The decision log in use is part of the permission-rule store (SPEC §5.6).
 	r.RuleStore = s.opts.RuleStore

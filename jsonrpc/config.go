@@ -175,6 +175,9 @@ func (s *Server) setSnapshot(snap *settings.Snapshot) {
 		go func() { _, _ = s.openLog(snap.DecisionLog) }() // open (or reopen) before the first verdict needs it
 	}
 	s.reportProblems(snap.New)
+	if _, probs := PolicyOf(*snap); len(probs) > 0 {
+		s.reportProblems(probs) // rules the gate rejected
+	}
 	s.markReady()
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/ml-ai/command-safety/audit"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // tailInterval is how often the tail looks at the decision log even without
@@ -93,6 +94,8 @@ type HeldCommand struct {
 	Reason    string    `json:"reason"`
 	Time      time.Time `json:"time"`
 	HeldUntil time.Time `json:"heldUntil"`
+	// Teach is what "Allow from now on" would teach ([gate.Teach]), or nil.
+	Teach *gate.Teachable `json:"teach,omitempty"`
 }
 
 // syncHeld sends MethodHeld when the set of held rows changed since prev
@@ -117,7 +120,7 @@ func (s *Server) syncHeld(ctx context.Context, db *audit.Log, prev string) strin
 			continue
 		}
 		params.Held = append(params.Held, HeldCommand{LogID: e.LogID, Command: e.Command, Cwd: e.Cwd,
-			Agent: e.Agent, Reason: e.Reason, Time: e.Time, HeldUntil: until})
+			Agent: e.Agent, Reason: e.Reason, Time: e.Time, HeldUntil: until, Teach: gate.Teach(e.Verdict)})
 		key += fmt.Sprintf("%d,", e.LogID)
 	}
 	if key != prev {

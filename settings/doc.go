@@ -1,6 +1,7 @@
 // Package settings reads the user's `ml-ai.*` settings (SPEC §6): the
 // `ml-ai.commandSafety` toggle, `ml-ai.agentBudgets`, `ml-ai.decisionLog`,
-// `ml-ai.serverPath` and `ml-ai.holdTimeout`, from the VS Code-family user
+// `ml-ai.serverPath`, `ml-ai.holdTimeout` and `ml-ai.rules` (parsed here,
+// checked by gate.CompileRules), from the VS Code-family user
 // settings files, from each workspace root's `.vscode/settings.json`, or from
 // the sections a client returns for `workspace/configuration`.
 //

@@ -72,6 +72,10 @@ type Snapshot struct {
 	ServerPath string
 	// HoldTimeout is `ml-ai.holdTimeout` ([DefaultHoldTimeout] when unset).
 	HoldTimeout time.Duration
+	// Rules are the `ml-ai.rules` of the user files, then of the
+	// workspaces (marked [Rule.Workspace]), as parsed: gate.CompileRules
+	// checks them (names, examples) before they apply.
+	Rules []Rule
 	// Files lists the settings files consulted, user files first, whether
 	// they exist or not (nil for [FromSections]).
 	Files []string
@@ -408,6 +412,10 @@ func combine(user, ws []source) Snapshot {
 				warn(src, KeyServerPath, "%s.%s %q ignored: already set to %q by %s", Section, KeyServerPath, *v.serverPath, s.ServerPath, serverFrom)
 			}
 		}
+		for _, r := range v.rules {
+			r.File, r.Line, r.Col = src.name, v.pos[KeyRules][0], v.pos[KeyRules][1]
+			s.Rules = append(s.Rules, r)
+		}
 		if v.holdTimeout != nil {
 			// The shortest wins: a held command is denied sooner.
 			if holdFrom == "" || *v.holdTimeout < s.HoldTimeout {
@@ -441,6 +449,12 @@ func combine(user, ws []source) Snapshot {
 				warn(src, KeyAgentBudgets, "%s", w)
 			}
 			mergeStrictest(wsBudgets, v.budgets)
+		}
+		// Workspace rules only add effects (gate.CompileRules enforces it).
+		for _, r := range v.rules {
+			r.Workspace = true
+			r.File, r.Line, r.Col = src.name, v.pos[KeyRules][0], v.pos[KeyRules][1]
+			s.Rules = append(s.Rules, r)
 		}
 		// User-scope-only keys: a value equal to the user's changes nothing
 		// (clients send every key of the section, defaults included).

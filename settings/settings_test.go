@@ -173,7 +173,7 @@ func loadCases(t *testing.T) []loadCase {
 		{name: "unknown keys are errors, the rest applies",
 			user: map[int]string{0: f("unknown_keys.jsonc")}, disabled: true,
 			problems: []string{
-				"user0:2:3: error: unknown setting ml-ai.commandSafty (want one of ml-ai.agentBudgets, ml-ai.commandSafety, ml-ai.decisionLog, ml-ai.holdTimeout, ml-ai.serverPath)",
+				"user0:2:3: error: unknown setting ml-ai.commandSafty (want one of ml-ai.agentBudgets, ml-ai.commandSafety, ml-ai.decisionLog, ml-ai.holdTimeout, ml-ai.rules, ml-ai.serverPath)",
 				"user0:3:14: error: unknown setting ml-ai.agentBudget",
 			}},
 		{name: "workspace cannot loosen",
@@ -442,7 +442,7 @@ func TestLoaderFromSectionsOncePerChange(t *testing.T) {
 }
 
 func TestKeys(t *testing.T) {
-	want := []string{"ml-ai.agentBudgets", "ml-ai.commandSafety", "ml-ai.decisionLog", "ml-ai.holdTimeout", "ml-ai.serverPath"}
+	want := []string{"ml-ai.agentBudgets", "ml-ai.commandSafety", "ml-ai.decisionLog", "ml-ai.holdTimeout", "ml-ai.rules", "ml-ai.serverPath"}
 	if diff := cmp.Diff(want, Keys()); diff != "" {
 		t.Errorf("Keys (-want +got):\n%s", diff)
 	}

@@ -28,7 +28,7 @@ const (
 // Keys lists every setting this package reads, with the section prefix
 // (`ml-ai.commandSafety`, ...), sorted. Any other `ml-ai.*` key is an error.
 func Keys() []string {
-	keys := []string{KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout}
+	keys := []string{KeyCommandSafety, KeyAgentBudgets, KeyDecisionLog, KeyServerPath, KeyHoldTimeout, KeyRules}
 	for i, k := range keys {
 		keys[i] = Section + "." + k
 	}
@@ -46,6 +46,7 @@ type values struct {
 	decisionLog *string
 	serverPath  *string
 	holdTimeout *time.Duration
+	rules       []Rule            // parsed, not yet compiled; nil is unset
 	pos         map[string][2]int // key (without prefix) -> line, col in its file
 }
 
@@ -82,6 +83,13 @@ func (v *values) set(key string, val any) []error {
 			return []error{fmt.Errorf("%s: %w", full, err)}
 		}
 		v.holdTimeout = &d
+	case KeyRules:
+		rs, errs := ParseRules(val)
+		if rs == nil {
+			rs = []Rule{}
+		}
+		v.rules = rs
+		return errs
 	case KeyAgentBudgets:
 		b, errs := parseBudgets(val)
 		if b != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/jsonrpc"
 	"github.com/ml-ai/command-safety/settings"
 	"github.com/ml-ai/command-safety/strictjson"
 )
@@ -66,6 +67,7 @@ var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true,
 
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
+	ruleProbs  map[string]bool // rejected-rule problems already reported
 	policy     gate.Policy
 	settings   settings.Env
 	loader     *settings.Loader
@@ -191,10 +193,19 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // policyOf reports snap's new problems on stderr and returns its policy,
 // with --safety applied.
 func (env *checkEnv) policyOf(snap settings.Snapshot) gate.Policy {
+	policy, ruleProbs := jsonrpc.PolicyOf(snap)
 	for _, p := range snap.New {
 		fmt.Fprintf(env.stderr, "command-safety: settings: %s\n", p)
 	}
-	policy := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
+	for _, p := range ruleProbs {
+		if env.ruleProbs == nil {
+			env.ruleProbs = map[string]bool{}
+		}
+		if !env.ruleProbs[p.String()] {
+			env.ruleProbs[p.String()] = true
+			fmt.Fprintf(env.stderr, "command-safety: settings: %s\n", p)
+		}
+	}
 	if env.safety.set {
 		policy.Enabled = env.safety.value
 	}

@@ -21,6 +21,7 @@ var settingsScopes = map[string]string{
 	"ml-ai.decisionLog":   "application",
 	"ml-ai.serverPath":    "application",
 	"ml-ai.holdTimeout":   "application",
+	"ml-ai.rules":         "", // window scope: a workspace may add rules, which only add effects
 }
 
 // TestExtensionManifest checks that extension/package.json contributes

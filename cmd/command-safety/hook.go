@@ -20,6 +20,7 @@ import (
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/hooks"
+	"github.com/ml-ai/command-safety/jsonrpc"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -254,7 +255,8 @@ func newHookEnv(stderr io.Writer) *hookEnv {
 func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	snap := settings.Load(h.env, workspaces)
 	h.snapHold = snap.HoldTimeout
-	for _, p := range snap.Problems {
+	policy, ruleProbs := jsonrpc.PolicyOf(snap)
+	for _, p := range append(snap.Problems, ruleProbs...) {
 		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
 	}
 	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
@@ -262,7 +264,7 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	if h.logPath != "" {
 		logs = append(logs, h.logPath)
 	}
-	return gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}, logs
+	return policy, logs
 }
 
 // close closes the decision log if this run opened it.

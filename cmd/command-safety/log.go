@@ -32,7 +32,7 @@ const logUsage = `usage:
                      [--agent NAME] [--status auto|pending|approved|rejected] [--effect EFFECT]
                      [--grep TEXT] [--limit N] [--json]
   command-safety log stats   [--log PATH] [same filters] [--json]
-  command-safety log suggest [--log PATH] [--min N] [--json]
+  command-safety log suggest [--log PATH] [--min N] [--json] [--rules]
   command-safety log resolve [--log PATH] ID approve|reject [--reviewer NAME]
   command-safety log note    [--log PATH] ID TEXT
 
@@ -325,6 +325,7 @@ func logSuggest(args []string, stdout, stderr io.Writer) int {
 	path := fs.String("log", "", "decision log path")
 	minN := fs.Int("min", 3, "propose only changes that would have freed at least N approved prompts")
 	asJSON := fs.Bool("json", false, "print JSON")
+	rulesOnly := fs.Bool("rules", false, "only program rule suggestions (with --json: a list of them)")
 	pos, code, ok := logFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -334,6 +335,9 @@ func logSuggest(args []string, stdout, stderr io.Writer) int {
 	}
 	if *minN < 1 {
 		return logUsageError(stderr, "--min %d: want 1 or more", *minN)
+	}
+	if *rulesOnly {
+		return logSuggestRules(*path, *minN, *asJSON, stdout, stderr)
 	}
 	l, p, err := openLogFor(*path, true)
 	if err != nil {
@@ -356,8 +360,12 @@ func logSuggest(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(ss) == 0 {
 		fmt.Fprintf(stdout, "no suggestions: no effect was approved at least %d times and never rejected for one agent\n", *minN)
-		return 0
 	}
+	defer func() {
+		if l != nil {
+			printRuleSuggestions(l, *minN, stdout, stderr)
+		}
+	}()
 	for i, s := range ss {
 		if i > 0 {
 			fmt.Fprintln(stdout)
@@ -383,6 +391,53 @@ func logSuggest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// logSuggestRules prints only the program rule suggestions.
+func logSuggestRules(path string, minN int, asJSON bool, stdout, stderr io.Writer) int {
+	l, p, err := openLogFor(path, true)
+	if err != nil {
+		return logFail(stderr, err)
+	}
+	rs := []audit.RuleSuggestion{}
+	if l != nil {
+		defer l.Close()
+		if rs, err = l.SuggestRules(context.Background(), minN); err != nil {
+			return logFail(stderr, err)
+		}
+	} else {
+		fmt.Fprintf(stderr, "command-safety log: no decision log at %s yet\n", p)
+	}
+	if asJSON {
+		if rs == nil {
+			rs = []audit.RuleSuggestion{}
+		}
+		return logJSON(stdout, stderr, rs)
+	}
+	if l != nil {
+		printRuleSuggestions(l, minN, stdout, stderr)
+	}
+	return 0
+}
+
+// printRuleSuggestions prints the program rules the log proposes.
+func printRuleSuggestions(l *audit.Log, minN int, stdout, stderr io.Writer) {
+	rs, err := l.SuggestRules(context.Background(), minN)
+	if err != nil {
+		fmt.Fprintf(stderr, "command-safety log: %v\n", err)
+		return
+	}
+	for _, r := range rs {
+		name := r.Program
+		if r.Subcommand != "" {
+			name += " " + r.Subcommand
+		}
+		fmt.Fprintf(stdout, "\n`%s` (not in the effects table): %d approved prompts for %s, none rejected.\n", name, r.Approved, strings.Join(r.Agents, ", "))
+		fmt.Fprintf(stdout, "The log knows they were approved, not what %s does: check the effects (read proposed), then run\n  %s\nor add to your user settings.json:\n", r.Program, r.Add)
+		for _, line := range strings.Split(r.Setting, "\n") {
+			fmt.Fprintln(stdout, "  "+line)
+		}
+	}
 }
 
 // logEntryID parses an entry id argument.

@@ -1,7 +1,7 @@
 // Command command-safety is the gate between coding agents and the shell: it
 // classifies shell commands by effect and decides them per agent budget.
 //
-// Subcommands: check, serve, log, hook. See README.md.
+// Subcommands: check, serve, log, hook, review, rules. See README.md.
 package main
 
 import (
@@ -25,6 +25,7 @@ var subcommands = map[string]subcommand{
 	"serve":  runServe,
 	"hook":   runHook,
 	"review": runReview,
+	"rules":  runRules,
 }
 
 // exitUsage is the exit code of a usage error (SPEC: 0 allow, 1 prompt, 2 refuse).

@@ -10,7 +10,7 @@ export interface Inspected<T> {
 }
 
 /** Keys are the settings of section `ml-ai` (SPEC §6, package.json). */
-export const Keys = ["commandSafety", "agentBudgets", "decisionLog", "serverPath", "holdTimeout"] as const;
+export const Keys = ["commandSafety", "agentBudgets", "decisionLog", "serverPath", "holdTimeout", "rules"] as const;
 
 /** Key is one setting of section `ml-ai`. */
 export type Key = (typeof Keys)[number];
@@ -36,6 +36,10 @@ export function section(inspect: (key: Key) => Inspected<unknown> | undefined): 
     const v = i?.globalValue ?? i?.defaultValue;
     if (v !== undefined) out[k] = v;
   }
+  // Rules: the user's only here; a workspace's go in its folder section,
+  // where the server lets them only add effects.
+  const rules = inspect("rules")?.globalValue;
+  if (rules !== undefined) out.rules = rules;
   return out;
 }
 

@@ -17,7 +17,8 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
-import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Verdict } from "./protocol";
+import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Teachable, Verdict } from "./protocol";
+import { TeachCommand, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf } from "./teach";
 import { HeldTracker, heldMessage, heldStatus } from "./held";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
@@ -140,14 +141,44 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     }
   };
 
+  // "Allow `PROGRAM SUBCOMMAND` from now on": confirm what the rule lets
+  // run, then write it with `command-safety rules add` (the binary checks
+  // the rule's example and edits the user settings; nothing else does).
+  const teachRule = async (t: Teachable): Promise<boolean> => {
+    const add = "Add rule";
+    const pick = await vscode.window.showWarningMessage(
+      `Allow \`${teachName(t)}\` from now on?`, { modal: true, detail: teachConfirm(t) }, add);
+    if (pick !== add) return false;
+    return new Promise<boolean>((done) => {
+      execFile(binary(), teachArgs(t), { timeout: 30_000, windowsHide: true }, (err, stdout, stderr) => {
+        if (err) {
+          channel.error(`rules add for ${teachName(t)} failed: ${stderr || errorText(err)}`);
+          void vscode.window.showErrorMessage(`Could not add the rule for \`${teachName(t)}\`: ${stderr || errorText(err)}`);
+          done(false);
+          return;
+        }
+        channel.info(`rule added for ${teachName(t)}:\n${stdout}`);
+        done(true);
+      });
+    });
+  };
+
   const ask = async (v: Verdict): Promise<boolean> => {
     const run = "Run";
+    const teach = v.teach && !v.failedClosed ? teachButton(v.teach) : undefined;
+    const buttons = teach ? [run, teach] : [run];
     const pick = await vscode.window.showWarningMessage(
       v.failedClosed ? "Run this command? The safety gate is down." : "Run this command?",
       { modal: true, detail: format.modalDetail(v) },
-      run,
+      ...buttons,
     );
-    const ok = pick === run;
+    if (teach && pick === teach && v.teach) {
+      if (!(await teachRule(v.teach))) {
+        const { teach: _offered, ...rest } = v; // ask again, without the offer
+        return ask(rest);
+      }
+    }
+    const ok = pick === run || (teach !== undefined && pick === teach);
     await resolve(v, ok ? "approved" : "rejected");
     return ok;
   };
@@ -167,7 +198,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   // A held command: Approve or Reject resolves it (the waiting hook answers
   // within a second); Open Review starts `command-safety review` in a terminal.
   const askHeld = async (c: LanguageClient, exe: string, h: HeldCommand): Promise<void> => {
-    const choice = await vscode.window.showWarningMessage(heldMessage(h), "Approve", "Reject", "Open Review");
+    const teach = h.teach ? teachButton(h.teach) : undefined;
+    const buttons = teach ? ["Approve", "Reject", teach, "Open Review"] : ["Approve", "Reject", "Open Review"];
+    let choice = await vscode.window.showWarningMessage(heldMessage(h), ...buttons);
+    if (teach && choice === teach && h.teach) {
+      choice = (await teachRule(h.teach)) ? "Approve" : undefined;
+    }
     if (choice === "Approve" || choice === "Reject") {
       const outcome = choice === "Approve" ? "approved" : "rejected";
       try {
@@ -348,6 +384,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
       await installHook();
     }),
     vscode.commands.registerCommand("ml-ai.commandSafety.showLog", () => channel.show(true)),
+    // The link in a tool confirmation: it confirms again before writing.
+    vscode.commands.registerCommand(TeachCommand, async (arg: unknown) => {
+      const t = teachableOf(arg);
+      if (t && (await teachRule(t))) {
+        void vscode.window.showInformationMessage(`\`${teachName(t)}\` is allowed from now on; approve this run in the chat.`);
+      }
+    }),
     vscode.commands.registerCommand("ml-ai.commandSafety.classify", async () => {
       const command = await vscode.window.showInputBox({ title: "Classify a Command", prompt: "A shell command (bash); it is classified, not run", ignoreFocusOut: true });
       if (!command) return;
@@ -384,9 +427,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
           return { invocationMessage: `Running \`${command.replace(/`/g, "'")}\`` };
         }
         const c = format.confirmation(v, explanation);
+        const message = new vscode.MarkdownString(v.teach ? `${c.markdown}\n\n${teachLink(v.teach)}` : c.markdown);
+        if (v.teach) message.isTrusted = { enabledCommands: [TeachCommand] };
         return {
           invocationMessage: `Running \`${command.replace(/`/g, "'")}\``,
-          confirmationMessages: { title: c.title, message: new vscode.MarkdownString(c.markdown) },
+          confirmationMessages: { title: c.title, message },
         };
       },
       invoke: async (options, token) => {

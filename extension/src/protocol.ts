@@ -27,6 +27,8 @@ export interface Effect {
   program?: string;
   reason?: string;
   rule?: string;
+  /** The user rule (`ml-ai.rules`) that taught the part's program: "user:acme". */
+  userRule?: string;
   decision?: Decision;
 }
 
@@ -49,6 +51,8 @@ export interface Verdict {
   reason: string;
   classificationEnabled: boolean;
   micros: number;
+  /** What "Allow from now on" would teach as a user rule (gate.Teach); only on prompts. */
+  teach?: Teachable;
   /** Set by the extension (never by the server) when the gate is down and it failed closed. */
   failedClosed?: boolean;
 }
@@ -92,6 +96,16 @@ export interface HeldCommand {
   reason: string;
   time: string;
   heldUntil: string;
+  /** What "Allow from now on" would teach (gate.Teach). */
+  teach?: Teachable;
+}
+
+/** A program a user rule could teach (gate.Teachable). */
+export interface Teachable {
+  program: string;
+  subcommand?: string;
+  /** The prompted part's text: the rule's example. */
+  example: string;
 }
 
 /** Params of `commandSafety/held`: every command held right now. */

@@ -57,11 +57,30 @@ function cs(args, input) {
   return r;
 }
 
-// seed records a verdict through the real gate with `command-safety check`
-// and returns the decision.
-function seed(command) {
+// seedAdvisory records a verdict through the real gate with `command-safety
+// check` and returns the decision (0 allow, 1 prompt): a prompt nobody
+// waits for (advisory), which the page does not offer to release.
+function seedAdvisory(command) {
   const r = cs(['check', '--agent', 'claude-code', '--cwd', ws, '--workspace', ws, '--', command]);
   return r.status;
+}
+
+// seed runs command through a real hook in hold mode and returns 1 once its
+// row is held (the hook keeps waiting for the page), or 0 when the hook
+// allowed it at once. The page lists only rows a hook holds.
+const held = [];
+async function seed(command) {
+  const h = hook(['--hold=10m'], command);
+  held.push(h);
+  for (const t0 = Date.now(); Date.now() - t0 < 10_000;) {
+    const settled = await Promise.race([h.done.then(() => true), sleep(100).then(() => false)]);
+    if (settled) {
+      const res = await h.done;
+      return res.answer?.hookSpecificOutput?.permissionDecision === 'allow' ? 0 : 2;
+    }
+    if (logRows().some((e) => e.command === command && e.status === 'held')) return 1;
+  }
+  throw new Error(`no held row for ${command}`);
 }
 
 function logRows(extra = []) {
@@ -125,11 +144,11 @@ before(async () => {
     const b = spawnSync('go', ['build', '-o', bin, './cmd/command-safety'], { cwd: repo, stdio: 'inherit' });
     assert.equal(b.status, 0, 'go build failed');
   }
-  // Three pending prompts (the newest has markup in it) and one allow.
-  assert.equal(seed('curl https://example.com/approve-me'), 1);
-  assert.equal(seed('npm install left-pad'), 1);
-  assert.equal(seed('ls -la'), 0);
-  assert.equal(seed(XSS), 1);
+  // Three held prompts (the newest has markup in it) and one allow.
+  assert.equal(await seed('curl https://example.com/approve-me'), 1);
+  assert.equal(await seed('npm install left-pad'), 1);
+  assert.equal(await seed('ls -la'), 0);
+  assert.equal(await seed(XSS), 1);
 
   review = spawn(bin, ['review', '--log', logPath, '--reviewer', 'flag-reviewer'], { cwd: ws, env });
   let errText = '';
@@ -160,6 +179,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const h of held) h.proc.kill('SIGTERM'); // holds nobody answered
   if (browser) await browser.close();
   if (review) review.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -223,7 +243,7 @@ test('a decision made elsewhere and a new prompt show within 2 seconds', async (
   const t0 = Date.now();
   await until('the card resolved elsewhere to leave', async () => (await card('npm install left-pad').count()) === 0, 2000);
   const fresh = 'curl https://example.com/fresh';
-  assert.equal(seed(fresh), 1);
+  assert.equal(await seed(fresh), 1);
   await until('the new prompt to show', async () => (await card(fresh).count()) === 1, 2000);
   await until('the title to count 2', async () => (await page.title()) === '(2) Command Safety review', 2000);
   assert.ok(Date.now() - t0 < 5000);
@@ -290,7 +310,7 @@ test('the decisions tab lists recent decisions with filters', async () => {
 
 test('a held hook is released by Approve on the page and answers allow', async () => {
   const cmd = 'curl https://example.com/held-approve';
-  assert.equal(seed('git push origin main'), 1); // a prompt nobody waits for, beside the held one
+  assert.equal(seedAdvisory('git push origin main'), 1); // a prompt nobody waits for: not on the page
   const h = hook(['--hold=30s'], cmd);
   await until('the held card', async () => (await card(cmd).count()) === 1, 5000);
   await until('the waiting badge', async () => (await card(cmd).locator('.held').count()) === 1, 3000);

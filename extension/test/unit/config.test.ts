@@ -15,7 +15,7 @@ function with_(over: Levels): (k: Key) => Inspected<unknown> | undefined {
 }
 
 test("the keys are the settings of SPEC §6", () => {
-  assert.deepEqual([...Keys], ["commandSafety", "agentBudgets", "decisionLog", "serverPath", "holdTimeout"]);
+  assert.deepEqual([...Keys], ["commandSafety", "agentBudgets", "decisionLog", "serverPath", "holdTimeout", "rules"]);
   assert.deepEqual([...ApplicationKeys], ["agentBudgets", "decisionLog", "serverPath", "holdTimeout"]);
 });
 
@@ -74,4 +74,14 @@ test("folderSection sends what the workspace and folder set", () => {
     ["user only is not sent", { decisionLog: { globalValue: "/x.db" } }, {}],
   ];
   for (const [name, over, want] of cases) assert.deepEqual(folderSection(with_(over)), want, name);
+});
+
+test("rules: the user's in the user and merged sections, a workspace's only in its folder section", () => {
+  const user = [{ program: "kx", effects: ["read"] }];
+  const ws = [{ program: "zork", effects: ["system-change"] }];
+  const get = with_({ rules: { defaultValue: [], globalValue: user, workspaceValue: ws } });
+  assert.deepEqual(section(get).rules, user);
+  assert.deepEqual(userSection(get).rules, user);
+  assert.deepEqual(folderSection(get).rules, ws);
+  assert.equal(section(with_({})).rules, undefined);
 });

@@ -1,0 +1,58 @@
+// "Allow `PROGRAM SUBCOMMAND` from now on" (issue 16 point 5): the offer's
+// texts and the `command-safety rules add` arguments that write the rule.
+// It must not import `vscode`.
+
+import { Teachable } from "./protocol";
+
+/** teachName is "kx get", or "kx" for a rule without a subcommand. */
+export function teachName(t: Teachable): string {
+  return t.subcommand ? `${t.program} ${t.subcommand}` : t.program;
+}
+
+/** teachButton is the button that offers the rule. */
+export function teachButton(t: Teachable): string {
+  return `Allow \`${teachName(t)}\` from now on`;
+}
+
+/** teachConfirm is the detail of the confirmation: what the rule lets run. */
+export function teachConfirm(t: Teachable): string {
+  const name = teachName(t);
+  return [
+    `This adds a user rule (ml-ai.rules) saying that \`${name}\` only reads files: from now on, for every agent,`,
+    `\`${name}\` runs without asking when its options are ones the rule knows (it starts with none,`,
+    `so \`${t.example}\` runs and other options still ask).`,
+    t.subcommand ? `Other \`${t.program}\` subcommands still ask.` : "",
+    "Refusals still apply (sudo, writes to your home directory, deleting outside the workspace, ...).",
+    "Edit or remove it with `command-safety rules list|remove`.",
+  ].filter((l) => l !== "").join(" ");
+}
+
+/** teachArgs are the arguments of the `command-safety` binary that add the rule. */
+export function teachArgs(t: Teachable): string[] {
+  const args = ["rules", "add", "--program", t.program];
+  if (t.subcommand) args.push("--subcommand", t.subcommand);
+  args.push("--effect", "read", "--example", t.example);
+  return args;
+}
+
+/** TeachCommand is the command a confirmation's link runs with a {@link Teachable}. */
+export const TeachCommand = "ml-ai.commandSafety.allowFromNowOn";
+
+/** teachLink is the Markdown link that offers the rule in a tool confirmation. */
+export function teachLink(t: Teachable): string {
+  // encodeURIComponent leaves ( ) ! * ' alone; a ")" would end the link.
+  const arg = encodeURIComponent(JSON.stringify([{ program: t.program, subcommand: t.subcommand ?? "", example: t.example }]))
+    .replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const label = teachButton(t).replace(/[[\]]/g, "");
+  return `[${label}](command:${TeachCommand}?${arg})`;
+}
+
+/** teachableOf checks a command argument: a {@link Teachable} or undefined. */
+export function teachableOf(x: unknown): Teachable | undefined {
+  if (typeof x !== "object" || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  if (typeof o["program"] !== "string" || typeof o["example"] !== "string" || o["program"] === "") return undefined;
+  const t: Teachable = { program: o["program"], example: o["example"] };
+  if (typeof o["subcommand"] === "string" && o["subcommand"] !== "") t.subcommand = o["subcommand"];
+  return t;
+}

@@ -1,0 +1,30 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { TeachCommand, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf } from "../../src/teach";
+
+test("a rule with a subcommand", () => {
+  const t = { program: "kx", subcommand: "get", example: "kx get pods" };
+  assert.equal(teachName(t), "kx get");
+  assert.equal(teachButton(t), "Allow `kx get` from now on");
+  assert.deepEqual(teachArgs(t), ["rules", "add", "--program", "kx", "--subcommand", "get", "--effect", "read", "--example", "kx get pods"]);
+  assert.match(teachConfirm(t), /Other `kx` subcommands still ask/);
+  assert.match(teachConfirm(t), /Refusals still apply/);
+});
+
+test("a rule without a subcommand", () => {
+  const t = { program: "acme", example: "acme report.txt" };
+  assert.equal(teachButton(t), "Allow `acme` from now on");
+  assert.deepEqual(teachArgs(t), ["rules", "add", "--program", "acme", "--effect", "read", "--example", "acme report.txt"]);
+  assert.doesNotMatch(teachConfirm(t), /subcommands still ask/);
+});
+
+test("the confirmation link carries the rule as the command's argument", () => {
+  const t = { program: "kx", subcommand: "get", example: "kx get pods) [x](command:evil" };
+  const link = teachLink(t);
+  assert.ok(link.startsWith("[Allow `kx get` from now on](command:" + TeachCommand + "?"));
+  const arg = decodeURIComponent(link.slice(link.indexOf("?") + 1, -1));
+  assert.deepEqual(teachableOf(JSON.parse(arg)[0]), t);
+  assert.ok(!/[()[\]]/.test(link.slice(link.indexOf("?"), -1)), "the example cannot end the link");
+  assert.equal(teachableOf({ program: 1, example: "x" }), undefined);
+  assert.equal(teachableOf(null), undefined);
+});
