@@ -79,9 +79,10 @@ func badSettingsKinds(t *testing.T) []badSettings {
 // the payload is written to it first.
 func boundedRun(t *testing.T, dir string, env []string, payload string, args ...string) (stdout, stderr string, code int, took time.Duration) {
 	t.Helper()
+	bin := hookBinary(t) // built before the clock starts: a build under load took seconds
 	ctx, cancel := context.WithTimeout(context.Background(), promptly)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, hookBinary(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.WaitDelay = time.Second

@@ -173,11 +173,12 @@ func TestDecisionLogContention(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var slowest time.Duration
+	bin := hookBinary(t) // built before any clock starts
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
 				ctx, cancel := context.WithTimeout(context.Background(), promptly)
-				cmd := exec.CommandContext(ctx, hookBinary(t), "hook", "claude-code")
+				cmd := exec.CommandContext(ctx, bin, "hook", "claude-code")
 				cmd.Dir, cmd.Env, cmd.Stdin = s.work, s.env, strings.NewReader(payload)
 				var stderr strings.Builder
 				cmd.Stderr = &stderr
