@@ -183,7 +183,8 @@ func TestHugeCommandStoredBounded(t *testing.T) {
 func TestRefusedBeforeClassificationReadsBack(t *testing.T) {
 	l := openTemp(t)
 	for _, c := range []string{"echo $((", "if then fi", strings.Repeat("(", 70) + "ls" + strings.Repeat(")", 70)} {
-		v := gate.Decide(gate.Request{Command: c, Cwd: "/w", Workspaces: []string{"/w"}, Home: "/h"}, gate.DefaultPolicy(), nil)
+		// As bash: zsh reads `if then fi`, so under an unknown shell it prompts.
+		v := gate.Decide(gate.Request{Command: c, Cwd: "/w", Workspaces: []string{"/w"}, Home: "/h", Shell: gate.ShellBash}, gate.DefaultPolicy(), nil)
 		if v.Decision != effects.Refuse {
 			t.Fatalf("%q: %s, want refuse", c, v.Decision)
 		}

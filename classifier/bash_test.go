@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,35 +26,56 @@ import (
 // Words the walker calls dynamic (run-time values) are skipped: they are
 // unknown, which is the conservative answer.
 func TestWordsMatchBash(t *testing.T) {
-	bash := realBash(t)
+	wordsMatch(t, realBash(t), []string{"--norc", "--noprofile", "-s"}, Bash, 1500)
+}
+
+// wordWords are the fixed words of the word-expansion checks.
+var wordWords = []string{
+	`'r'm`, `$'\x72m'`, `\rm`, `r\m`, `"r"m`, `r{m,}`, `{a,b}{c,d}`, `{1..3}`, `{a..c}`,
+	`{1..10..3}`, `{01..3}`, `~`, `~/x`, `a~`, `{a,~}`, `$'\u0041'`, `$'\101\t'`,
+	`$"x"`, `'a'"b"c`, `{a,b`, `{}`, `{a}`, `x{,}y`, `{a,{b,c}}`, `$'\cA'`, `$'\e'`,
+	// Tildes in words that look like assignments, and after braces.
+	`a=~`, `m+=~`, `of=~/x`, `a=x:~`, `a=~/x:~+`, `--p=~`, `a[1]=~`, `{a,b}=~`, `a={x,~}`,
+	`"a"=~`, `a\=~`, `{,y}~+`, `{~..~}`, `'~'{,}`, `\~{,y}`, `{,}`, `''{,}`, `{a},}}`,
+}
+
+// wordsMatch expands the fixed words and n random ones with the walker (as
+// dialect d reads them) and with the real shell, and requires the same
+// fields (see TestWordsMatchBash).
+func wordsMatch(t *testing.T, shell string, shellArgs []string, d Dialect, n int) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	if err := os.Mkdir(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{
-		`'r'm`, `$'\x72m'`, `\rm`, `r\m`, `"r"m`, `r{m,}`, `{a,b}{c,d}`, `{1..3}`, `{a..c}`,
-		`{1..10..3}`, `{01..3}`, `~`, `~/x`, `a~`, `{a,~}`, `$'\u0041'`, `$'\101\t'`,
-		`$"x"`, `'a'"b"c`, `{a,b`, `{}`, `{a}`, `x{,}y`, `{a,{b,c}}`, `$'\cA'`, `$'\e'`,
-		// Tildes in words that look like assignments, and after braces.
-		`a=~`, `m+=~`, `of=~/x`, `a=x:~`, `a=~/x:~+`, `--p=~`, `a[1]=~`, `{a,b}=~`, `a={x,~}`,
-		`"a"=~`, `a\=~`, `{,y}~+`, `{~..~}`, `'~'{,}`, `\~{,y}`, `{,}`, `''{,}`, `{a},}}`,
-	}
-	n := 1500
+	words := slices.Clone(wordWords)
 	if testing.Short() {
 		n = 200
 	}
 	for range n {
 		words = append(words, randomWord(rng))
 	}
+	lang := d.readings()[0]
+	p := syntax.NewParser(syntax.Variant(lang))
 	var script strings.Builder
+	var kept []string
 	for _, w := range words {
+		if _, err := p.Parse(strings.NewReader("x "+w), ""); err != nil {
+			if d == Bash {
+				t.Errorf("%s: does not parse: %v", w, err)
+			}
+			continue // a word the walker refuses: nothing to compare
+		}
+		kept = append(kept, w)
 		// Each word's fields, NUL-terminated, then a record separator. The
-		// leading @ tells no fields (`{,}`) from one empty field.
-		fmt.Fprintf(&script, "printf '%%s\\0' @ %s; printf '\\036'\n", w)
+		// leading @ tells no fields (`{,}`) from one empty field, and a
+		// record without it a word the shell could not read (the eval
+		// failed; the shell goes on with the next line).
+		fmt.Fprintf(&script, "eval %s; printf '\\036'\n", shellQuoteTest("printf '%s\\0' @ "+w))
 	}
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-s")
+	words = kept
+	cmd := exec.Command(shell, shellArgs...)
 	cmd.Stdin = strings.NewReader(script.String())
 	cmd.Dir = dir
 	// A UTF-8 locale, as agents' shells have: $'\u00e9' is é there (in the
@@ -62,22 +84,21 @@ func TestWordsMatchBash(t *testing.T) {
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("bash: %v\n%s", err, stderr.String())
+		t.Fatalf("%s: %v\n%s", shell, err, stderr.String())
 	}
 	records := strings.Split(out.String(), "\x1e")
 	if len(records) != len(words)+1 {
-		t.Fatalf("bash printed %d records for %d words\n%s", len(records)-1, len(words), stderr.String())
+		t.Fatalf("%s printed %d records for %d words\n%s", shell, len(records)-1, len(words), stderr.String())
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}}
+	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}, Shell: d}
 	compared := 0
 	for i, word := range words {
 		f, err := p.Parse(strings.NewReader("x "+word), "")
 		if err != nil {
-			t.Errorf("%s: does not parse: %v", word, err)
-			continue
+			t.Fatal(err)
 		}
 		w := newWalker(word, opts)
+		w.frame.lang = lang
 		var got []string
 		dynamic := false
 		for _, a := range f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1:] {
@@ -88,18 +109,23 @@ func TestWordsMatchBash(t *testing.T) {
 		if dynamic || w.largeDone {
 			continue
 		}
+		if !strings.HasPrefix(records[i], "@\x00") {
+			continue // the shell rejects the word: it runs nothing
+		}
 		want := strings.Split(records[i], "\x00")
 		want = want[1 : len(want)-1] // the @, and the empty string after the last NUL
 		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
-			t.Errorf("%s: the walker expands to %q, bash to %q", word, got, want)
+			t.Errorf("%s: the walker expands to %q, %s to %q", word, got, d, want)
 		}
 		compared++
 	}
 	if compared < len(words)/2 {
 		t.Errorf("only %d of %d words compared: the generator makes too many dynamic words", compared, len(words))
 	}
-	t.Logf("%d of %d words expanded as bash does", compared, len(words))
+	t.Logf("%d of %d words expanded as %s does", compared, len(words), d)
 }
+
+func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // randomWord makes a word of literal shell syntax: letters, slashes, dots,
 // single and double quotes, backslash escapes, $'…' escapes, braces and

@@ -20,7 +20,12 @@ import (
 // *` deletes outside the workspace while a physical reading of the `..`
 // stays inside. Only cd, pushd, popd and pwd run, in a temporary directory.
 func TestCdMatchesBash(t *testing.T) {
-	bash := realBash(t)
+	cdMatches(t, realBash(t), []string{"--norc", "--noprofile", "-s"}, Bash, nil)
+}
+
+// cdMatches runs the random cd sequences of TestCdMatchesBash in shell
+// (read as dialect d), with extra targets of that shell's own.
+func cdMatches(t *testing.T, shell string, shellArgs []string, d Dialect, extra []string) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +45,7 @@ func TestCdMatchesBash(t *testing.T) {
 	}
 	targets := []string{"deep", "up", "away", "a", "a/b", "..", "../..", ".", "deep/..", "deep/../..",
 		"away/..", "a/b/back", "a/b/back/..", "missing", "/", ws, ws + "/deep/..", "-P ..", "-P deep/..", "-L ..", "~"}
+	targets = append(targets, extra...)
 	rng := rand.New(rand.NewPCG(5, 8))
 	var seqs [][]string
 	for range 400 {
@@ -62,29 +68,29 @@ func TestCdMatchesBash(t *testing.T) {
 		fmt.Fprintf(&script, "( cd %q; %s; pwd -P ) 2>/dev/null || echo FAILED\n", ws,
 			strings.Join(withQuiet(seq), "; "))
 	}
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-s")
+	cmd := exec.Command(shell, shellArgs...)
 	cmd.Stdin = strings.NewReader(script.String())
 	cmd.Env = []string{"HOME=" + filepath.Join(root, "out"), "PATH=/usr/bin:/bin"}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("bash: %v", err)
+		t.Fatalf("%s: %v", shell, err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) != len(seqs) {
-		t.Fatalf("bash printed %d lines for %d sequences", len(lines), len(seqs))
+		t.Fatalf("%s printed %d lines for %d sequences", shell, len(lines), len(seqs))
 	}
-	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: filepath.Join(root, "out")}
+	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: filepath.Join(root, "out"), Shell: d}
 	for i, seq := range seqs {
 		src := strings.Join(seq, "; ")
 		w := newWalker(src, opts)
-		w.classifySource(src, 0, len(src), true, 0)
+		w.classifyLine(src)
 		w.settle() // where the line ends, its last cd failed or not
 		if lines[i] == "FAILED" || slices.Contains(w.cwd, "") {
 			continue
 		}
 		if !slices.Contains(w.cwd, lines[i]) {
-			t.Errorf("%s: bash ends in %s, the walker's candidates are %q", src, lines[i], w.cwd)
+			t.Errorf("%s: %s ends in %s, the walker's candidates are %q", src, d, lines[i], w.cwd)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package classifier
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -23,60 +22,58 @@ const (
 // internal-error refusal. Tests set it so that bugs fail loudly.
 var PanicOnBugs = false
 
-// Classify parses src as bash and classifies every part of it. It never panics
-// and never fails: input it cannot prove safe yields parts with a Refusal.
-// An empty or whitespace-only command yields no parts.
+// Classify parses src in the dialect opts.Shell names and classifies every
+// part of it. It never panics and never fails: input it cannot prove safe
+// yields parts with a Refusal. An empty or whitespace-only command yields no
+// parts. Under [UnknownDialect] (and [Sh]) it classifies every reading and
+// the parts of all of them count: the worst wins.
 func Classify(src string, opts Options) (res Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			if PanicOnBugs {
 				panic(r)
 			}
-			res = Result{Parts: []Part{{
+			res = Result{Shell: opts.Shell, Parts: []Part{{
 				Class: effects.Unknown, Text: src, End: len(src), Refusal: effects.InternalError,
 				Reason: fmt.Sprintf("the classifier failed on this command (%v), so it is refused", r),
 			}}}
 		}
 	}()
 	if len(src) > MaxBytes {
-		return Result{Parts: []Part{{
+		return Result{Shell: opts.Shell, Parts: []Part{{
 			Class: effects.Unknown, Text: src[:80] + "…", End: len(src), Refusal: effects.TooLarge,
 			Reason: fmt.Sprintf("the command is %d bytes, over the limit of %d", len(src), MaxBytes),
 		}}}
 	}
 	if nestingExceeds(src, MaxDepth) {
-		return Result{Parts: []Part{{
+		return Result{Shell: opts.Shell, Parts: []Part{{
 			Class: effects.Unknown, Text: src, End: len(src), Refusal: effects.TooDeep,
 			Reason: fmt.Sprintf("the command nests brackets deeper than %d levels", MaxDepth),
 		}}}
 	}
 	w := newWalker(src, opts)
-	w.classifySource(src, 0, len(src), true, 0)
+	w.classifyLine(src)
 	w.finish()
-	return Result{Parts: w.parts, AllKnown: w.allKnown}
+	return Result{Parts: w.parts, AllKnown: w.allKnown, Shell: opts.Shell}
 }
 
-// parsers pools bash parsers: a Parser is reusable but not safe for
-// concurrent use, and making one costs more than parsing a short command.
-var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
-
-// parse parses src as bash.
-func parse(src string) (*syntax.File, error) {
-	// A bare carriage return is a line break to a terminal (SPEC §3 judgment
-	// calls): normalise it so that what follows is seen as a command. The
-	// length is unchanged, so byte offsets still hold.
-	if strings.IndexByte(src, '\r') >= 0 {
-		src = strings.ReplaceAll(src, "\r", "\n")
-	}
-	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
-	return p.Parse(strings.NewReader(src), "")
+// classifyLine classifies the whole command src in the dialect the options
+// name.
+func (w *walker) classifyLine(src string) {
+	w.classifySource(src, 0, len(src), true, 0, w.opts.Shell.readings())
 }
 
 // classifySource parses src (the whole command, or the text of an `sh -c`
-// argument) and walks it. base is the byte offset of src in the original
-// command when exact is true; otherwise every span is [base, end).
-func (w *walker) classifySource(src string, base, end int, exact bool, depth int) {
+// argument) in each of langs and walks it. base is the byte offset of src in
+// the original command when exact is true; otherwise every span is [base,
+// end).
+//
+// With several readings (a shell that is not known), each is walked from
+// the same shell state, the shell ends where any of them ends, and a reading
+// that does not parse makes the command prompt at least (SPEC §1): what it
+// parsed before its error is walked too, since bash and dash run each line
+// as it parses. When no reading parses, the command is refused.
+func (w *walker) classifySource(src string, base, end int, exact bool, depth int, langs []syntax.LangVariant) {
 	if depth > MaxDepth {
 		w.tooDeep()
 		return
@@ -84,27 +81,84 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	if strings.TrimSpace(src) == "" {
 		return
 	}
-	if w.units += syntaxUnits(src, MaxUnits-w.units); w.units > MaxUnits {
+	if w.units += syntaxUnits(src, w.unitLimit-w.units); w.units > w.unitLimit {
 		w.tooLarge()
 		return
 	}
-	f, err := parse(src)
-	if err != nil {
-		msg := err.Error()
-		if syntax.IsIncomplete(err) {
-			msg = "the command is incomplete: " + msg
+	if exact {
+		end = base + len(src)
+	}
+	if len(langs) == 1 {
+		f, err := parse(src, langs[0])
+		if err != nil {
+			w.unparseable(src, base, end, langs[0], err)
+			return
 		}
-		if exact {
-			end = base + len(src)
-		}
-		w.add(Part{Class: effects.Unknown, Text: src, Start: base, End: end,
-			Refusal: effects.Unparseable, Reason: "the command does not parse as bash (" + msg + ")"})
-		w.allKnown = false
+		w.walkSource(f.Stmts, src, base, end, exact, langs[0], depth)
 		return
 	}
+	files := make([]*syntax.File, len(langs))
+	errs := make([]error, len(langs))
+	parsed := 0
+	for i, l := range langs {
+		if files[i], errs[i] = parse(src, l); errs[i] == nil {
+			parsed++
+		}
+	}
+	if parsed == 0 {
+		for i, l := range langs {
+			w.unparseable(src, base, end, l, errs[i])
+		}
+		return
+	}
+	w.dedupeParts()
+	start := w.saveShell()
+	var ends cwdState
+	for i, l := range langs {
+		if i > 0 {
+			// Every reading counts its syntax units again (the source's own,
+			// counted above, once): nested readings (`sh -c` in `sh -c`)
+			// stay bounded by the limit, not by the depth.
+			w.restoreShell(start)
+			if w.units += syntaxUnits(src, w.unitLimit-w.units); w.units > w.unitLimit {
+				w.tooLarge()
+				return
+			}
+		}
+		if errs[i] != nil {
+			w.add(Part{Class: effects.Unknown, Text: src, Start: base, End: end, Prompt: true,
+				Reason: fmt.Sprintf("%s cannot read this command (%s), and the shell that runs it is not known, so it asks a human", langName(l), errs[i])})
+			w.allKnown = false
+			w.walkSource(parsedBefore(src, l), src, base, end, exact, l, depth)
+		} else {
+			w.walkSource(files[i].Stmts, src, base, end, exact, l, depth)
+		}
+		w.settle()
+		if i == 0 {
+			ends = w.saveCwd()
+		} else {
+			ends = unionState(ends, w.saveCwd())
+		}
+	}
+	w.restoreCwd(ends)
+}
+
+// unparseable refuses src, which lang cannot read.
+func (w *walker) unparseable(src string, base, end int, lang syntax.LangVariant, err error) {
+	msg := err.Error()
+	if syntax.IsIncomplete(err) {
+		msg = "the command is incomplete: " + msg
+	}
+	w.add(Part{Class: effects.Unknown, Text: src, Start: base, End: end,
+		Refusal: effects.Unparseable, Reason: "the command does not parse as " + langName(lang) + " (" + msg + ")"})
+	w.allKnown = false
+}
+
+// walkSource walks the statements of src, read as lang.
+func (w *walker) walkSource(stmts []*syntax.Stmt, src string, base, end int, exact bool, lang syntax.LangVariant, depth int) {
 	saved := w.frame
-	w.frame = frame{src: src, base: base, end: end, exact: exact}
-	w.stmts(f.Stmts, depth+1)
+	w.frame = frame{src: src, base: base, end: end, exact: exact, lang: lang}
+	w.stmts(stmts, depth+1)
 	w.frame = saved
 }
 

@@ -22,7 +22,7 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	// Past the part cap, a command identical to one already classified in
 	// the same directory cannot add anything: skip it. This bounds lines
 	// of thousands of repeated commands.
-	if len(w.parts) >= MaxParts {
+	if w.offered >= MaxParts {
 		key := w.textOf(c) + "\x00" + strings.Join(w.cwd, "\x00")
 		if w.seenCalls[key] {
 			return
@@ -42,7 +42,20 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	for _, a := range c.Args {
 		w.wordSubst(a, depth+1)
 	}
-	w.argv(w.fields(c.Args), c, depth, red, w.shellCtx())
+	ctx := w.shellCtx()
+	if w.zsh() {
+		for _, a := range c.Args {
+			w.zshGlobs(a, depth+1)
+		}
+		if name, ok := equalsProgram(c.Args[0]); ok {
+			// `=rm`: the program rm from $PATH, never a function.
+			ctx.funcs = false
+			args := append([]field{{value: name, word: c.Args[0]}}, w.fields(c.Args[1:])...)
+			w.argv(args, c, depth, red, ctx)
+			return
+		}
+	}
+	w.argv(w.fields(c.Args), c, depth, red, ctx)
 }
 
 // argv classifies one program invocation given as fields, run in ctx; at is
@@ -92,7 +105,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 		w.callFunc(def, at, prog, depth, red)
 		return
 	}
-	e := effects.Lookup(prog)
+	e := w.lookup(prog)
 	if re := w.opts.Rules.lookup(prog); e == nil && re != nil {
 		// A user rule teaches a program the table does not know; its
 		// operands and flags go through the same path and refusal logic.
@@ -385,7 +398,20 @@ func (inv *invocation) carried() callCtx {
 	if inv.entry != nil && inv.entry.InShell {
 		c.shell = inv.ctx.shell
 	}
+	if inv.entry != nil && inv.entry.ZshFuncs && inv.w.zsh() && inv.ctx.funcs {
+		// zsh's exec and precommand modifiers run functions too.
+		c.funcs, c.shell = true, c.shell || inv.entry.InShell
+	}
 	return c
+}
+
+// shellDialect is the dialect a shell entry reads code in (`zsh -c CODE`).
+func (inv *invocation) shellDialect() Dialect {
+	d, _ := ParseDialect(inv.entry.Shell)
+	if inv.entry.Shell == "" {
+		d = Bash
+	}
+	return d
 }
 
 // carry classifies the command args the invocation runs (`timeout 5 CMD`):
@@ -1003,7 +1029,9 @@ func (inv *invocation) stdinScript() {
 	switch {
 	case red.script != nil && !red.scriptDyn:
 		if shell {
-			inv.shellCode(*red.script, red.scriptAt, inv.carried())
+			ctx := inv.carried()
+			ctx.dialect = inv.shellDialect()
+			inv.shellCode(*red.script, red.scriptAt, ctx)
 			return
 		}
 		w.allKnown = false

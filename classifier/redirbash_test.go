@@ -69,8 +69,8 @@ func TestRedirectionsMatchBash(t *testing.T) {
 			continue
 		}
 		compared++
-		w := newWalker(line, Options{Cwd: work, Workspaces: []string{work}, Home: root})
-		w.classifySource(line, 0, len(line), true, 0)
+		w := newWalker(line, Options{Cwd: work, Workspaces: []string{work}, Home: root, Shell: Bash})
+		w.classifyLine(line)
 		var written []string
 		for _, tc := range w.touched {
 			written = append(written, tc.path)

@@ -36,7 +36,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			if args[0].dynamic {
 				inv.opaqueHigh("a trap whose action is only known at run time")
 			} else {
-				w.nested(args[0].value, args[0].word, inv.depth)
+				// The action runs later, on a signal or at exit, from
+				// wherever the shell is then (`trap 'rm -rf x' EXIT; cd /`).
+				w.later(args[0].value, args[0].word, inv.depth)
 			}
 		}
 		return nil, true
@@ -47,6 +49,13 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		for _, a := range args {
 			if a.dynamic || isSecretVar(a.value) {
 				w.noteCredential(inv.at, "printenv "+a.value)
+			}
+		}
+	case "float": // and integer: the values are arithmetic, which evaluates variables' values as code
+		for _, a := range args {
+			if _, v, ok := strings.Cut(a.value, "="); a.dynamic && (ok || !strings.Contains(partialLiteral(a.word), "=")) || ok && strings.ContainsAny(v, "$`") {
+				inv.opaqueHigh("arithmetic on a value only known at run time")
+				return nil, true
 			}
 		}
 	case "command":
@@ -141,7 +150,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		if len(code) > 0 {
 			// A shell runs it in each submodule's directory, which git
 			// finds at run time.
-			inv.shellCode(strings.Join(code, " "), inv.at, processCtx(unknownDirs, unknownDirs))
+			ctx := processCtx(unknownDirs, unknownDirs)
+			ctx.dialect = Sh
+			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		}
 		return nil, true
 	case effects.SpecialDocker:
@@ -152,6 +163,15 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		inv.code(args)
 	case effects.SpecialDD:
 		inv.dd(args)
+		return nil, true
+	case effects.SpecialZshOptions:
+		inv.zshOptions(args)
+		return nil, true
+	case effects.SpecialZmodload:
+		inv.zmodload(args)
+		return nil, true
+	case effects.SpecialAutoload:
+		inv.autoload(args)
 		return nil, true
 	}
 	return nil, false
@@ -218,6 +238,11 @@ func (inv *invocation) opaqueMedium(what string) {
 // runs where the invocation carries its commands (`sh -c CODE`, `flock f -c
 // CODE`).
 func (inv *invocation) nestedField(f field) {
+	inv.nestedFieldIn(f, inv.carried())
+}
+
+// nestedFieldIn is [invocation.nestedField] in ctx.
+func (inv *invocation) nestedFieldIn(f field, ctx callCtx) {
 	if f.dynamic {
 		inv.opaqueHigh("shell code only known at run time")
 		return
@@ -226,7 +251,7 @@ func (inv *invocation) nestedField(f field) {
 	if f.word != nil {
 		at = f.word
 	}
-	inv.shellCode(f.value, at, inv.carried())
+	inv.shellCode(f.value, at, ctx)
 }
 
 func flagValue(args []field, names ...string) *field {
@@ -260,19 +285,36 @@ func (inv *invocation) shell(args []field) bool {
 			inv.script(args[i:])
 			return true
 		}
+		zsh := inv.shellDialect() == Zsh
 		switch v {
 		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
+			if zsh && (v == "-o" || v == "+o") && i+1 < len(args) && !zshOptionSafe(args[i+1].value) {
+				inv.zshOptionArg("-o " + args[i+1].value)
+				return true
+			}
 			i++
 			continue
 		}
+		if zsh && (strings.HasPrefix(v, "--") || strings.Trim(v[1:], zshSafeLetters) != "") {
+			// zsh's letters and long options set options (-y is
+			// shwordsplit, --globsubst): only the harmless ones are read.
+			if name := strings.TrimPrefix(v, "--"); !strings.HasPrefix(v, "--") || !zshOptionSafe(name) {
+				inv.zshOptionArg(v)
+				return true
+			}
+			continue
+		}
 		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
-			// -c: the first operand after the options is the code.
+			// -c: the first operand after the options is the code, read
+			// in the shell's dialect (`zsh -lc CODE` as zsh).
 			for j := i + 1; j < len(args); j++ {
 				if args[j].dynamic || !isOption(args[j].value) {
 					if args[j].dynamic {
 						inv.opaqueHigh("shell code only known at run time")
 					} else {
-						inv.nestedField(args[j])
+						ctx := inv.carried()
+						ctx.dialect = inv.shellDialect()
+						inv.nestedFieldIn(args[j], ctx)
 					}
 					return true
 				}
@@ -288,6 +330,21 @@ func (inv *invocation) shell(args []field) bool {
 	}
 	inv.stdinScript()
 	return true
+}
+
+// zshSafeLetters are zsh's one-letter options that change nothing the
+// classifier reads: -c CODE, -s (stdin), -i, -l (login), -f (no startup
+// files), -d, -e, -u, -v, -x, -n (no execution), and -o taking a name.
+const zshSafeLetters = "cslifdeuvxno"
+
+// zshOptionArg refuses a zsh started with an option that changes how it
+// reads the code it runs.
+func (inv *invocation) zshOptionArg(opt string) {
+	w := inv.w
+	p := w.part(inv.at, effects.Unknown, inv.prog, fmt.Sprintf("`%s` starts zsh with %s, which changes how zsh reads the code in ways the classifier does not model", inv.text, opt))
+	p.Refusal = effects.Unparseable
+	w.allKnown = false
+	w.add(p)
 }
 
 // interpreterInline lists each interpreter entry's flags whose value is
@@ -385,7 +442,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 					parts = append(parts, shellQuote(r.value))
 				}
 				inv.emit()
-				inv.shellCode(strings.TrimSpace(strings.Join(parts, " ")), inv.at, inv.carried())
+				ctx := inv.carried()
+				ctx.dialect = Bash // env splits the string itself, much as sh would
+				inv.shellCode(strings.TrimSpace(strings.Join(parts, " ")), inv.at, ctx)
 				return true
 			}
 			i += used
@@ -433,7 +492,9 @@ func (inv *invocation) eval(args []field) bool {
 			// The shell runs it now: its cd changes what follows.
 			w.here(strings.Join(code, " "), inv.at, inv.depth)
 		case len(code) > 0:
-			inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
+			ctx := inv.carried()
+			ctx.dialect = inv.ctx.dialect
+			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		default:
 			w.add(w.part(inv.at, effects.Read, "eval", ""))
 		}
@@ -468,11 +529,15 @@ func (inv *invocation) cd(args []field) {
 	}
 	var ops []field
 	mayFail := false // the cd may leave the directory as it was
+	cdOpts := "LPe@"
+	if w.zsh() {
+		cdOpts = "LPq" // zsh 5.9 cd (-s fails on symlinks); -N and +N name the directory stack
+	}
 	for _, a := range args {
-		if a.dynamic || !isOption(a.value) || a.value == "-" {
+		if a.dynamic || !isOption(a.value) || a.value == "-" || w.zsh() && isDigits(a.value[1:]) {
 			ops = append(ops, a)
-		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
-			mayFail = true // an option bash's cd rejects, or pushd -n (no cd at all)
+		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], cdOpts) != "") {
+			mayFail = true // an option the shell's cd rejects, or pushd -n (no cd at all)
 		}
 	}
 	old, oldL := w.cwd, w.lcwd
@@ -510,6 +575,9 @@ func (inv *invocation) cd(args []field) {
 		o := ops[0]
 		switch {
 		case o.dynamic || o.value == "-" || strings.HasPrefix(o.value, "+") || o.glob:
+			next = []string{""}
+		case w.zsh() && (len(ops) > 1 || strings.HasPrefix(o.value, "-")):
+			// `cd old new` replaces old by new in $PWD; -N is a stack entry.
 			next = []string{""}
 		case w.cdpath && !strings.HasPrefix(o.value, "/") && !strings.HasPrefix(o.value, "./") && !strings.HasPrefix(o.value, "../") && o.value != "." && o.value != "..":
 			next = []string{""}
@@ -813,7 +881,9 @@ func (inv *invocation) watch(args []field) bool {
 			}
 			code = append(code, x.value)
 		}
-		inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
+		ctx := inv.carried()
+		ctx.dialect = Sh // watch runs `sh -c`
+		inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		return true
 	}
 	inv.emit()
@@ -1348,6 +1418,7 @@ func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int
 	if code == "" || code == "true" || code == "false" {
 		return
 	}
+	ctx.dialect = Sh // git and the programs that run pagers and editors run `sh -c`
 	w.newShell(code, at, depth, ctx)
 }
 

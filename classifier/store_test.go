@@ -140,14 +140,14 @@ func TestReadsResolveNoStore(t *testing.T) {
 	opts, _ := storeTree(t)
 	for _, cmd := range []string{"ls -la", "git status", "cat dotfiles/settings.json", "grep -rn x .", "cd src && ls"} {
 		w := newWalker(cmd, opts)
-		w.classifySource(cmd, 0, len(cmd), true, 0)
+		w.classifyLine(cmd)
 		w.finish()
 		if w.store != nil {
 			t.Errorf("%s resolved the rule store", cmd)
 		}
 	}
 	w := newWalker("echo a > x; echo b > y; rm -f z", opts)
-	w.classifySource(w.orig, 0, len(w.orig), true, 0)
+	w.classifyLine(w.orig)
 	w.finish()
 	if w.store == nil || len(w.store.members) == 0 {
 		t.Fatalf("a write did not resolve the rule store")

@@ -7,6 +7,9 @@ type Options struct {
 	Cwd        string   // absolute directory the command starts in; "" is unknown
 	Workspaces []string // absolute workspace roots; a path is inside when under one of them
 	Home       string   // the user's home directory; "" is unknown
+	// Shell is the shell that will run the command (SPEC §1); the zero
+	// value, [UnknownDialect], classifies it as bash and as zsh.
+	Shell Dialect
 	// FS resolves symlinks on existing path prefixes; nil uses the real filesystem.
 	FS FS
 	// RuleStore lists extra absolute paths (files or directories) that belong to
@@ -60,6 +63,10 @@ type Part struct {
 	Reason  string // one sentence naming the offending part
 	// Refusal is the absolute-refusal rule (SPEC §5) this part triggers, or "".
 	Refusal effects.Rule
+	// Prompt: the part asks a human whatever the budget says: one of the
+	// shells that may run the command cannot read it, so it is classified
+	// as the others read it (SPEC §1). Its Class is [effects.Unknown].
+	Prompt bool
 	// Rule is the id of the user rule that taught the program
 	// ("user:acme-lint"), or "" when the part is the table's.
 	Rule string
@@ -71,4 +78,7 @@ type Result struct {
 	// AllKnown reports whether every program position resolved to a program in
 	// the table (the fuzz property "allow means known").
 	AllKnown bool
+	// Shell is the dialect the command was classified in: [UnknownDialect]
+	// means as bash and as zsh, the worst of both.
+	Shell Dialect
 }

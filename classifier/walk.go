@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -18,7 +19,15 @@ type frame struct {
 	base  int  // offset of src in the original command
 	end   int  // when !exact, every span is [base, end)
 	exact bool // offsets inside src map to base+offset
+	// lang is the shell reading src: bash, zsh or POSIX sh.
+	lang syntax.LangVariant
 }
+
+// zsh reports whether the source being walked is read as zsh.
+func (w *walker) zsh() bool { return w.frame.lang == syntax.LangZsh }
+
+// dialect is the dialect of the source being walked.
+func (w *walker) dialect() Dialect { return dialectOf(w.frame.lang) }
 
 // walker holds the state of one [Classify] call.
 type walker struct {
@@ -62,6 +71,9 @@ type walker struct {
 	// `sh -c` strings in it) against MaxUnits.
 	units     int
 	largeDone bool
+	// unitLimit is MaxUnits for each reading of the command: a command
+	// read as bash and as zsh may have twice the units in all.
+	unitLimit int
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
@@ -94,6 +106,20 @@ type walker struct {
 	seenCalls    map[string]bool // commands classified past the part cap
 	kinds        []partKind      // the distinct kinds among parts
 	kindsBuf     [8]partKind     // kinds' first storage: most commands have few
+	// zshOpts, when set, says which `setopt` (or `emulate`, `options[..]=`)
+	// made zsh read later words in ways the walker does not model: the
+	// next statement is refused (zsh.go), once (zshOptsRefused).
+	zshOpts        string
+	zshOptsRefused bool
+	// dedupe, once a source is read in several dialects, keeps each part
+	// once: what the readings agree on is not repeated. Past dedupeScan
+	// parts, seenParts holds them all.
+	dedupe    bool
+	seenParts map[partKey]bool
+	// offered counts the parts given to add that it kept or found seen:
+	// past MaxParts only parts of a new kind are kept, so that a second
+	// reading's repeats do not cost the first's formatting again.
+	offered int
 
 	// hookContent is what the statement being walked writes through its
 	// redirections, when it is known (`echo ls > .git/hooks/pre-commit`).
@@ -107,7 +133,7 @@ type walker struct {
 }
 
 func newWalker(src string, opts Options) *walker {
-	w := &walker{orig: src, opts: opts, allKnown: true}
+	w := &walker{orig: src, opts: opts, allKnown: true, unitLimit: MaxUnits * len(opts.Shell.readings())}
 	w.kinds = w.kindsBuf[:0]
 	w.cwd = []string{cleanAbs(opts.Cwd)}
 	w.lcwd = w.cwd
@@ -130,6 +156,10 @@ func (w *walker) add(p Part) {
 	if !w.keeps(p) {
 		return
 	}
+	w.offered++
+	if w.dedupe && w.seen(p) {
+		return // several readings of one source make the same parts
+	}
 	k := partKind{p.Class, p.Refusal}
 	if !slices.Contains(w.kinds, k) {
 		w.kinds = append(w.kinds, k)
@@ -148,7 +178,7 @@ type partKind struct {
 // seen yet, so the decision is the same and the verdict stays small. Callers
 // that build long reasons ask first.
 func (w *walker) keeps(p Part) bool {
-	return len(w.parts) < MaxParts || !slices.Contains(w.kinds, partKind{p.Class, p.Refusal})
+	return w.offered < MaxParts || !slices.Contains(w.kinds, partKind{p.Class, p.Refusal})
 }
 
 // span returns the original-command span and text of a node in the frame.
@@ -226,6 +256,9 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		return
 	}
 	w.settle() // a statement starts where the previous one ended, however
+	if w.zshOpts != "" {
+		w.zshAfterOptions(s)
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		// A job in a child process: its cd stays there.
 		saved := w.saveCwd()
@@ -277,6 +310,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 	for _, r := range rs {
 		if r.Word != nil {
 			w.wordSubst(r.Word, depth)
+			if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+				w.zshGlobs(r.Word, depth)
+			}
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
@@ -359,7 +395,7 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 		return nil
 	}
 	name := ""
-	if e := effects.Lookup(c.Args[0].Lit()); e != nil {
+	if e := w.lookup(c.Args[0].Lit()); e != nil {
 		name = e.Name // keyed on the entry, like every behaviour
 	}
 	if name != "echo" && name != "printf" {
@@ -528,6 +564,9 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		case *syntax.WordIter:
 			for _, it := range l.Items {
 				w.wordSubst(it, depth+1)
+				if w.zsh() {
+					w.zshGlobs(it, depth+1)
+				}
 			}
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
@@ -780,7 +819,7 @@ func (w *walker) loop(n syntax.Node, depth int, walk func()) {
 // at its call), against MaxUnits. Past it, the command is refused as too
 // large, the shell's directory becomes unknown, and charge returns false.
 func (w *walker) charge(n syntax.Node) bool {
-	if w.units += syntaxUnits(w.textOf(n), MaxUnits-w.units+1); w.units > MaxUnits {
+	if w.units += syntaxUnits(w.textOf(n), w.unitLimit-w.units+1); w.units > w.unitLimit {
 		w.tooLarge()
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 		return false
@@ -803,6 +842,11 @@ type callCtx struct {
 	// shell: the shell runs the invocation itself, not a process it
 	// started, so cd changes the shell's directory.
 	shell bool
+	// dialect is the shell that runs code the invocation hands to a new
+	// shell (`sh -c CODE`, a pager), or, for the shell's own commands, the
+	// shell itself: the zero value, [UnknownDialect], reads it as bash and
+	// as zsh.
+	dialect Dialect
 	// funcs: the shell's functions are called (not under `command`, not
 	// in a process such as `timeout 5 f`).
 	funcs bool
@@ -810,7 +854,7 @@ type callCtx struct {
 
 // shellCtx is the context of a command the shell runs directly.
 func (w *walker) shellCtx() callCtx {
-	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true}
+	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true, dialect: w.dialect()}
 }
 
 // processCtx is the context of a process started in dirs (logical ldirs).
@@ -825,6 +869,9 @@ type funcDef struct {
 	frame      frame
 	start, end cwdState // the walk at the definition: from where, to where
 	gen        int      // walker.funcGen when that walk ended
+	// autoload: zsh loads the body from a file in $fpath when the
+	// function is first called (`autoload -U zmv`).
+	autoload bool
 }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
@@ -860,12 +907,25 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	w.leave(def)
 	def.end, def.gen = w.saveCwd(), w.funcGen
 	w.restoreCwd(def.start)
+	if w.zsh() {
+		for _, n := range names {
+			if zshHookFunction(n.Value) {
+				w.zshLater(def, depth)
+				break
+			}
+		}
+	}
 }
 
 // callFunc classifies a call of a function by the shell: the function runs
 // in the shell, from the caller's directory, and moves the caller with its
 // cd (`f() { cd /; }; f; rm -rf x` deletes /x).
 func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, red redirInfo) {
+	if def.autoload {
+		w.allKnown = false
+		w.add(w.part(at, effects.OpaqueMedium, name, fmt.Sprintf("`%s` runs the function %s, which zsh loads from a file in $fpath that is not inspected", brief(w.textOf(at)), name)))
+		return
+	}
 	w.add(w.part(at, effects.Read, name, ""))
 	switch {
 	case def.body == nil:
@@ -932,6 +992,23 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 // decl classifies `export`, `declare`, `local`, `readonly`, `typeset`.
 func (w *walker) decl(c *syntax.DeclClause, depth int) {
 	w.add(w.part(c, effects.Read, c.Variant.Value, ""))
+	if w.zsh() {
+		// `typeset -fu NAME` (and -fU) is autoload: NAME runs a file from $fpath.
+		autoload := false
+		for _, a := range c.Args {
+			if a.Naked && a.Name == nil {
+				w.zshGlobs(a.Value, depth+1) // a word, not an assignment: zsh globs it
+			}
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if v := a.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "f") && strings.ContainsAny(v, "uU") {
+					autoload = true
+				}
+			}
+			if autoload && a.Naked && a.Name != nil {
+				w.autoloaded(a.Name.Value)
+			}
+		}
+	}
 	for _, a := range c.Args {
 		w.assign(a, depth, c)
 	}
@@ -964,6 +1041,14 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		return
 	}
 	name := a.Name.Value
+	if w.zsh() {
+		w.zshAssign(a, at, depth)
+		if a.Array != nil {
+			for _, el := range a.Array.Elems {
+				w.zshGlobs(el.Value, depth+1) // a=(*(e:..:)) globs
+			}
+		}
+	}
 	val := ""
 	literal := a.Value == nil
 	if a.Value != nil && !isDynamicWord(a.Value, w.opts.Home != "") {
@@ -1092,10 +1177,48 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	case *syntax.ParenArithm:
 		w.arith(a.X, depth+1)
 	case *syntax.FlagsArithm:
+		// zsh's subscript flags, `${a[(r)PATTERN]}`: mvdan.cc/sh keeps the
+		// pattern as literal text, in which zsh still expands $(...).
+		if strings.ContainsAny(a.Flags.Value, "$`") || litHasSubst(a.X) {
+			w.zshRefuse(a, fmt.Sprintf("`%s` has a substitution inside a zsh subscript, which the classifier cannot read", brief(w.textOf(a))))
+		}
 		w.arith(a.X, depth+1)
 	default:
 		w.unsupported(x, fmt.Sprintf("%T", x))
 	}
+}
+
+// rawSubst reports whether literal text holds an unescaped `$(`, `${`,
+// `$[` or backquote: a substitution the parser left as text.
+func rawSubst(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '`':
+			return true
+		case '$':
+			if i+1 < len(v) && (v[i+1] == '(' || v[i+1] == '{' || v[i+1] == '[') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// litHasSubst reports whether an arithmetic word has a literal part with
+// `$` or a backquote: text the parser did not read as an expansion.
+func litHasSubst(x syntax.ArithmExpr) bool {
+	word, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	for _, p := range word.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "$`") {
+			return true
+		}
+	}
+	return false
 }
 
 // wordSubst walks the parts of a word that run commands: command and process
@@ -1115,7 +1238,13 @@ func (w *walker) wordPart(p syntax.WordPart, depth int) {
 		return
 	}
 	switch x := p.(type) {
-	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.Lit:
+		if w.zsh() && rawSubst(x.Value) {
+			// mvdan.cc/sh keeps some zsh syntax as literal text (glob
+			// groups, flags, subscripts), in which zsh still expands.
+			w.zshRefuse(x, fmt.Sprintf("`%s` has a substitution the classifier cannot read inside zsh syntax", brief(x.Value)))
+		}
+	case *syntax.SglQuoted, *syntax.ExtGlob:
 	case *syntax.DblQuoted:
 		for _, q := range x.Parts {
 			w.wordPart(q, depth+1)
@@ -1164,6 +1293,9 @@ func isSecretVar(name string) bool {
 }
 
 func (w *walker) paramExp(x *syntax.ParamExp, depth int) {
+	if w.zsh() {
+		w.zshParamFlags(x)
+	}
 	if x.Param != nil && isSecretVar(x.Param.Value) {
 		w.noteCredential(x, "$"+x.Param.Value)
 	}
@@ -1239,8 +1371,23 @@ func (w *walker) finish() {
 // actions, alias values, PROMPT_COMMAND): as if it ran here, now, without
 // changing the directory of what follows.
 func (w *walker) nested(code string, at syntax.Node, depth int) {
+	w.nestedIn(code, at, depth, w.dialect().readings())
+}
+
+// later classifies literal shell code that this shell runs later, at a
+// time the line does not say (a trap action): as [walker.nested], from a
+// directory that is not known, since it runs wherever the shell is then.
+func (w *walker) later(code string, at syntax.Node, depth int) {
 	saved := w.saveCwd()
+	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 	w.here(code, at, depth)
+	w.restoreCwd(saved)
+}
+
+// nestedIn is [walker.nested] with the code read in langs.
+func (w *walker) nestedIn(code string, at syntax.Node, depth int, langs []syntax.LangVariant) {
+	saved := w.saveCwd()
+	w.hereIn(code, at, depth, langs)
 	w.restoreCwd(saved)
 }
 
@@ -1249,29 +1396,105 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 // into the original command when the code is a plain '...' word, and at the
 // whole word otherwise.
 func (w *walker) here(code string, at syntax.Node, depth int) {
+	w.hereIn(code, at, depth, w.dialect().readings())
+}
+
+// hereIn is [walker.here] with the code read in langs.
+func (w *walker) hereIn(code string, at syntax.Node, depth int, langs []syntax.LangVariant) {
 	savedFrame := w.frame
 	if sq, ok := singleQuotedOnly(at); ok && w.frame.exact {
 		s, e, _ := w.spanOf(int(sq.Pos().Offset())+1, int(sq.End().Offset())-1)
-		w.classifySource(code, s, e, true, depth+1)
+		w.classifySource(code, s, e, true, depth+1, langs)
 	} else {
 		s, e, _ := w.span(at)
-		w.classifySource(code, s, e, false, depth+1)
+		w.classifySource(code, s, e, false, depth+1, langs)
 	}
 	w.frame = savedFrame
 }
 
 // newShell classifies literal shell code that a new shell runs (`sh -c
-// CODE`, `parallel CMD`, a git hook, a pager): it starts in ctx's
-// directories with an empty directory stack and none of this shell's
-// functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm), and
-// nothing it changes reaches what follows.
+// CODE`, `parallel CMD`, a git hook, a pager): the shell ctx.shell names,
+// read in its dialect (both bash and zsh when it is not known). It starts
+// in ctx's directories with an empty directory stack and none of this
+// shell's functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm),
+// and nothing it changes reaches what follows.
 func (w *walker) newShell(code string, at syntax.Node, depth int, ctx callCtx) {
-	saved, funcs := w.saveCwd(), w.funcs
+	saved, funcs, opts := w.saveCwd(), w.funcs, w.zshOpts
 	w.restoreCwd(cwdState{cwd: ctx.dirs, lcwd: ctx.ldirs})
-	w.funcs = nil
-	w.here(code, at, depth)
-	w.funcs = funcs
+	w.funcs, w.zshOpts = nil, ""
+	w.hereIn(code, at, depth, ctx.dialect.readings())
+	w.funcs, w.zshOpts = funcs, opts
 	w.restoreCwd(saved)
+}
+
+// shellState is what one reading of a source may change in the shell, and
+// what the next reading starts from again.
+type shellState struct {
+	cwd     cwdState
+	funcs   map[string]*funcDef
+	vars    map[string]string
+	cdpath  bool
+	zshOpts string
+}
+
+func (w *walker) saveShell() shellState {
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts}
+}
+
+func (w *walker) restoreShell(s shellState) {
+	w.restoreCwd(s.cwd)
+	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+}
+
+// dedupeParts starts keeping each part once: the readings of a source in
+// several dialects mostly agree.
+func (w *walker) dedupeParts() { w.dedupe = true }
+
+// dedupeScan is the number of parts up to which [walker.seen] compares
+// them one by one: most commands have a handful, and hashing a part costs
+// more than comparing it.
+const dedupeScan = 32
+
+// seen reports whether p was added already, and remembers it.
+func (w *walker) seen(p Part) bool {
+	if w.seenParts == nil && len(w.parts) < dedupeScan {
+		return slices.Contains(w.parts, p)
+	}
+	if w.seenParts == nil {
+		w.seenParts = make(map[partKey]bool, 2*len(w.parts))
+		for _, q := range w.parts {
+			w.seenParts[keyOf(q)] = true
+		}
+	}
+	k := keyOf(p)
+	if w.seenParts[k] {
+		return true
+	}
+	w.seenParts[k] = true
+	return false
+}
+
+// partKey is what tells parts apart for [walker.seen], without hashing a
+// long Text whole (a part of a 64 KiB command quotes all of it): two parts
+// with the same key have the same class, refusal and span, so keeping one
+// of them changes no decision.
+type partKey struct {
+	class           effects.Class
+	refusal         effects.Rule
+	prompt          bool
+	start, end, n   int
+	program, reason string
+	head, tail      string
+}
+
+func keyOf(p Part) partKey {
+	const edge = 64
+	k := partKey{class: p.Class, refusal: p.Refusal, prompt: p.Prompt, start: p.Start, end: p.End, n: len(p.Text),
+		program: p.Program, reason: p.Reason, head: p.Text, tail: ""}
+	if len(p.Text) > 2*edge {
+		k.head, k.tail = p.Text[:edge], p.Text[len(p.Text)-edge:]
+	}
+	return k
 }
 
 // elsewhere runs classify where the shell's directories, home and workspace

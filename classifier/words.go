@@ -38,6 +38,11 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	if word == nil {
 		return wordFields{}
 	}
+	if w.zsh() {
+		if f, ok := w.zshWord(word); ok {
+			return f
+		}
+	}
 	if v, ok := plainLiteral(word); ok {
 		return wordFields{fields: []field{{value: v, word: word}}}
 	}
@@ -73,7 +78,7 @@ func (w *walker) word(word *syntax.Word) wordFields {
 	// count against MaxUnits before any is built, two units each: building
 	// a field costs about as much as classifying it.
 	if n := braceProduct(&braced); n > 1 {
-		if w.units += 2 * (n - 1); w.units > MaxUnits {
+		if w.units += 2 * (n - 1); w.units > w.unitLimit {
 			w.tooLarge()
 			return dynamicFields(word)
 		}
@@ -102,9 +107,12 @@ func (w *walker) braceWords(braced, word *syntax.Word) wordFields {
 			return dynamicFields(word) // `{a},{x,}~}`: bash reads more braces
 		}
 		f := w.wordNoBraces(bw, word)
+		if len(f.fields) == 0 && w.zsh() {
+			f.fields = []field{{word: word}} // zsh keeps the empty words of `{,}`
+		}
 		out.dynamic = out.dynamic || f.dynamic
 		for _, x := range f.fields {
-			if x.value == "" && !x.dynamic && !hasQuotes(bw) {
+			if x.value == "" && !x.dynamic && !hasQuotes(bw) && !w.zsh() {
 				continue // bash drops the empty words of a brace expansion: `{,}`
 			}
 			out.fields = append(out.fields, x)
@@ -273,7 +281,8 @@ func dynamicFields(word *syntax.Word) wordFields {
 // which the fields point at.
 func (w *walker) wordNoBraces(word, orig *syntax.Word) wordFields {
 	tilde := tildeForm(word)
-	if tilde == tildeUnknown || isDynamicWord(word, w.opts.Home != "") {
+	if tilde == tildeUnknown || tilde == tildeLiteral && w.zsh() || isDynamicWord(word, w.opts.Home != "") {
+		// zsh expands `~""` and `~-""`: quotes do not stop its tilde.
 		return dynamicFields(orig)
 	}
 	if w.expandCfg == nil {
@@ -295,7 +304,7 @@ func (w *walker) wordNoBraces(word, orig *syntax.Word) wordFields {
 			vals[i] = w.cwd[0] + strings.TrimPrefix(v, "~+")
 		}
 	}
-	glob := hasGlob(word)
+	glob := hasGlob(word) || w.zsh() && zshPattern(word)
 	out := wordFields{fields: make([]field, 0, len(vals))}
 	for _, v := range vals {
 		out.fields = append(out.fields, field{value: v, glob: glob, word: orig})

@@ -214,7 +214,7 @@ func TestWrapperDirsMatchBash(t *testing.T) {
 		t.Fatalf("rec ran for only %d of %d lines", len(ran), len(lines))
 	}
 
-	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: out}
+	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: out, Shell: Bash}
 	for i, src := range lines {
 		var cands []string
 		seen := false
@@ -225,7 +225,7 @@ func TestWrapperDirsMatchBash(t *testing.T) {
 				cands = append(cands, ctx.dirs...)
 			}
 		}
-		w.classifySource(src, 0, len(src), true, 0)
+		w.classifyLine(src)
 		for _, got := range ran[i] {
 			switch {
 			case !seen:

@@ -43,6 +43,7 @@ import (
 //     system program of that name, on top of their own opaque effects.
 var table = sortedTable(
 	shellPrograms,
+	zshPrograms,
 	coreutils,
 	textTools,
 	systemTools,

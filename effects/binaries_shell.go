@@ -13,7 +13,7 @@ var shellPrograms = []Program{
 	ro("bg", "bg %1"),
 	{Name: "builtin", Effects: fx(Read), Operands: Command, InShell: true, Examples: ex("builtin echo hi", "builtin cd src")},
 	rof("caller", nil, "caller 0"),
-	{Name: "cd", Effects: fx(Read), Special: SpecialCD, Flags: fl(),
+	{Name: "cd", Aliases: names("chdir"), Effects: fx(Read), Special: SpecialCD, Flags: fl(),
 		Examples: ex("cd src", "cd", "cd -P ..")},
 	{Name: "command", Effects: fx(Read), Operands: Command, InShell: true,
 		Examples: ex("command -v git", "command ls -la"), NotExamples: ex("command rm a")},
@@ -26,7 +26,7 @@ var shellPrograms = []Program{
 	{Name: "eval", Effects: fx(OpaqueHigh), Special: SpecialEval,
 		Why:      "eval runs a command built at run time",
 		Examples: ex(`eval "$CMD"`), NotExamples: ex("eval 'ls -la'")},
-	{Name: "exec", Effects: fx(Read), Operands: Command, Flags: fl(arg("-a")),
+	{Name: "exec", Effects: fx(Read), Operands: Command, Flags: fl(arg("-a")), ZshFuncs: true,
 		Examples: ex("exec ls", "exec -a x cat a.txt")},
 	ro("exit", "exit 1"),
 	ro("export", "export FOO=1", "export -p"),
@@ -74,12 +74,23 @@ var shellPrograms = []Program{
 	ro("unset", "unset FOO", "unset -f f"),
 	ro("wait", "wait", "wait %1"),
 
-	// Shells (SpecialShell parses `-c 'literal'` recursively).
-	{Name: "bash", Aliases: names("ash", "dash", "ksh", "mksh", "sh", "zsh"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialShell,
-		Why:         "a shell runs the script it is given",
+	// Shells (SpecialShell parses `-c 'literal'` recursively, in the
+	// entry's Shell dialect: ksh and mksh as bash, which they are closest to).
+	{Name: "bash", Aliases: names("ksh", "mksh"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialShell, Shell: "bash",
+		Why:         "bash runs the script it is given",
 		Flags:       fl(arg("-o", "-O"), rpath("--rcfile", "--init-file")),
-		Examples:    ex("bash scripts/gen.sh", "sh ./build.sh", "zsh -e scripts/x.zsh"),
+		Examples:    ex("bash scripts/gen.sh"),
 		NotExamples: ex("bash -c 'ls'", "bash /tmp/x.sh", "bash -c \"$X\"")},
+	{Name: "sh", Aliases: names("ash", "dash"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialShell, Shell: "sh",
+		Why:         "sh runs the script it is given",
+		Flags:       fl(arg("-o")),
+		Examples:    ex("sh ./build.sh", "dash scripts/x.sh"),
+		NotExamples: ex("sh -c 'ls'", "sh /tmp/x.sh", "dash -c 'rm -rf {~,x}'")},
+	{Name: "zsh", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialShell, Shell: "zsh",
+		Why:         "zsh runs the script it is given",
+		Flags:       fl(arg("-o")),
+		Examples:    ex("zsh -e scripts/x.zsh"),
+		NotExamples: ex("zsh -c 'ls'", "zsh -lc 'ls *(e:rm -rf ~:)'", "zsh /tmp/x.zsh")},
 
 	// Interpreters (SpecialInterpreter: inline code, -m module, script, stdin).
 	{Name: "Rscript", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,

@@ -98,6 +98,16 @@ type Program struct {
 	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
 	// as a remote command's are (SPEC §3 rule 13).
 	Elsewhere bool
+	// Shell, for a shell (SpecialShell): the dialect it reads code in,
+	// "bash", "zsh" or "sh" (`zsh -c 'ls *(e:rm:)'` is read as zsh).
+	Shell string
+	// Zsh: the entry is a zsh builtin, reserved word or precommand modifier
+	// (`noglob`, `print`, `r`): it names the entry only when zsh runs the
+	// command; elsewhere the name is an unknown program.
+	Zsh bool
+	// ZshFuncs: when zsh runs the command, the command the entry carries
+	// may be one of the shell's functions (zsh's `exec`, `noglob`, `-`).
+	ZshFuncs bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -222,6 +232,9 @@ const (
 	SpecialScript              // script -c 'cmd'
 	SpecialSubmodule           // git submodule foreach 'cmd'
 	SpecialCode                // code/cursor/codium: --uninstall-extension, --disable-extension
+	SpecialZshOptions          // zsh setopt/unsetopt/emulate/enable/disable: options that change how words are read
+	SpecialZmodload            // zsh zmodload: modules that add builtins or parameters
+	SpecialAutoload            // zsh autoload: functions loaded from $fpath when called
 )
 
 // Table returns the table of known programs, sorted by name.

@@ -82,11 +82,14 @@ func _() {
 	_ = x[SpecialScript-20]
 	_ = x[SpecialSubmodule-21]
 	_ = x[SpecialCode-22]
+	_ = x[SpecialZshOptions-23]
+	_ = x[SpecialZmodload-24]
+	_ = x[SpecialAutoload-25]
 }
 
-const _Special_name = "NoneSpecialFindSpecialSedSpecialAwkSpecialShellSpecialInterpreterSpecialEnvSpecialXargsSpecialGitConfigSpecialSSHSpecialDDSpecialChmodSpecialTarSpecialCDSpecialDockerSpecialKubectlExecSpecialEvalSpecialTruncateSpecialWatchSpecialFlockSpecialScriptSpecialSubmoduleSpecialCode"
+const _Special_name = "NoneSpecialFindSpecialSedSpecialAwkSpecialShellSpecialInterpreterSpecialEnvSpecialXargsSpecialGitConfigSpecialSSHSpecialDDSpecialChmodSpecialTarSpecialCDSpecialDockerSpecialKubectlExecSpecialEvalSpecialTruncateSpecialWatchSpecialFlockSpecialScriptSpecialSubmoduleSpecialCodeSpecialZshOptionsSpecialZmodloadSpecialAutoload"
 
-var _Special_index = [...]uint16{0, 4, 15, 25, 35, 47, 65, 75, 87, 103, 113, 122, 134, 144, 153, 166, 184, 195, 210, 222, 234, 247, 263, 274}
+var _Special_index = [...]uint16{0, 4, 15, 25, 35, 47, 65, 75, 87, 103, 113, 122, 134, 144, 153, 166, 184, 195, 210, 222, 234, 247, 263, 274, 291, 306, 321}
 
 func (i Special) String() string {
 	idx := int(i) - 0

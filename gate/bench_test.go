@@ -45,8 +45,13 @@ func benchEnv(b *testing.B) classifier.Options {
 			b.Fatal(err)
 		}
 	}
-	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home}
+	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home, Shell: classifier.Bash}
 }
+
+// typicalZsh is what coding agents run in zsh (macOS): the typical mix,
+// with some of zsh's own forms (glob qualifiers, parameter flags).
+var typicalZsh = append(append([]string(nil), typical...),
+	"print -l *.md", "ls **/*.go", "print -l *(.om[1,3])", "echo ${(j:,:)${(f)\"$(git status --short)\"}}")
 
 // installedEnv is benchEnv with an installation's rule store on disk, as
 // check, serve and hook pass it (gate.Installation): every editor's user
@@ -103,6 +108,43 @@ func BenchmarkClassifyTypical(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		classifier.Classify(typical[i%len(typical)], benchOpts)
+	}
+}
+
+// BenchmarkClassifyTypicalZsh is BenchmarkClassifyTypical read as zsh, and
+// BenchmarkClassifyTypicalUnknown as bash and as zsh (the shell not known).
+func BenchmarkClassifyTypicalZsh(b *testing.B) {
+	benchOpts := benchEnv(b)
+	benchOpts.Shell = classifier.Zsh
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		classifier.Classify(typical[i%len(typical)], benchOpts)
+	}
+}
+
+func BenchmarkClassifyTypicalUnknown(b *testing.B) {
+	benchOpts := benchEnv(b)
+	benchOpts.Shell = classifier.UnknownDialect
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		classifier.Classify(typical[i%len(typical)], benchOpts)
+	}
+}
+
+// BenchmarkClassifyEachShell is BenchmarkClassifyEach for every dialect,
+// with zsh's own forms too: a zsh command against the same bash one.
+func BenchmarkClassifyEachShell(b *testing.B) {
+	benchOpts := benchEnv(b)
+	for _, d := range classifier.Dialects {
+		o := benchOpts
+		o.Shell = d
+		for _, cmd := range typicalZsh {
+			b.Run(d.String()+"/"+cmd, func(b *testing.B) {
+				for b.Loop() {
+					classifier.Classify(cmd, o)
+				}
+			})
+		}
 	}
 }
 
@@ -189,5 +231,23 @@ func BenchmarkClassifyHostile(b *testing.B) {
 				classifier.Classify(cmd, benchOpts)
 			}
 		})
+	}
+}
+
+// BenchmarkClassifyHostileShells is BenchmarkClassifyHostile read as zsh
+// and as an unknown shell (bash and zsh), where the slowest input is read
+// twice.
+func BenchmarkClassifyHostileShells(b *testing.B) {
+	benchOpts := benchEnv(b)
+	for _, d := range []classifier.Dialect{classifier.Zsh, classifier.UnknownDialect} {
+		o := benchOpts
+		o.Shell = d
+		for name, cmd := range hostile() {
+			b.Run(d.String()+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					classifier.Classify(cmd, o)
+				}
+			})
+		}
 	}
 }

@@ -257,11 +257,14 @@ type corpusOptions struct {
 	Agent   string
 	Safety  bool
 	Budgets map[string]map[string]string
+	// Shell is the shell that runs the cases: bash unless the file says
+	// `shell: zsh`, `shell: sh` or `shell: unknown`.
+	Shell classifier.Dialect
 }
 
 func (o corpusOptions) key() string {
 	b, _ := json.Marshal(o.Budgets) // map keys are sorted
-	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s", o.Mode, o.Agent, o.Safety, b)
+	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s shell=%s", o.Mode, o.Agent, o.Safety, b, o.Shell)
 }
 
 // corpusWant is the expectation of one case.
@@ -292,7 +295,7 @@ type corpusFile struct {
 }
 
 func parseOptions(comment []byte) (corpusOptions, error) {
-	o := corpusOptions{Safety: true}
+	o := corpusOptions{Safety: true, Shell: classifier.Bash}
 	for _, line := range strings.Split(string(comment), "\n") {
 		key, val, ok := strings.Cut(line, ":")
 		if !ok {
@@ -313,6 +316,12 @@ func parseOptions(comment []byte) (corpusOptions, error) {
 			default:
 				return o, fmt.Errorf("safety: want true or false, got %q", val)
 			}
+		case "shell":
+			d, err := classifier.ParseDialect(val)
+			if err != nil || val == "" {
+				return o, fmt.Errorf("shell: %w", err)
+			}
+			o.Shell = d
 		case "budgets":
 			if err := json.Unmarshal([]byte(val), &o.Budgets); err != nil {
 				return o, fmt.Errorf("budgets: %w", err)
@@ -445,6 +454,7 @@ func corpusDecide(t *testing.T, o corpusOptions, command string) gate.Verdict {
 		Home:       corpusHome,
 		Agent:      o.Agent,
 		Mode:       o.Mode,
+		Shell:      o.Shell,
 		FS:         corpusFS{},
 		RuleStore:  corpusStore,
 	}

@@ -61,3 +61,63 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClassifyShells is FuzzClassify in every dialect (the second value
+// picks it): the same properties, and allow under an unknown shell only when
+// bash and zsh both allow. It is seeded with the corpus in every dialect.
+func FuzzClassifyShells(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/commands/*.txtar")
+	for _, file := range files {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range a.Files {
+			if strings.HasSuffix(fl.Name, ".sh") {
+				cmd := strings.TrimSuffix(string(fl.Data), "\n")
+				for _, d := range classifier.Dialects {
+					f.Add(cmd, uint8(d))
+				}
+			}
+		}
+	}
+	classifier.PanicOnBugs = true
+	base := classifier.Options{Cwd: corpusCwd, Workspaces: corpusWorkspaces, Home: corpusHome, FS: corpusFS{},
+		RuleStore: corpusStore.RuleStore(), Binaries: corpusStore.Binaries}
+	policy := gate.DefaultPolicy()
+	f.Fuzz(func(t *testing.T, cmd string, dialect uint8) {
+		d := classifier.Dialects[int(dialect)%len(classifier.Dialects)]
+		opts := base
+		opts.Shell = d
+		req := gate.Request{Command: cmd, Cwd: opts.Cwd, Workspaces: opts.Workspaces, Home: opts.Home, FS: opts.FS,
+			RuleStore: corpusStore, Shell: d}
+		r1 := classifier.Classify(cmd, opts)
+		r2 := classifier.Classify(cmd, opts)
+		if !reflect.DeepEqual(r1, r2) {
+			t.Fatalf("two classifications of %q as %s differ", cmd, d)
+		}
+		v := gate.Decide(req, policy, nil)
+		if v.Decision != effects.Allow && v.Reason == "" {
+			t.Fatalf("%q as %s: %s without a reason", cmd, d, v.Decision)
+		}
+		if v.Decision == effects.Allow && !r1.AllKnown {
+			t.Fatalf("%q is allowed as %s but not every program is known: %+v", cmd, d, r1.Parts)
+		}
+		if v.Shell != d {
+			t.Fatalf("%q: the verdict says %s, classified as %s", cmd, v.Shell, d)
+		}
+		for _, p := range r1.Parts {
+			if p.Start < 0 || p.End > len(cmd) || p.Start > p.End {
+				t.Fatalf("%q as %s: part %q has span [%d,%d] outside the command", cmd, d, p.Text, p.Start, p.End)
+			}
+		}
+		if d == classifier.UnknownDialect && v.Decision == effects.Allow {
+			for _, one := range []classifier.Dialect{classifier.Bash, classifier.Zsh} {
+				req.Shell = one
+				if w := gate.Decide(req, policy, nil); w.Decision != effects.Allow {
+					t.Fatalf("%q is allowed under an unknown shell but %s as %s: %s", cmd, w.Decision, one, w.Reason)
+				}
+			}
+		}
+	})
+}

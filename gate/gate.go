@@ -32,12 +32,53 @@ type Request struct {
 	Home       string   // the user's home directory
 	Agent      string   // "copilot", "claude-code", ...; "" is "default"
 	Mode       string   // "", "plan", "autopilot" or a budget name
+	// Shell is the shell that will run the command (SPEC §1); the zero
+	// value, unknown, classifies it as bash and as zsh, the worse winning.
+	Shell Shell
 	// RuleStore is the installation's permission-rule store: the binaries,
 	// settings and hook files and the decision log (SPEC §5.6).
 	RuleStore Installation
 	// FS is passed to the classifier; nil is the real filesystem.
 	FS classifier.FS
 }
+
+// Shell is the shell dialect a command is classified in (SPEC §1):
+// [classifier.Dialect], named here so that the callers of the gate (serve,
+// check, the hooks) need not import the classifier. Its JSON is the wire
+// spelling: "bash", "zsh", "sh" or "unknown".
+type Shell = classifier.Dialect
+
+// The shells.
+const (
+	ShellUnknown = classifier.UnknownDialect
+	ShellBash    = classifier.Bash
+	ShellZsh     = classifier.Zsh
+	ShellSh      = classifier.Sh
+)
+
+// ParseShell returns the shell named s: "bash", "zsh", "sh" (also "dash"),
+// or "unknown"; "" is unknown.
+func ParseShell(s string) (Shell, error) { return classifier.ParseDialect(s) }
+
+// ShellOf returns the dialect of the shell at path (`/bin/zsh`,
+// `/usr/local/bin/bash`), or unknown for one that is none of them (fish, a
+// path that says nothing).
+func ShellOf(path string) Shell {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	if name == "" || name == "unknown" {
+		return ShellUnknown
+	}
+	d, err := classifier.ParseDialect(strings.TrimPrefix(name, "-")) // "-zsh" is a login zsh
+	if err != nil {
+		return ShellUnknown
+	}
+	return d
+}
+
+// RuleUnknownShell is the rule of a verdict that prompts because one of the
+// shells that may run the command cannot read it (SPEC §1): the command is
+// classified as the others read it, and never allowed.
+const RuleUnknownShell = "unknown-shell"
 
 // Policy is what the user configured: the toggle and the budgets.
 type Policy struct {
@@ -72,13 +113,16 @@ type Verdict struct {
 	ID string `json:"id,omitempty"`
 	// LogID is the row id in the decision log (0 when not logged); resolving a
 	// prompt names it.
-	LogID                 int64            `json:"logId,omitempty"`
-	Time                  time.Time        `json:"time"`
-	Command               string           `json:"command"`
-	Cwd                   string           `json:"cwd"`
-	Workspaces            []string         `json:"workspaces"`
-	Agent                 string           `json:"agent"`
-	Mode                  string           `json:"mode"`
+	LogID      int64     `json:"logId,omitempty"`
+	Time       time.Time `json:"time"`
+	Command    string    `json:"command"`
+	Cwd        string    `json:"cwd"`
+	Workspaces []string  `json:"workspaces"`
+	Agent      string    `json:"agent"`
+	Mode       string    `json:"mode"`
+	// Shell is the dialect the command was classified in: bash, zsh, sh,
+	// or unknown (as bash and as zsh, the worse winning).
+	Shell                 Shell            `json:"shell"`
 	Decision              effects.Decision `json:"decision"`
 	Effects               []Effect         `json:"effects"`
 	DecidedBy             *Effect          `json:"decidedBy"`
@@ -103,7 +147,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	}
 	v := Verdict{
 		ID: req.ID, Command: req.Command, Cwd: req.Cwd, Workspaces: req.Workspaces,
-		Agent: agent, Mode: req.Mode, ClassificationEnabled: policy.Enabled,
+		Agent: agent, Mode: req.Mode, Shell: req.Shell, ClassificationEnabled: policy.Enabled,
 	}
 	if v.Workspaces == nil {
 		v.Workspaces = []string{}
@@ -111,7 +155,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	opts := classifier.Options{
 		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
 		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries,
-		Rules: policy.Rules,
+		Rules: policy.Rules, Shell: req.Shell,
 	}
 	start := time.Now()
 	res := classifier.Classify(req.Command, opts)
@@ -131,6 +175,8 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 		switch {
 		case p.Refusal != "":
 			e.Outcome = effects.Refuse
+		case p.Prompt:
+			e.Outcome = effects.Prompt // a shell that may run it cannot read it
 		case !policy.Enabled:
 			e.Outcome = effects.Strictest(effects.Prompt, budget.Decide(p.Class))
 		default:
@@ -158,6 +204,9 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 	switch {
 	case d.Rule != "":
 		v.Rule = string(d.Rule)
+		v.Reason = d.Reason
+	case res.Parts[decider].Prompt:
+		v.Rule = RuleUnknownShell
 		v.Reason = d.Reason
 	case !policy.Enabled && v.Decision == effects.Prompt && budget.Decide(d.Effect) == effects.Allow:
 		v.Rule = "commandSafety-off"

@@ -30,7 +30,15 @@ import (
 // system's own. Each line runs in a temporary directory, with HOME there,
 // a PATH of the stand-ins and /usr/bin:/bin, no stdin and a time limit.
 func TestProgramPositionsMatchBash(t *testing.T) {
-	for _, p := range []string{"bash", "env", "timeout", "nice", "nohup", "xargs", "find", "stdbuf", "flock"} {
+	programPositionsMatch(t, "bash", []string{"--norc", "--noprofile", "-c"}, classifier.Bash, nil, nil)
+}
+
+// programPositionsMatch runs the lines of TestProgramPositionsMatchBash,
+// the shell's own extra lines and random lines of wrappers (with the
+// shell's own extra wrappers) in shell, and requires every stand-in that
+// ran to be named by a part of the classification as dialect d.
+func programPositionsMatch(t *testing.T, shellName string, shellArgs []string, d classifier.Dialect, extraLines, extraWraps []string) {
+	for _, p := range []string{shellName, "env", "timeout", "nice", "nohup", "xargs", "find", "stdbuf", "flock"} {
 		if _, err := exec.LookPath(p); err != nil {
 			if os.Getenv("REQUIRE_SHELLS") == "1" {
 				t.Fatalf("%s is required", p)
@@ -38,15 +46,19 @@ func TestProgramPositionsMatchBash(t *testing.T) {
 			t.Skipf("no %s on this machine", p)
 		}
 	}
-	bash, _ := exec.LookPath("bash")
+	shell, _ := exec.LookPath(shellName)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	work := filepath.Join(dir, "work")
 	logFile := filepath.Join(dir, "ran.log")
-	for _, d := range []string{bin, work} {
-		if err := os.Mkdir(d, 0o755); err != nil {
+	for _, dir := range []string{bin, work} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A file for globs to match (`*(e:p1:)` runs p1 once per file).
+	if err := os.WriteFile(filepath.Join(work, "a"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	stands := []string{"p1", "p2", "p3", "p4"}
 	for _, s := range stands {
@@ -68,7 +80,9 @@ func TestProgramPositionsMatchBash(t *testing.T) {
 		"for i in a; do p1; done", "case a in a) p1;; esac", "f() { p1; }; f", "x=$(p1) p2", "A=1 p1",
 		"timeout 5 env -i nice -n 1 p1", "env timeout 5 sh -c 'xargs p1 < /dev/null; p2'",
 	}
+	lines = append(lines, extraLines...)
 	wrap := []string{"env", "env -i", "timeout 5", "nice -n 2", "nohup", "stdbuf -oL", "command", "time", "flock lock"}
+	wrap = append(wrap, extraWraps...)
 	for range 150 {
 		prog := stands[rng.IntN(len(stands))]
 		line := prog + " a"
@@ -86,11 +100,11 @@ func TestProgramPositionsMatchBash(t *testing.T) {
 		}
 		lines = append(lines, line)
 	}
-	opts := classifier.Options{Cwd: work, Workspaces: []string{work}, Home: dir}
+	opts := classifier.Options{Cwd: work, Workspaces: []string{work}, Home: dir, Shell: d}
 	compared := 0
 	for _, line := range lines {
 		os.Remove(logFile)
-		cmd := exec.Command("timeout", "10", bash, "--norc", "--noprofile", "-c", line)
+		cmd := exec.Command("timeout", append(append([]string{"10", shell}, shellArgs...), line)...)
 		cmd.Dir = work
 		cmd.Env = []string{"HOME=" + dir, "PATH=" + bin + ":/usr/bin:/bin"}
 		cmd.Stdin = nil
@@ -129,7 +143,7 @@ func TestProgramPositionsMatchBash(t *testing.T) {
 		}
 		for _, p := range ran {
 			if !slices.Contains(seen, p) && !unknown {
-				t.Errorf("%s: bash ran %s, which no part of the classification names (parts %+v)", line, p, r.Parts)
+				t.Errorf("%s: %s ran %s, which no part of the classification names (parts %+v)", line, shellName, p, r.Parts)
 				break
 			}
 		}

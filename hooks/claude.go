@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // claudeCode is the Claude Code PreToolUse adapter.
@@ -101,6 +102,15 @@ func (claudeCode) answer(d effects.Decision, reason string) Output {
 }
 
 func (claudeCode) noOpinion() Output { return Output{} }
+
+// shell: Claude Code runs its Bash tool in CLAUDE_CODE_SHELL when set, else
+// in the user's login shell ($SHELL: zsh on macOS), anthropics/claude-code#24573.
+func (claudeCode) shell(getenv func(string) string, _ string) gate.Shell {
+	if s := getenv("CLAUDE_CODE_SHELL"); s != "" {
+		return gate.ShellOf(s)
+	}
+	return loginShell(getenv)
+}
 
 // agentDecision spells a decision the way Claude Code and Cursor do.
 func agentDecision(d effects.Decision) string {

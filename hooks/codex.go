@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // codex is the Codex CLI PreToolUse adapter.
@@ -57,5 +58,14 @@ func (codex) answer(d effects.Decision, reason string) Output {
 }
 
 func (codex) noOpinion() Output { return Output{} }
+
+// shell: Codex wraps every command in `/bin/zsh -lc` on macOS and in
+// `/bin/bash -lc` on Linux.
+func (codex) shell(_ func(string) string, goos string) gate.Shell {
+	if goos == "darwin" {
+		return gate.ShellZsh
+	}
+	return gate.ShellBash
+}
 
 func (codex) asks(func(string) string) bool { return false }

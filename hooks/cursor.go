@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // cursor is the Cursor beforeShellExecution adapter.
@@ -71,5 +72,10 @@ func (cursor) answer(d effects.Decision, reason string) Output {
 // noOpinion answers an event other than beforeShellExecution: an empty
 // object sets no permission.
 func (cursor) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
+
+// shell: Cursor runs commands in the terminal's shell, the user's login
+// shell ($SHELL) unless a terminal profile says otherwise, which the hook
+// cannot see: $SHELL, or unknown.
+func (cursor) shell(getenv func(string) string, _ string) gate.Shell { return loginShell(getenv) }
 
 func (cursor) asks(func(string) string) bool { return true }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // geminiCLI is the Gemini CLI BeforeTool adapter for its shell tool.
@@ -109,5 +110,8 @@ func (geminiCLI) answer(d effects.Decision, reason string) Output {
 
 // noOpinion is an empty JSON object: stdout must be JSON, and it decides nothing.
 func (geminiCLI) noOpinion() Output { return Output{Stdout: []byte("{}\n")} }
+
+// shell: Gemini CLI's run_shell_command runs `bash -c` on Linux and macOS.
+func (geminiCLI) shell(func(string) string, string) gate.Shell { return gate.ShellBash }
 
 func (geminiCLI) asks(func(string) string) bool { return true }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -75,6 +76,9 @@ type Config struct {
 	// BadArgs, when not empty, is a reason to deny whatever the input says
 	// (unsupported flags on the hook command line).
 	BadArgs string
+	// GOOS is the platform the agent runs on, which says the shell of some
+	// (Codex runs `/bin/zsh -lc` on macOS); "" is runtime.GOOS.
+	GOOS string
 }
 
 // Report is what an agent's post-execution hook says (see [Config.Report]).
@@ -144,6 +148,10 @@ type adapter interface {
 	answer(d effects.Decision, reason string) Output
 	// noOpinion is the answer for a tool or event the gate does not judge.
 	noOpinion() Output
+	// shell is the shell the agent runs the command in, as the agent
+	// documents it (SPEC §1), from its environment and the platform
+	// (runtime.GOOS); unknown when nothing says.
+	shell(getenv func(string) string, goos string) gate.Shell
 	// asks reports whether the agent asks its user when the answer is a
 	// prompt (an adapter whose agent cannot denies instead, or the agent
 	// itself denies an ask when nobody attends it), given the hook's
@@ -168,6 +176,11 @@ func Agents() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// loginShell is the shell $SHELL names (the user's login shell), or unknown.
+func loginShell(getenv func(string) string) gate.Shell {
+	return gate.ShellOf(getenv("SHELL"))
 }
 
 // RuleHostTool is the rule of the verdicts that prompt because the agent's
@@ -342,6 +355,10 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 		v.Workspaces = append([]string{}, workspaces...)
 		v.ClassificationEnabled = policy.Enabled
 	} else {
+		goos := cfg.GOOS
+		if goos == "" {
+			goos = runtime.GOOS
+		}
 		v = gate.Decide(gate.Request{
 			ID:         c.callID, // the decision log's request id: a later report matches it
 			Command:    c.command,
@@ -350,6 +367,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 			Home:       cfg.Home,
 			Agent:      agent,
 			Mode:       c.mode,
+			Shell:      ad.shell(getenv, goos),
 			RuleStore:  store,
 		}, policy, now)
 		switch {

@@ -687,6 +687,60 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// TestShells checks the shell each adapter classifies a command in, from
+// what the agent documents: Claude Code's CLAUDE_CODE_SHELL, then $SHELL;
+// Codex's `-lc` wrapper (zsh on macOS, bash on Linux); Gemini CLI's bash;
+// Cursor's $SHELL; unknown when nothing says. A zsh glob qualifier that runs
+// code is a read to bash and a refusal to zsh (and to unknown).
+func TestShells(t *testing.T) {
+	payloads := map[string]string{
+		"claude-code": `{"session_id":"s","cwd":"/ws","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls *(e:rm -rf ~:)"}}`,
+		"codex":       `{"session_id":"s","cwd":"/ws","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls *(e:rm -rf ~:)"}}`,
+		"gemini-cli":  `{"session_id":"s","cwd":"/ws","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls *(e:rm -rf ~:)"}}`,
+		"cursor":      `{"workspace_roots":["/ws"],"command":"ls *(e:rm -rf ~:)","cwd":"/ws"}`,
+	}
+	for _, tc := range []struct {
+		agent, goos string
+		env         map[string]string
+		want        gate.Shell
+	}{
+		{"claude-code", "linux", map[string]string{"CLAUDE_CODE_SHELL": "/bin/bash", "SHELL": "/bin/zsh"}, gate.ShellBash},
+		{"claude-code", "darwin", map[string]string{"SHELL": "/bin/zsh"}, gate.ShellZsh},
+		{"claude-code", "linux", map[string]string{"SHELL": "/usr/bin/fish"}, gate.ShellUnknown},
+		{"claude-code", "linux", nil, gate.ShellUnknown},
+		{"codex", "darwin", map[string]string{"SHELL": "/bin/bash"}, gate.ShellZsh},
+		{"codex", "linux", map[string]string{"SHELL": "/bin/zsh"}, gate.ShellBash},
+		{"gemini-cli", "darwin", map[string]string{"SHELL": "/bin/zsh"}, gate.ShellBash},
+		{"cursor", "darwin", map[string]string{"SHELL": "/bin/zsh"}, gate.ShellZsh},
+		{"cursor", "linux", map[string]string{"SHELL": "/bin/sh"}, gate.ShellSh},
+		{"cursor", "linux", nil, gate.ShellUnknown},
+	} {
+		log := &fakeLog{}
+		Run(context.Background(), tc.agent, strings.NewReader(payloads[tc.agent]), Config{
+			Record: log.record, Now: fixedNow, GOOS: tc.goos,
+			Getenv: func(k string) string { return tc.env[k] },
+		})
+		if len(log.rows) != 1 {
+			t.Errorf("%s %v: %d rows logged", tc.agent, tc.env, len(log.rows))
+			continue
+		}
+		v := log.rows[0].v
+		if v.Shell != tc.want {
+			t.Errorf("%s on %s with %v: shell %s, want %s", tc.agent, tc.goos, tc.env, v.Shell, tc.want)
+		}
+		want := effects.Refuse
+		switch tc.want {
+		case gate.ShellBash:
+			want = effects.Allow
+		case gate.ShellSh:
+			want = effects.Prompt // dash cannot read it, bash (macOS's sh) reads a read
+		}
+		if v.Decision != want {
+			t.Errorf("%s as %s: %s (%s), want %s", tc.agent, v.Shell, v.Decision, v.Reason, want)
+		}
+	}
+}
+
 // TestWaiting: the log learns who waits on a prompt: the agent's user for
 // agents that ask, a human releasing it in hold mode, nobody for Codex
 // (whose hooks cannot ask, so the prompt was denied).

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // vscode is the adapter for VS Code's agent hooks (Preview): how Copilot's
@@ -85,6 +86,13 @@ func (copilotCLI) answer(d effects.Decision, reason string) Output { return copi
 // noOpinion is an empty stdout: both hosts read it as no decision.
 func (vscode) noOpinion() Output     { return Output{} }
 func (copilotCLI) noOpinion() Output { return Output{} }
+
+// shell: VS Code's agent terminal and the Copilot CLI run commands in the
+// user's shell, $SHELL unless a terminal profile (which the hook cannot
+// see) names another: $SHELL, or unknown. (The language-model tool of the
+// extension runs `bash -c` and says bash itself.)
+func (vscode) shell(getenv func(string) string, _ string) gate.Shell     { return loginShell(getenv) }
+func (copilotCLI) shell(getenv func(string) string, _ string) gate.Shell { return loginShell(getenv) }
 
 // asks: VS Code shows its own confirmation for an ask.
 func (vscode) asks(func(string) string) bool { return true }

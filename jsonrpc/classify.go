@@ -39,6 +39,9 @@ type ClassifyParams struct {
 	WorkspaceFolders []folderRef `json:"workspaceFolders,omitempty"`
 	// ID is the caller's id for the verdict, echoed in it.
 	ID string `json:"id,omitempty"`
+	// Shell is the shell that will run the command: "bash", "zsh", "sh" or
+	// "unknown" (absent: unknown, classified as bash and as zsh).
+	Shell string `json:"shell,omitempty"`
 }
 
 // folderRef is a workspace folder as a path, a file URI or an LSP WorkspaceFolder.
@@ -130,9 +133,13 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 		}
 		folders = roots
 	}
+	shell, err := gate.ParseShell(p.Shell)
+	if err != nil {
+		return classifyRequest{}, jsonrpc2.Errorf(codeInvalidParams, "invalid params: %v", err)
+	}
 	return classifyRequest{modeFrom: modeFrom, folders: folders, Request: gate.Request{
 		ID: p.ID, Command: *p.Command, Cwd: cwd, Workspaces: roots,
-		Home: s.opts.Home, Agent: agent, Mode: mode,
+		Home: s.opts.Home, Agent: agent, Mode: mode, Shell: shell,
 	}}, nil
 }
 

@@ -309,3 +309,21 @@ func BenchmarkInProcessClassify(b *testing.B) {
 		})
 	}
 }
+
+// TestClassifyShell checks the shell param of commandSafety/classify: it
+// reaches the gate request, absent is unknown, and a name that is no shell
+// is invalid params.
+func TestClassifyShell(t *testing.T) {
+	s := &Server{}
+	cmd, cwd := "ls", "/"
+	for shell, want := range map[string]gate.Shell{"": gate.ShellUnknown, "zsh": gate.ShellZsh, "bash": gate.ShellBash,
+		"sh": gate.ShellSh, "dash": gate.ShellSh, "unknown": gate.ShellUnknown} {
+		r, err := s.request(ClassifyParams{Command: &cmd, Cwd: &cwd, Shell: shell})
+		if err != nil || r.Shell != want {
+			t.Errorf("shell %q: request shell %s, %v; want %s", shell, r.Shell, err, want)
+		}
+	}
+	if _, err := s.request(ClassifyParams{Command: &cmd, Cwd: &cwd, Shell: "fish"}); err == nil || !strings.Contains(err.Error(), "invalid params") {
+		t.Errorf("shell fish: %v, want invalid params", err)
+	}
+}

@@ -13,9 +13,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-20s}
-# The tests that check the classifier against a real bash (and env, timeout,
-# xargs, find, ...) fail rather than skip when one is missing.
+# The tests that check the classifier against a real bash and a real zsh (and
+# env, timeout, xargs, find, ...) fail rather than skip when one is missing.
 export REQUIRE_SHELLS=1
+
+# zsh for the real-zsh checks (Debian package zsh); bash and the coreutils
+# are on every Debian machine.
+if ! command -v zsh >/dev/null 2>&1; then
+  echo "installing zsh (Debian) for the real-zsh checks"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh >/dev/null
+  fi
+fi
 
 step() { printf '\n=== %s\n' "$*"; }
 

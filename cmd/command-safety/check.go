@@ -55,11 +55,14 @@ type checkRequest struct {
 	Workspaces []string        `json:"workspaces"`
 	Agent      string          `json:"agent"`
 	Mode       string          `json:"mode"`
+	// Shell is the shell that runs the command: bash, zsh, sh or unknown
+	// ("" is --shell's).
+	Shell string `json:"shell"`
 }
 
 // checkRequestKeys are the keys of [checkRequest], spelled exactly.
 var checkRequestKeys = map[string]bool{"id": true, "command": true, "cwd": true, "workspace": true,
-	"workspaces": true, "agent": true, "mode": true}
+	"workspaces": true, "agent": true, "mode": true, "shell": true}
 
 // checkEnv is what every verdict of one check run shares.
 type checkEnv struct {
@@ -75,6 +78,7 @@ type checkEnv struct {
 	workspaces   []string
 	agent        string
 	mode         string
+	shell        gate.Shell
 	ruleStore    gate.Installation
 	logger       *verdictLogger
 	stderr       io.Writer
@@ -90,6 +94,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&workspaces, "workspace", "a workspace root (repeatable; default: the cwd)")
 	agent := fs.String("agent", "", "agent name whose budget applies (default: default)")
 	mode := fs.String("mode", "", "mode: plan, autopilot or a budget name")
+	shell := fs.String("shell", "unknown", "the shell that runs the commands: bash, zsh, sh or unknown (classified as bash and as zsh, the worse winning)")
 	var safety boolFlag
 	fs.Var(&safety, "safety", "override ml-ai.commandSafety (true|false)")
 	noLog := fs.Bool("no-log", false, "do not write verdicts to the decision log")
@@ -108,6 +113,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	env := checkEnv{home: os.Getenv("HOME"), agent: *agent, mode: *mode, stderr: stderr}
+	var err error
+	if env.shell, err = gate.ParseShell(*shell); err != nil {
+		fmt.Fprintf(stderr, "command-safety check: --shell: %v\n", err)
+		return exitUsage
+	}
 	if *cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -116,7 +126,6 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		*cwd = wd
 	}
-	var err error
 	if env.cwd, err = filepath.Abs(*cwd); err != nil {
 		fmt.Fprintf(stderr, "command-safety check: --cwd: %v\n", err)
 		return exitUsage
@@ -153,7 +162,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.jsonLines(stdin, stdout)
 	}
 	if fs.NArg() > 0 {
-		v := env.decide(gate.Request{Command: strings.Join(fs.Args(), " ")})
+		v := env.decide(gate.Request{Command: strings.Join(fs.Args(), " "), Shell: env.shell})
 		env.print(stdout, v, *asJSON)
 		return exitCode(v.Decision)
 	}
@@ -168,7 +177,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		n++
-		v := env.decide(gate.Request{Command: line})
+		v := env.decide(gate.Request{Command: line, Shell: env.shell})
 		env.print(stdout, v, *asJSON)
 		worst = effects.Strictest(worst, v.Decision)
 	}
@@ -383,7 +392,14 @@ func (env *checkEnv) jsonLine(line []byte, lineNo int, readErr error) (gate.Verd
 			return bad(err.Error())
 		}
 	}
-	v := env.decide(gate.Request{Command: *req.Command, Cwd: req.Cwd, Workspaces: ws, Agent: req.Agent, Mode: req.Mode})
+	shell := env.shell
+	if req.Shell != "" {
+		var err error
+		if shell, err = gate.ParseShell(req.Shell); err != nil {
+			return bad(err.Error())
+		}
+	}
+	v := env.decide(gate.Request{Command: *req.Command, Cwd: req.Cwd, Workspaces: ws, Agent: req.Agent, Mode: req.Mode, Shell: shell})
 	return v, rawID(req.ID)
 }
 

@@ -39,6 +39,9 @@ const ChannelName = "ML.ai Command Safety";
  */
 const ToolAgent = "copilot";
 
+/** ToolShell is the shell the language-model tool runs commands in (run.ts: `bash -c`). */
+const ToolShell = "bash";
+
 /** OfferKey stores the human's answer to "Gate Copilot's own terminal tool?". */
 const OfferKey = "ml-ai.commandSafety.copilotHookOffer";
 
@@ -47,6 +50,8 @@ export interface ClassifyOptions {
   cwd?: string;
   agent?: string;
   mode?: string;
+  /** The shell that runs the command: "bash", "zsh", "sh" or "unknown" (default). */
+  shell?: string;
 }
 
 /** API is what `activate` returns to other extensions. */
@@ -115,6 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
       workspaceFolders: ws,
       ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
       ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+      ...(opts.shell !== undefined ? { shell: opts.shell } : {}),
     };
     const v = await core.classify(params);
     if (v.failedClosed) channel.warn(format.logLine(v)); // the server logs the others
@@ -414,7 +420,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     const tool: vscode.LanguageModelTool<ToolInput> = {
       prepareInvocation: async (options) => {
         const { command, cwd, explanation } = options.input;
-        const v = await classify(command, { agent: ToolAgent, ...(cwd ? { cwd } : {}) });
+        const v = await classify(command, { agent: ToolAgent, shell: ToolShell, ...(cwd ? { cwd } : {}) });
         if (v.decision === "refuse") throw new Error(format.refusalMessage(v));
         prepared.put(Prepared.key(command, cwd), v);
         if (v.decision === "allow") {
@@ -433,7 +439,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
         let v = prepared.take(Prepared.key(command, cwd));
         if (!v) {
           // Not prepared here (or long ago): classify now and ask ourselves.
-          v = await classify(command, { agent: ToolAgent, ...(cwd ? { cwd } : {}) });
+          v = await classify(command, { agent: ToolAgent, shell: ToolShell, ...(cwd ? { cwd } : {}) });
           if (v.decision === "refuse") throw new Error(format.refusalMessage(v));
           if (v.decision === "prompt" && !(await ask(v))) throw new Error("The user did not approve this command.");
         } else if (v.decision === "prompt") {

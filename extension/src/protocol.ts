@@ -42,6 +42,8 @@ export interface Verdict {
   workspaces: string[];
   agent: string;
   mode: string;
+  /** The dialect the command was classified in: "bash", "zsh", "sh" or "unknown" (both bash and zsh). */
+  shell?: string;
   decision: Decision;
   effects: Effect[];
   decidedBy: Effect | null;
@@ -62,6 +64,8 @@ export interface ClassifyParams {
   agent?: string;
   mode?: string;
   workspaceFolders?: string[];
+  /** The shell that runs the command: "bash", "zsh", "sh" or "unknown" (absent: unknown). */
+  shell?: string;
 }
 
 /** The outcome of a prompt that a human answered. */

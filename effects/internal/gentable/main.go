@@ -118,6 +118,13 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	str(b, "Shell", p.Shell)
+	if p.Zsh {
+		b.WriteString("Zsh: true, ")
+	}
+	if p.ZshFuncs {
+		b.WriteString("ZshFuncs: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
