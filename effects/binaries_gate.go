@@ -56,6 +56,12 @@ var gatePrograms = []Program{
 				Examples: ex("command-safety hook")},
 			{Name: "log", Effects: fx(Read), SingleDashLong: true, Flags: gateLogFlags, Other: fx(SystemChange), OtherRuleStore: true,
 				Subcommands: []Program{
+					// export prints rows (stdout is the caller's to redirect);
+					// ship sends them to the team's collector and moves the
+					// export mark beside the log: both read the log.
+					{Name: "export", Effects: fx(Read), SingleDashLong: true,
+						Flags:    append(fl(arg("-until", "--until", "-format", "--format")), gateLogFlags...),
+						Examples: ex("command-safety log export --since 24h", "command-safety log export --since 2026-11-01 --until 2026-12-01 --format csv")},
 					{Name: "help", Effects: fx(Read), Examples: ex("command-safety log help")},
 					{Name: "note", Effects: fx(SystemChange), RuleStore: true, SingleDashLong: true, Flags: gateLogFlags,
 						Why:      "command-safety log note writes into the decision log",
@@ -63,7 +69,11 @@ var gatePrograms = []Program{
 					{Name: "resolve", Effects: fx(SystemChange), RuleStore: true, SingleDashLong: true, Flags: gateLogFlags,
 						Why:      "command-safety log resolve approves or rejects a held prompt in the decision log, which is a human's decision",
 						Examples: ex("command-safety log resolve 42 approve --reviewer ada", "command-safety log --json resolve 7 reject")},
+					{Name: "ship", Effects: fx(Network), SingleDashLong: true, Flags: gateLogFlags,
+						Why:      "command-safety log ship sends the decision log's rows to the OpenTelemetry collector",
+						Examples: ex("command-safety log ship")},
 					{Name: "stats", Effects: fx(Read), SingleDashLong: true, Flags: gateLogFlags, Examples: ex("command-safety log stats --since 24h")},
+
 					{Name: "suggest", Effects: fx(Read), SingleDashLong: true, Flags: gateLogFlags, Examples: ex("command-safety log suggest --min 5")},
 				},
 				Examples:    ex("command-safety log --since 12h --decision allow", "command-safety log --status pending --json"),
