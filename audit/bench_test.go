@@ -72,12 +72,57 @@ func BenchmarkQuery1M(b *testing.B) {
 		{"grep(absent)+agent", Filter{Grep: "no such text", Agent: "cursor"}},
 		{"grep(common)+effect=history-rewrite", Filter{Grep: "git", Effect: ptr(effects.HistoryRewrite)}},
 		{"grep+since=1h", Filter{Grep: "push", Since: base.Add(time.Duration(rows-3600) * time.Second)}},
+		{"agent", Filter{Agent: "gemini-cli"}},
+		{"decision=prompt+status=approved", Filter{Decision: ptr(effects.Prompt), Status: StatusApproved}},
 	}
 	for _, c := range cases {
 		c.f.Limit = 50
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := l.Query(ctx, c.f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// What else reads the log: the review page (held rows and their count,
+	// one row), serve's tail (the rows after the newest it has seen), an
+	// agent's post-execution hook (Ran), `log suggest`, and every Open
+	// (ReleaseOrphanedHolds, and reading the schema).
+	var newest int64
+	if err := l.db.QueryRow("SELECT max(id) FROM verdicts").Scan(&newest); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		run  func() error
+	}{
+		{"status=held", func() error { _, err := l.Query(ctx, Filter{Status: StatusHeld, Limit: 200}); return err }},
+		{"stats(status=held)", func() error { _, err := l.Stats(ctx, Filter{Status: StatusHeld}); return err }},
+		{"get", func() error { _, err := l.Get(ctx, newest/2); return err }},
+		{"after(tail)", func() error { _, err := l.After(ctx, newest-20, 200); return err }},
+		{"ran(call id)", func() error {
+			_, err := l.Ran(ctx, Answer{Agent: "cursor", Session: "bench", CallID: "x", Command: "npm test", Reviewer: "r"})
+			return err
+		}},
+		{"ran(by time)", func() error {
+			_, err := l.Ran(ctx, Answer{Agent: "cursor", Session: "bench", Command: "npm test", Reviewer: "r",
+				Since: base.Add(time.Duration(rows-86400) * time.Second)})
+			return err
+		}},
+		{"suggest", func() error { _, err := l.Suggest(ctx, 3); return err }},
+		{"releaseOrphanedHolds", func() error { _, err := l.ReleaseOrphanedHolds(ctx); return err }},
+		{"open+close", func() error {
+			o, err := Open(l.Path())
+			if err != nil {
+				return err
+			}
+			return o.Close()
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := c.run(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -90,6 +135,7 @@ func BenchmarkQuery1M(b *testing.B) {
 		{"stats(all)", Filter{}},
 		{"stats(since=24h)", Filter{Since: base.Add(time.Duration(rows-86400) * time.Second)}},
 		{"stats(since=24h+agent)", Filter{Since: base.Add(time.Duration(rows-86400) * time.Second), Agent: "cursor"}},
+		{"stats(agent)", Filter{Agent: "cursor"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -159,8 +205,8 @@ func fill(b *testing.B, l *Log, n int) time.Time {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if r.decision == "prompt" && rng.IntN(4) != 0 {
-				r.status = "held" // a mix of waiting statuses; a quarter resolved below
+			if r.decision == "prompt" && rng.IntN(500) == 0 {
+				r.status = "held" // a few holds; most prompts the agent asked (a quarter resolved below)
 			}
 			if _, err := r.insert(ctx, ins); err != nil {
 				b.Fatal(err)
