@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -186,8 +187,8 @@ func storedCommand(c string) string {
 
 const (
 	insertVerdictSQL = `INSERT INTO verdicts (time, request_id, command, cwd, workspaces,
-		agent, mode, session, decision, effects, decided_by, rule, reason, classification_enabled,
-		micros, classifier_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		agent, mode, session, decision, effects, classes, decided_by, rule, reason, classification_enabled,
+		micros, classifier_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertEffectSQL = `INSERT INTO verdict_effects (effect, verdict_id) VALUES (?, ?)`
 )
 
@@ -199,7 +200,8 @@ type execer interface {
 
 func (r row) args() []any {
 	return []any{r.time, r.requestID, r.command, r.cwd, r.workspaces, r.agent, r.mode, r.session, r.decision,
-		r.effects, r.decidedBy, r.rule, r.reason, r.enabled, r.micros, gate.ClassifierVersion, r.status}
+		r.effects, strings.Join(r.classes, ","), r.decidedBy, r.rule, r.reason, r.enabled, r.micros,
+		gate.ClassifierVersion, r.status}
 }
 
 // insert writes the row with ex (tests and bulk loads use it directly).
