@@ -124,6 +124,60 @@ func (l *Log) Close() error {
 	return errors.Join(append(errs, l.db.Close())...)
 }
 
+// WALLimit bounds the WAL that [Log.Leave] leaves behind: past it, Leave
+// checkpoints the WAL into the database and truncates it. The next process
+// to open the log reads the WAL it finds to rebuild its index (a few µs a
+// 4 KiB frame); an append adds six or seven frames, so a hook finds about
+// twenty on average and checkpoints once in about ten runs.
+const WALLimit = 256 << 10
+
+// Leave ends a short-lived process's use of the log (a hook, check): call
+// it last, just before the process exits, and do not use l afterwards.
+//
+// Every append is durable when it returns (the WAL is fsynced at commit),
+// so nothing is left to write. What Leave decides is the WAL's fate. [Close]
+// has the last connection checkpoint the WAL into the database, fsync both
+// and delete the WAL and its index, and the next opener creates them again:
+// four fsyncs and two files made and removed per process, for a hook most of
+// its cost past starting. Leave instead leaves the WAL in place while it is
+// under [WALLimit] (the process's exit releases its locks, as SQLite
+// expects of any process that ends), and past the limit checkpoints and
+// truncates it (`wal_checkpoint(TRUNCATE)`, without waiting: a busy log is
+// left for a later process), so the WAL stays bounded whoever writes.
+func (l *Log) Leave() error {
+	var err error
+	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit {
+		err = l.checkpoint()
+	}
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
+		if s != nil {
+			_ = s.Close()
+		}
+	}
+	// The connections stay open: closing the last one would checkpoint.
+	return err
+}
+
+// checkpoint copies the WAL into the database and truncates it, unless
+// another connection's read or write is in the way (then it does nothing).
+func (l *Log) checkpoint() error {
+	ctx := context.Background()
+	c, err := l.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("checkpoint decision log: %w", err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return fmt.Errorf("checkpoint decision log: %w", err)
+	}
+	defer c.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds()))
+	var busy, frames, done int
+	if err := c.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done); err != nil && !isBusy(err) {
+		return fmt.Errorf("checkpoint decision log: %w", err)
+	}
+	return nil
+}
+
 func (l *Log) setup(ctx context.Context) error {
 	var mode string
 	start := time.Now()
