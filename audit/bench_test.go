@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,36 @@ func BenchmarkAppend(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkAppendWriters measures durable appends from several goroutines
+// of one process at once (serve's classify requests, issue 17 point 3):
+// appends/s with 1 and 8 writers, each appending b.N/writers rows in a loop.
+// Verdicts ready together share a transaction and its fsync, so 8 writers
+// should far outrun 1.
+func BenchmarkAppendWriters(b *testing.B) {
+	v := verdict("git status", "claude-code", part(effects.Read, "git status", "git", effects.Allow))
+	for _, writers := range []int{1, 8} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			l := openTemp(b)
+			ctx := context.Background()
+			n := max(b.N/writers, 1)
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for range writers {
+				wg.Go(func() {
+					for range n {
+						if _, err := l.Append(ctx, v, "bench", StatusAsked); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(n*writers)/b.Elapsed().Seconds(), "appends/s")
 		})
 	}
 }

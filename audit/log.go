@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlite "modernc.org/sqlite"
@@ -47,6 +49,15 @@ type Log struct {
 	// Statements of every append, prepared once: preparing them on each
 	// call took most of an append's CPU.
 	insertVerdict, insertEffect *sql.Stmt
+	savepoint, release          *sql.Stmt // around each row of a batch
+
+	// The group committer (see [Log.Append]), started by the first append.
+	qmu     sync.RWMutex // held to send on queue; locked to close it
+	qclosed bool
+	qstart  sync.Once
+	queue   chan *appendReq
+	qdone   chan struct{} // closed when the committer has stopped
+	commits atomic.Int64  // transactions committed (tests)
 }
 
 // Open opens the decision log at path, creating it and its directory (0700;
@@ -80,8 +91,13 @@ func Open(path string) (*Log, error) {
 		db.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
-	if l.insertVerdict, err = db.PrepareContext(ctx, insertVerdictSQL); err == nil {
-		l.insertEffect, err = db.PrepareContext(ctx, insertEffectSQL)
+	for _, p := range []struct {
+		s **sql.Stmt
+		q string
+	}{{&l.insertVerdict, insertVerdictSQL}, {&l.insertEffect, insertEffectSQL}, {&l.savepoint, "SAVEPOINT row"}, {&l.release, "RELEASE row"}} {
+		if *p.s, err = db.PrepareContext(ctx, p.q); err != nil {
+			break
+		}
 	}
 	if err != nil {
 		db.Close()
@@ -115,8 +131,9 @@ func (l *Log) Path() string { return l.path }
 // database and removes it, where an exit without closing leaves a WAL that
 // the next opener must read whole to rebuild its index.
 func (l *Log) Close() error {
+	l.stopCommitter()
 	var errs []error
-	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect, l.savepoint, l.release} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
@@ -145,11 +162,12 @@ const WALLimit = 256 << 10
 // truncates it (`wal_checkpoint(TRUNCATE)`, without waiting: a busy log is
 // left for a later process), so the WAL stays bounded whoever writes.
 func (l *Log) Leave() error {
+	l.stopCommitter()
 	var err error
 	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit {
 		err = l.checkpoint()
 	}
-	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect, l.savepoint, l.release} {
 		if s != nil {
 			_ = s.Close()
 		}
