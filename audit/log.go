@@ -126,10 +126,11 @@ func dsn(path string) string {
 // Path returns the absolute path of the database file.
 func (l *Log) Path() string { return l.path }
 
-// Close closes the log. Appending afterwards fails. Close it before the
-// process ends: the last connection to close checkpoints the WAL into the
-// database and removes it, where an exit without closing leaves a WAL that
-// the next opener must read whole to rebuild its index.
+// Close closes the log once the appends queued so far are committed.
+// Appending afterwards fails. A long-lived process (serve) closes it before
+// it ends: the last connection to close checkpoints the WAL into the
+// database and removes it. A process that is about to exit anyway (a hook,
+// check) calls [Log.Leave] instead.
 func (l *Log) Close() error {
 	l.stopCommitter()
 	var errs []error
