@@ -72,15 +72,16 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // allowed command has run by then, and its files survive the crash.
 //
 // Group commit: appends of one [Log] that are ready together share one
-// transaction and its one fsync (issue 17 point 3). One goroutine commits;
-// an Append hands it the row and waits. Whatever rows arrive while a commit
-// is under way form the next transaction, so a lone append waits for
-// nothing more than its own commit, and under load each fsync carries every
-// row that is ready: eight writers at once append several times faster than
-// one, where each used to take the write lock in turn (and, at eight, some
-// waited past [LockWait]). Each row of a batch is its own savepoint, so a
-// row that fails (a constraint) fails alone; a commit that fails fails the
-// rows of its batch, none of which is then on disk.
+// transaction and its one fsync (issue 17 point 3). An Append that finds no
+// commit under way commits at once, in its own goroutine (a lone append
+// waits for nothing but its own commit); rows that arrive meanwhile queue,
+// and when that commit is done the first of them commits them all. Under
+// load each fsync so carries every row that is ready: eight writers at once
+// append several times faster than one, where each used to take the write
+// lock in turn (and, at eight, some waited past [LockWait]). A row that
+// fails (a constraint) fails alone: the batch is then committed row by row.
+// A commit that fails fails the rows of its batch, none of which is then on
+// disk.
 //
 // Several processes may append at once: each waits for the write lock, at
 // most about [LockWait] per verdict, then fails. Once its row is queued,
@@ -92,27 +93,39 @@ func (l *Log) Append(ctx context.Context, v gate.Verdict, session string, waitin
 		return 0, fmt.Errorf("append to decision log: %w", err)
 	}
 	req := &appendReq{ctx: ctx, row: row, queued: time.Now(), done: make(chan appendResult, 1)}
-	if err := l.enqueue(req); err != nil {
+	var id int64
+	lead, err := l.enqueue(req)
+	if err == nil {
+		res := appendResult{lead: lead}
+		if !lead {
+			res = <-req.done
+		}
+		for res.lead {
+			l.lead()
+			res = <-req.done
+		}
+		id, err = res.id, res.err
+	}
+	if err != nil {
 		return 0, fmt.Errorf("append to decision log: %w", err)
 	}
-	res := <-req.done
-	if res.err != nil {
-		return 0, fmt.Errorf("append to decision log: %w", res.err)
-	}
-	return res.id, nil
+	return id, nil
 }
 
-// appendReq is one row waiting for the committer.
+// appendReq is one row waiting to be committed.
 type appendReq struct {
 	ctx    context.Context
 	row    row
 	queued time.Time
-	done   chan appendResult // buffered: the committer never blocks on it
+	done   chan appendResult // buffered: whoever answers never blocks on it
 }
 
+// appendResult answers an [appendReq]: its row's id or why it failed, or
+// (lead) that its goroutine is to commit the queue now.
 type appendResult struct {
-	id  int64
-	err error
+	id   int64
+	err  error
+	lead bool
 }
 
 // maxBatch bounds the rows of one transaction.
@@ -121,61 +134,59 @@ const maxBatch = 256
 // errClosed is the error of an append after [Log.Close] or [Log.Leave].
 var errClosed = errors.New("the decision log is closed")
 
-// enqueue hands req to the committer, starting it on first use.
-func (l *Log) enqueue(req *appendReq) error {
-	l.qmu.RLock()
-	defer l.qmu.RUnlock()
-	if l.qclosed {
-		return errClosed
+// enqueue queues req and reports whether its caller leads: no commit was
+// under way, so the caller commits the queue now ([Log.lead]); otherwise it
+// waits on req.done for its result, or for the lead.
+func (l *Log) enqueue(req *appendReq) (lead bool, err error) {
+	l.qmu.Lock()
+	defer l.qmu.Unlock()
+	if l.qclosed || l.qidle == nil {
+		return false, errClosed
 	}
-	l.qstart.Do(func() {
-		l.queue = make(chan *appendReq, maxBatch)
-		l.qdone = make(chan struct{})
-		go l.commitLoop()
-	})
-	l.queue <- req
-	return nil
+	l.queue = append(l.queue, req)
+	if l.committing {
+		return false, nil
+	}
+	l.committing = true
+	return true, nil
+}
+
+// lead commits the queue, up to maxBatch rows at a time in one transaction,
+// then hands the lead to the first row queued meanwhile (or, with none,
+// ends the commit under way).
+func (l *Log) lead() {
+	l.qmu.Lock()
+	n := min(len(l.queue), maxBatch)
+	batch := l.queue[:n:n]
+	l.queue = l.queue[n:]
+	l.qmu.Unlock()
+	l.commit(batch)
+	l.qmu.Lock()
+	defer l.qmu.Unlock()
+	if len(l.queue) == 0 {
+		l.queue = nil
+		l.committing = false
+		l.qidle.Broadcast()
+		return
+	}
+	l.queue[0].done <- appendResult{lead: true}
 }
 
 // stopCommitter makes further appends fail and waits for the rows queued
 // so far to be committed.
 func (l *Log) stopCommitter() {
 	l.qmu.Lock()
-	started := l.queue != nil
-	if started && !l.qclosed {
-		close(l.queue)
-	}
+	defer l.qmu.Unlock()
 	l.qclosed = true
-	l.qmu.Unlock()
-	if started {
-		<-l.qdone
+	for l.committing && l.qidle != nil {
+		l.qidle.Wait()
 	}
 }
 
-// commitLoop commits the queued rows, every row that is ready in one
-// transaction, until the queue is closed.
-func (l *Log) commitLoop() {
-	defer close(l.qdone)
-	batch := make([]*appendReq, 0, maxBatch)
-	for first := range l.queue {
-		batch = append(batch[:0], first)
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case r, ok := <-l.queue:
-				if !ok {
-					break more
-				}
-				batch = append(batch, r)
-			default:
-				break more
-			}
-		}
-		l.commit(batch)
-	}
-}
-
-// commit writes batch in one transaction and answers each request.
+// commit writes batch in one transaction and answers each request. Should
+// a row fail for any reason but a lock (a constraint: rows built by newRow
+// do not), the transaction is rolled back and each row is committed on its
+// own, so that it fails alone.
 func (l *Log) commit(batch []*appendReq) {
 	live := batch[:0:0]
 	for _, r := range batch {
@@ -188,46 +199,26 @@ func (l *Log) commit(batch []*appendReq) {
 	if len(live) == 0 {
 		return
 	}
-	// Each verdict waits for the write lock at most about LockWait in all:
-	// the oldest row of the batch has waited since it was queued.
-	wait := max(LockWait-time.Since(live[0].queued), busyTimeout)
-	ctx := context.Background()
 	res := make([]appendResult, len(live))
-	err := retryFor(ctx, wait, func() error {
-		clear(res)
-		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE (see dsn)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if len(live) == 1 {
-			if res[0].id, err = l.insert(ctx, tx, live[0].row); err != nil {
-				return err
-			}
-			return tx.Commit()
-		}
-		save, release := tx.StmtContext(ctx, l.savepoint), tx.StmtContext(ctx, l.release)
+	var rowErr error
+	err := l.transaction(live[0].queued, func(tx *sql.Tx) error {
 		for i, r := range live {
-			if _, err := save.ExecContext(ctx); err != nil {
+			id, err := l.insert(context.Background(), tx, r.row)
+			if err != nil {
+				if !isBusy(err) && len(live) > 1 {
+					rowErr = err
+				}
 				return err
 			}
-			res[i].id, res[i].err = l.insert(ctx, tx, r.row)
-			if res[i].err != nil {
-				if isBusy(res[i].err) {
-					return res[i].err // the whole batch tries again
-				}
-				if _, err := tx.ExecContext(ctx, "ROLLBACK TO row"); err != nil {
-					return err
-				}
-			}
-			if _, err := release.ExecContext(ctx); err != nil {
-				return err
-			}
+			res[i].id = id
 		}
-		return tx.Commit()
+		return nil
 	})
-	if err == nil {
-		l.commits.Add(1)
+	if rowErr != nil {
+		for _, r := range live {
+			l.commit([]*appendReq{r})
+		}
+		return
 	}
 	for i, r := range live {
 		if err != nil {
@@ -235,6 +226,29 @@ func (l *Log) commit(batch []*appendReq) {
 		}
 		r.done <- res[i]
 	}
+}
+
+// transaction runs f in a write transaction and commits it, trying again
+// while the log is locked, until about LockWait after since (when the
+// oldest row of the batch was queued: each verdict waits for the lock at
+// most about that long in all).
+func (l *Log) transaction(since time.Time, f func(tx *sql.Tx) error) error {
+	ctx := context.Background()
+	err := retryFor(ctx, max(LockWait-time.Since(since), busyTimeout), func() error {
+		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE (see dsn)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := f(tx); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+	if err == nil {
+		l.commits.Add(1)
+	}
+	return err
 }
 
 // row is a verdict encoded for the table.

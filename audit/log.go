@@ -49,15 +49,15 @@ type Log struct {
 	// Statements of every append, prepared once: preparing them on each
 	// call took most of an append's CPU.
 	insertVerdict, insertEffect *sql.Stmt
-	savepoint, release          *sql.Stmt // around each row of a batch
 
-	// The group committer (see [Log.Append]), started by the first append.
-	qmu     sync.RWMutex // held to send on queue; locked to close it
-	qclosed bool
-	qstart  sync.Once
-	queue   chan *appendReq
-	qdone   chan struct{} // closed when the committer has stopped
-	commits atomic.Int64  // transactions committed (tests)
+	// Group commit (see [Log.Append]): the rows waiting, and whether an
+	// append is committing (leads); qidle is signalled when none is.
+	qmu        sync.Mutex
+	qidle      *sync.Cond
+	qclosed    bool
+	committing bool
+	queue      []*appendReq
+	commits    atomic.Int64 // transactions committed (tests)
 }
 
 // Open opens the decision log at path, creating it and its directory (0700;
@@ -86,6 +86,7 @@ func Open(path string) (*Log, error) {
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
 	l := &Log{db: db, path: abs}
+	l.qidle = sync.NewCond(&l.qmu)
 	ctx := context.Background()
 	if err := l.setup(ctx); err != nil {
 		db.Close()
@@ -94,7 +95,7 @@ func Open(path string) (*Log, error) {
 	for _, p := range []struct {
 		s **sql.Stmt
 		q string
-	}{{&l.insertVerdict, insertVerdictSQL}, {&l.insertEffect, insertEffectSQL}, {&l.savepoint, "SAVEPOINT row"}, {&l.release, "RELEASE row"}} {
+	}{{&l.insertVerdict, insertVerdictSQL}, {&l.insertEffect, insertEffectSQL}} {
 		if *p.s, err = db.PrepareContext(ctx, p.q); err != nil {
 			break
 		}
@@ -134,7 +135,7 @@ func (l *Log) Path() string { return l.path }
 func (l *Log) Close() error {
 	l.stopCommitter()
 	var errs []error
-	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect, l.savepoint, l.release} {
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
@@ -168,7 +169,7 @@ func (l *Log) Leave() error {
 	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit {
 		err = l.checkpoint()
 	}
-	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect, l.savepoint, l.release} {
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
 		if s != nil {
 			_ = s.Close()
 		}
