@@ -109,7 +109,7 @@ func main() {
 	if *parallel > 1 {
 		payload := stdin(*agent, work, commands[0])
 		rate := func(procs int) float64 {
-			total := *n * procs / *parallel // about as many hooks in each run
+			total := *n // as many hooks in each run
 			var wg sync.WaitGroup
 			start := time.Now()
 			for p := range procs {
