@@ -157,12 +157,13 @@ const WALLimit = 256 << 10
 // so nothing is left to write. What Leave decides is the WAL's fate. [Close]
 // has the last connection checkpoint the WAL into the database, fsync both
 // and delete the WAL and its index, and the next opener creates them again:
-// four fsyncs and two files made and removed per process, for a hook most of
-// its cost past starting. Leave instead leaves the WAL in place while it is
-// under [WALLimit] (the process's exit releases its locks, as SQLite
-// expects of any process that ends), and past the limit checkpoints and
-// truncates it (`wal_checkpoint(TRUNCATE)`, without waiting: a busy log is
-// left for a later process), so the WAL stays bounded whoever writes.
+// five fsyncs and two files made and removed per process, for a hook a
+// large part of its cost past starting. Leave instead leaves the WAL in
+// place while it is under [WALLimit] (the process's exit releases its
+// locks, as SQLite expects of any process that ends), and past the limit
+// checkpoints and truncates it (`wal_checkpoint(TRUNCATE)`, without
+// waiting: a busy log is left for a later process), so the WAL stays
+// bounded whoever writes.
 func (l *Log) Leave() error {
 	l.stopCommitter()
 	var err error

@@ -50,7 +50,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	h := newHookEnv(stderr)
 	// The log is left after the answer is written. Every row is durable at
 	// commit already (synchronous=FULL); what is left to decide is the WAL.
-	// Closing the log checkpointed and deleted it at every run (four fsyncs
+	// Closing the log checkpointed and deleted it at every run (five fsyncs
 	// and two files made and removed per hook, issue 17); exiting without a
 	// checkpoint at all let it grow without bound (~40 KiB per call, 10 MiB
 	// after 250 calls, each opener reading all of it). audit.Log.Leave keeps

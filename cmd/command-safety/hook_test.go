@@ -215,7 +215,7 @@ func TestHookProcess(t *testing.T) {
 // in place, the next one rebuilt the WAL index by reading the whole file,
 // and the WAL grew without bound (about 40 KiB per hook call), making every
 // later hook slower; closing it instead checkpointed and deleted it at
-// every run, four fsyncs per hook (issue 17).
+// every run, five fsyncs per hook (issue 17).
 func TestHookWALStaysBounded(t *testing.T) {
 	s := newHookSandbox(t)
 	in := `{"session_id":"w","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
