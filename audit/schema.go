@@ -263,6 +263,11 @@ END;
 //   - verdicts_time, verdicts_decision, verdicts_agent, verdicts_rule and
 //     verdicts_id_command stay: the `log` filters, `log stats` and `--grep`
 //     read them.
+//   - Lists of allowed values are written as ORs of equalities, not IN
+//     (...): SQLite builds a temporary B-tree for an IN list of more than
+//     two constants each time a CHECK or trigger evaluates it, once per
+//     insert: in verdicts_new_state and the two CHECKs that was a quarter
+//     of an append's instructions (callgrind).
 const schemaV5 = `
 DROP TRIGGER verdicts_no_replace;
 DROP TRIGGER verdicts_new_state;
@@ -281,7 +286,7 @@ CREATE TABLE verdicts_v5 (
 	agent                  TEXT    NOT NULL,  -- copilot, claude-code, default, ...
 	mode                   TEXT    NOT NULL,  -- "", plan, autopilot, ...
 	session                TEXT    NOT NULL DEFAULT '', -- which process or conversation wrote it
-	decision               TEXT    NOT NULL CHECK (decision IN ('allow', 'prompt', 'refuse')),
+	decision               TEXT    NOT NULL CHECK (decision = 'allow' OR decision = 'prompt' OR decision = 'refuse'),
 	effects                TEXT    NOT NULL,  -- JSON: [{effect,text,span,program,reason,rule,decision}]
 	classes                TEXT    NOT NULL DEFAULT '', -- the parts' effect classes, each once: read,network
 	decided_by             TEXT    NOT NULL,  -- text of the part that decided; "" when none
@@ -290,7 +295,8 @@ CREATE TABLE verdicts_v5 (
 	classification_enabled INTEGER NOT NULL CHECK (classification_enabled IN (0, 1)),
 	micros                 INTEGER NOT NULL,  -- time spent classifying
 	classifier_version     TEXT    NOT NULL,
-	status                 TEXT    NOT NULL CHECK (status IN ('auto', 'held', 'asked', 'advisory', 'approved', 'rejected')),
+	status                 TEXT    NOT NULL CHECK (status = 'auto' OR status = 'held' OR status = 'asked' OR status = 'advisory'
+	                                            OR status = 'approved' OR status = 'rejected'),
 	reviewer               TEXT,              -- who resolved a prompt
 	reviewed_at            TEXT,              -- when, same format as time
 	note                   TEXT,              -- free text, may be set later
@@ -325,7 +331,8 @@ BEGIN
 END;
 
 CREATE TRIGGER verdicts_new_state BEFORE INSERT ON verdicts
-WHEN NEW.status NOT IN ('auto', 'held', 'asked', 'advisory') OR NEW.reviewer IS NOT NULL OR NEW.reviewed_at IS NOT NULL
+WHEN NOT (NEW.status = 'auto' OR NEW.status = 'held' OR NEW.status = 'asked' OR NEW.status = 'advisory')
+	OR NEW.reviewer IS NOT NULL OR NEW.reviewed_at IS NOT NULL
 BEGIN
 	SELECT RAISE(ABORT, 'a new decision log row is auto, held, asked or advisory, without reviewer');
 END;
@@ -358,7 +365,8 @@ END;
 
 CREATE TRIGGER verdicts_status BEFORE UPDATE ON verdicts
 WHEN (NEW.status IS NOT OLD.status OR NEW.reviewer IS NOT OLD.reviewer OR NEW.reviewed_at IS NOT OLD.reviewed_at)
-	AND NOT (OLD.status IN ('held', 'asked', 'advisory') AND NEW.status IN ('approved', 'rejected')
+	AND NOT ((OLD.status = 'held' OR OLD.status = 'asked' OR OLD.status = 'advisory')
+		AND (NEW.status = 'approved' OR NEW.status = 'rejected')
 		AND coalesce(NEW.reviewer, '') <> '' AND coalesce(NEW.reviewed_at, '') <> '')
 BEGIN
 	SELECT RAISE(ABORT, 'status moves once from held, asked or advisory to approved or rejected, with reviewer and reviewed_at');
