@@ -68,6 +68,41 @@ func BenchmarkAppendWriters(b *testing.B) {
 	}
 }
 
+// BenchmarkInsertCPU measures the CPU of appending rows, 1 or 8 to a
+// transaction, without the fsync (synchronous=OFF): the part of an append
+// that the schema and the statements decide. Wall time is noisy on a shared
+// machine; bench/audit/instructions.sh runs this under callgrind and prints
+// instructions per row, which are not.
+func BenchmarkInsertCPU(b *testing.B) {
+	v := verdict("git status", "claude-code", part(effects.Read, "git status", "git", effects.Allow))
+	for _, per := range []int{1, 8} {
+		b.Run(fmt.Sprintf("rows=%d", per), func(b *testing.B) {
+			l := openTemp(b)
+			l.db.SetMaxOpenConns(1)
+			if _, err := l.db.Exec("PRAGMA synchronous = OFF"); err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			r, err := newRow(v, "bench", StatusAsked)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := l.transaction(time.Now(), func(tx *sql.Tx) error {
+					for range per {
+						if _, err := l.insert(ctx, tx, r); err != nil {
+							return err
+						}
+					}
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkQuery1M measures filtered queries (limit 50, as the CLI) and
 // stats over a log of a million rows, built first in batches.
 func BenchmarkQuery1M(b *testing.B) {
