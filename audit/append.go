@@ -154,13 +154,35 @@ func (l *Log) enqueue(req *appendReq) (lead bool, err error) {
 // lead commits the queue, up to maxBatch rows at a time in one transaction,
 // then hands the lead to the first row queued meanwhile (or, with none,
 // ends the commit under way).
+//
+// Should the commit panic (a bug: serve recovers from panics and goes on),
+// the rows of the batch not yet answered fail and the lead still passes on,
+// so that no later append waits for ever on a leader that is gone.
 func (l *Log) lead() {
 	l.qmu.Lock()
 	n := min(len(l.queue), maxBatch)
 	batch := l.queue[:n:n]
 	l.queue = l.queue[n:]
 	l.qmu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			for _, r := range batch {
+				select {
+				case r.done <- appendResult{err: fmt.Errorf("append panicked: %v", p)}:
+				default: // answered already
+				}
+			}
+			l.passLead()
+			panic(p)
+		}
+		l.passLead()
+	}()
 	l.commit(batch)
+}
+
+// passLead hands the lead to the first row queued, or ends the commit under
+// way when none is.
+func (l *Log) passLead() {
 	l.qmu.Lock()
 	defer l.qmu.Unlock()
 	if len(l.queue) == 0 {

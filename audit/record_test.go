@@ -285,3 +285,35 @@ func TestGroupCommitRowFailsAlone(t *testing.T) {
 		t.Error("append after Close succeeded")
 	}
 }
+
+// TestGroupCommitPanicPassesLead: a commit that panics (a bug; serve
+// recovers from panics and goes on) fails its rows and passes the lead on,
+// so that the next append does not wait for ever.
+func TestGroupCommitPanicPassesLead(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	stmt := l.insertVerdict
+	l.insertVerdict = nil // the insert dereferences it
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("append with a broken statement did not panic")
+			}
+		}()
+		l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked)
+	}()
+	l.insertVerdict = stmt
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("append after the panic: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("append after a panicked commit waits for ever")
+	}
+}
