@@ -167,7 +167,10 @@ const WALLimit = 256 << 10
 func (l *Log) Leave() error {
 	l.stopCommitter()
 	var err error
-	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit {
+	// Another process that has the log open keeps its WAL index alive, and
+	// with it SQLite's own bound (a writer restarts a WAL it finds copied
+	// into the database): only the last process out need checkpoint.
+	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit && !sharedWithOthers(l.path) {
 		err = l.checkpoint()
 	}
 	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
@@ -180,7 +183,8 @@ func (l *Log) Leave() error {
 }
 
 // checkpoint copies the WAL into the database and truncates it, unless
-// another connection's read or write is in the way (then it does nothing).
+// another connection's read or write is in the way (then it copies what it
+// can, or nothing).
 func (l *Log) checkpoint() error {
 	ctx := context.Background()
 	c, err := l.db.Conn(ctx)
@@ -192,9 +196,20 @@ func (l *Log) checkpoint() error {
 		return fmt.Errorf("checkpoint decision log: %w", err)
 	}
 	defer c.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds()))
-	var busy, frames, done int
-	if err := c.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done); err != nil && !isBusy(err) {
-		return fmt.Errorf("checkpoint decision log: %w", err)
+	// PASSIVE first: it copies the WAL into the database and fsyncs it
+	// without the write lock, alongside other processes' appends. Only when
+	// it copied everything does TRUNCATE follow, which then holds the write
+	// lock just to truncate (and gives up at once when another connection
+	// reads): a checkpoint never makes a writer wait for a copy and an fsync.
+	for _, mode := range []string{"PASSIVE", "TRUNCATE"} {
+		var busy, frames, done int
+		err := c.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &frames, &done)
+		if err != nil && !isBusy(err) {
+			return fmt.Errorf("checkpoint decision log: %w", err)
+		}
+		if err != nil || busy != 0 || done < frames {
+			return nil // another connection is in the way: a later process checkpoints
+		}
 	}
 	return nil
 }
