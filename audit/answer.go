@@ -33,7 +33,7 @@ type Answer struct {
 // a.Command is never matched. It returns the row's id, or 0 and no error
 // when no asked row matches (the command was allowed, or already answered).
 func (l *Log) Ran(ctx context.Context, a Answer) (int64, error) {
-	q := `SELECT id FROM verdicts WHERE status = 'asked' AND agent = ? AND session = ? AND command = ?`
+	q := `SELECT id FROM verdicts AS v WHERE v.status = 'asked' AND ` + promptRows + ` AND agent = ? AND session = ? AND command = ?`
 	args := []any{a.Agent, a.Session, a.Command}
 	if a.CallID != "" {
 		q += ` AND request_id = ?`
@@ -67,7 +67,7 @@ func (l *Log) NotRun(ctx context.Context, a Answer, why string) ([]int64, error)
 	var ids []int64
 	err := retry(ctx, func() error {
 		ids = ids[:0]
-		rows, err := l.db.QueryContext(ctx, `SELECT id FROM verdicts WHERE status = 'asked' AND agent = ? AND session = ? ORDER BY id`,
+		rows, err := l.db.QueryContext(ctx, `SELECT id FROM verdicts AS v WHERE v.status = 'asked' AND `+promptRows+` AND agent = ? AND session = ? ORDER BY id`,
 			a.Agent, a.Session)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -460,7 +461,7 @@ func TestMigrateForward(t *testing.T) {
 		if d == effects.Prompt {
 			r.status = "pending" // as version 1 wrote it
 		}
-		id, err := r.insert(ctx, db)
+		id, err := r.insertOld(ctx, db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -488,8 +489,8 @@ func TestMigrateForward(t *testing.T) {
 	}
 	var idx int
 	if err := l.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
-		('verdicts_id_command', 'verdicts_rule', 'verdict_effects_by_verdict')`).Scan(&idx); err != nil || idx != 3 {
-		t.Errorf("indexes of versions 2 and 3: %d of 3, %v", idx, err)
+		('verdicts_id_command', 'verdicts_rule', 'verdicts_prompts')`).Scan(&idx); err != nil || idx != 3 {
+		t.Errorf("indexes of versions 2, 3 and 5: %d of 3, %v", idx, err)
 	}
 	if s, err := l.Stats(ctx, Filter{}); err != nil || s.Total != 4 || s.ByEffect["network"] != 4 {
 		t.Errorf("stats after migration: %+v, %v", s, err)
@@ -533,5 +534,145 @@ func TestMigrateForward(t *testing.T) {
 	next := mustAppend(t, l, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)))
 	if next != auto+1 {
 		t.Errorf("next id %d, want %d", next, auto+1)
+	}
+}
+
+// TestMigrateV4 opens a log left at schema version 4 and checks that Open
+// rebuilds it as version 5 (issue 17): every row as it was, its effect
+// classes in the new column, the lighter indexes, and each trigger's
+// guarantee for every connection, including ids that only grow now that
+// AUTOINCREMENT is gone.
+func TestMigrateV4(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.db")
+	db := rawConn(t, path)
+	ctx := context.Background()
+	if _, err := db.Exec("PRAGMA journal_mode=WAL"); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range migrations[:4] {
+		if _, err := db.Exec(m + fmt.Sprintf("; PRAGMA user_version = %d", i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := func(v gate.Verdict, session string, waiting Status) int64 {
+		t.Helper()
+		r, err := newRow(v, session, waiting)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := r.insertOld(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	push := old(verdict("git push && ls", "claude-code", part(effects.Network, "git push", "git", effects.Prompt),
+		part(effects.Read, "ls", "ls", effects.Allow), part(effects.Network, "git push", "git", effects.Prompt)), "s1", StatusAsked)
+	ls := old(verdict("ls", "copilot", part(effects.Read, "ls", "ls", effects.Allow)), "serve:1", StatusAsked)
+	rm := old(verdict("rm -rf ~", "cursor", part(effects.Deletion, "rm -rf ~", "rm", effects.Refuse)), "", StatusAdvisory)
+	held := old(verdict("curl x", "gemini-cli", part(effects.Network, "curl x", "curl", effects.Prompt)), "h", StatusHeld)
+	none := old(verdict("", "default"), "", StatusAdvisory)
+	if _, err := db.Exec(`UPDATE verdicts SET status = 'approved', reviewer = 'ada', reviewed_at = time, note = 'ok' WHERE id = ?`, push); err != nil {
+		t.Fatal(err)
+	}
+	before, err := (&Log{db: db}).Query(ctx, Filter{})
+	if err != nil || len(before) != 5 {
+		t.Fatalf("v4 rows: %d, %v", len(before), err)
+	}
+	db.Close()
+
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var v int
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 5 {
+		t.Errorf("user_version = %d, %v; want 5", v, err)
+	}
+	after, err := l.Query(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("rows changed by the migration (-v4 +v5):\n%s", diff)
+	}
+	for id, want := range map[int64]string{push: "network,read", ls: "read", rm: "irreversible-deletion", held: "network", none: ""} {
+		var got string
+		if err := l.db.QueryRow(`SELECT classes FROM verdicts WHERE id = ?`, id).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		g := strings.Split(got, ",")
+		slices.Sort(g)
+		if strings.Join(g, ",") != want {
+			t.Errorf("row %d: classes %q, want %q (in any order)", id, got, want)
+		}
+	}
+	var names []string
+	rows, err := l.db.Query(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	rows.Close()
+	wantIdx := []string{"verdicts_agent", "verdicts_decision", "verdicts_id_command", "verdicts_prompts", "verdicts_rule", "verdicts_time"}
+	if !slices.Equal(names, wantIdx) {
+		t.Errorf("indexes %q, want %q", names, wantIdx)
+	}
+	var seq int
+	if err := l.db.QueryRow(`SELECT count(*) FROM sqlite_sequence WHERE name = 'verdicts'`).Scan(&seq); err != nil || seq != 0 {
+		t.Errorf("verdicts still has an AUTOINCREMENT sequence (%d, %v)", seq, err)
+	}
+	st, err := l.Stats(ctx, Filter{})
+	wantStats := Stats{Total: 5, ByDecision: map[string]int{"allow": 2, "prompt": 2, "refuse": 1},
+		ByEffect: map[string]int{"network": 2, "read": 2, "irreversible-deletion": 1},
+		ByAgent:  map[string]int{"claude-code": 1, "copilot": 1, "cursor": 1, "gemini-cli": 1, "default": 1},
+		ByRule:   map[string]int{"": 1, "irreversible-deletion": 1, "network": 2, "read": 1}, ByStatus: map[string]int{"auto": 3, "approved": 1, "held": 1}, ApprovalRate: 1}
+	if err != nil || !cmp.Equal(st, wantStats) {
+		t.Errorf("stats after migration: %v\n%s", err, cmp.Diff(wantStats, st))
+	}
+	if st, err := l.Stats(ctx, Filter{Agent: "claude-code"}); err != nil || st.ByEffect["network"] != 1 || st.ByEffect["read"] != 1 || st.ByStatus["approved"] != 1 {
+		t.Errorf("filtered stats after migration: %+v, %v", st, err)
+	}
+	if es, err := l.Query(ctx, Filter{Status: StatusHeld}); err != nil || len(es) != 1 || es[0].LogID != held {
+		t.Errorf("held rows after migration: %+v, %v", es, err)
+	}
+	// Every trigger's guarantee holds for another connection (the sqlite3
+	// shell), and ids go on from the highest.
+	raw := rawConn(t, path)
+	for _, stmt := range []string{
+		`DELETE FROM verdicts`,
+		`UPDATE verdicts SET command = 'x' WHERE id = 1`,
+		`UPDATE verdicts SET classes = 'read' WHERE id = 1`,
+		`UPDATE verdicts SET status = 'held' WHERE id = 1`,
+		`UPDATE verdicts SET status = 'approved', reviewer = 'x', reviewed_at = 'y' WHERE id = ` + fmt.Sprint(ls),
+		`INSERT OR REPLACE INTO verdicts SELECT * FROM verdicts WHERE id = 1`,
+		`REPLACE INTO verdicts SELECT * FROM verdicts WHERE id = ` + fmt.Sprint(none),
+		`INSERT INTO verdict_effects (effect, verdict_id) VALUES ('write-outside', 1)`,
+		`DELETE FROM verdict_effects`,
+		`UPDATE verdict_effects SET effect = 'read'`,
+		`INSERT INTO verdicts (id, time, command, cwd, workspaces, agent, mode, decision, effects, decided_by, rule, reason,
+			classification_enabled, micros, classifier_version, status) SELECT 3, time, 'x', '', '[]', 'a', '', 'allow', '[]', '', '', '', 1, 0, '', 'auto' FROM verdicts WHERE id = 1`,
+	} {
+		if _, err := raw.Exec(stmt); err == nil {
+			t.Errorf("%s succeeded after migration", stmt)
+		}
+	}
+	next := mustAppend(t, l, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)))
+	if next != none+1 {
+		t.Errorf("next id %d, want %d", next, none+1)
+	}
+	// Past the highest possible id SQLite would pick a random free one: the
+	// log refuses instead, so ids never go down.
+	if _, err := raw.Exec(`INSERT INTO verdicts (id, time, command, cwd, workspaces, agent, mode, decision, effects, decided_by, rule, reason,
+		classification_enabled, micros, classifier_version, status) SELECT 9223372036854775807, time, 'x', '', '[]', 'a', '', 'allow', '[]', '', '', '', 1, 0, '', 'auto' FROM verdicts WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked); err == nil {
+		t.Errorf("append after the highest id: id %d, want an error", id)
 	}
 }

@@ -12,13 +12,16 @@
 // once. A writer waits for another's lock at most [LockWait] to open the log
 // and as much for each append, then fails ([Record] turns an allow into a
 // prompt): a process that holds the lock for ever stalls no verdict for
-// longer. Other operations (resolve, queries) wait up to 5 s. The schema version is `PRAGMA user_version`;
+// longer. Appends of one process that are ready together share one
+// transaction and one fsync (group commit, [Log.Append]). Other operations
+// (resolve, queries) wait up to 5 s. The schema version is `PRAGMA user_version`;
 // [Open] migrates an older file forward and refuses a newer one.
 //
 // Table `verdicts` holds one row per verdict. Its verdict columns are
 // immutable for every connection, the `sqlite3` shell included: triggers
-// abort an UPDATE of them, any DELETE, and an INSERT (OR REPLACE) over an
-// existing id. `status` is `auto` for allow and refuse; a prompt's says who
+// abort an UPDATE of them, any DELETE, an INSERT (OR REPLACE) over an
+// existing id, and an insert whose id is not above every earlier row's (ids
+// only grow, so the newest row is max(id)). `status` is `auto` for allow and refuse; a prompt's says who
 // waits on it (`held`, `asked` or `advisory`) and moves once from there to
 // `approved` or `rejected`, together with
 // `reviewer` and `reviewed_at` ([Log.Resolve]); `note` may be set at any time
@@ -48,6 +51,7 @@
 //	session                 which writer logged it (a serve process, a hook run)
 //	decision                allow, prompt or refuse
 //	effects                 JSON array of the parts: {effect, text, span, program, reason, rule, decision}
+//	classes                 the parts' effect classes, each once, comma-separated (read,network)
 //	decided_by              the text of the part that decided
 //	rule                    the budget effect or the SPEC §5 rule id that decided
 //	reason                  one human sentence naming the offending part

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlite "modernc.org/sqlite"
@@ -17,7 +19,7 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // LockWait bounds how long [Open] and [Log.Append] each wait for another
 // process's lock on the log before they fail (and [Record] turns an allow
@@ -50,6 +52,15 @@ type Log struct {
 	// Statements of every append, prepared once: preparing them on each
 	// call took most of an append's CPU.
 	insertVerdict, insertEffect *sql.Stmt
+
+	// Group commit (see [Log.Append]): the rows waiting, and whether an
+	// append is committing (leads); qidle is signalled when none is.
+	qmu        sync.Mutex
+	qidle      *sync.Cond
+	qclosed    bool
+	committing bool
+	queue      []*appendReq
+	commits    atomic.Int64 // transactions committed (tests)
 }
 
 // Open opens the decision log at path, creating it and its directory (0700;
@@ -78,13 +89,19 @@ func Open(path string) (*Log, error) {
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
 	l := &Log{db: db, path: abs}
+	l.qidle = sync.NewCond(&l.qmu)
 	ctx := context.Background()
 	if err := l.setup(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
-	if l.insertVerdict, err = db.PrepareContext(ctx, insertVerdictSQL); err == nil {
-		l.insertEffect, err = db.PrepareContext(ctx, insertEffectSQL)
+	for _, p := range []struct {
+		s **sql.Stmt
+		q string
+	}{{&l.insertVerdict, insertVerdictSQL}, {&l.insertEffect, insertEffectSQL}} {
+		if *p.s, err = db.PrepareContext(ctx, p.q); err != nil {
+			break
+		}
 	}
 	if err != nil {
 		db.Close()
@@ -113,11 +130,13 @@ func dsn(path string) string {
 // Path returns the absolute path of the database file.
 func (l *Log) Path() string { return l.path }
 
-// Close closes the log. Appending afterwards fails. Close it before the
-// process ends: the last connection to close checkpoints the WAL into the
-// database and removes it, where an exit without closing leaves a WAL that
-// the next opener must read whole to rebuild its index.
+// Close closes the log once the appends queued so far are committed.
+// Appending afterwards fails. A long-lived process (serve) closes it before
+// it ends: the last connection to close checkpoints the WAL into the
+// database and removes it. A process that is about to exit anyway (a hook,
+// check) calls [Log.Leave] instead.
 func (l *Log) Close() error {
+	l.stopCommitter()
 	var errs []error
 	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
 		if s != nil {
@@ -125,6 +144,77 @@ func (l *Log) Close() error {
 		}
 	}
 	return errors.Join(append(errs, l.db.Close())...)
+}
+
+// WALLimit bounds the WAL that [Log.Leave] leaves behind: past it, Leave
+// checkpoints the WAL into the database and truncates it. The next process
+// to open the log reads the WAL it finds to rebuild its index (a few µs a
+// 4 KiB frame); an append adds six or seven frames, so a hook finds about
+// twenty on average and checkpoints once in about ten runs.
+const WALLimit = 256 << 10
+
+// Leave ends a short-lived process's use of the log (a hook, check): call
+// it last, just before the process exits, and do not use l afterwards.
+//
+// Every append is durable when it returns (the WAL is fsynced at commit),
+// so nothing is left to write. What Leave decides is the WAL's fate. [Close]
+// has the last connection checkpoint the WAL into the database, fsync both
+// and delete the WAL and its index, and the next opener creates them again:
+// five fsyncs and two files made and removed per process, for a hook a
+// large part of its cost past starting. Leave instead leaves the WAL in
+// place while it is under [WALLimit] (the process's exit releases its
+// locks, as SQLite expects of any process that ends), and past the limit
+// checkpoints and truncates it (`wal_checkpoint(TRUNCATE)`, without
+// waiting: a busy log is left for a later process), so the WAL stays
+// bounded whoever writes.
+func (l *Log) Leave() error {
+	l.stopCommitter()
+	var err error
+	// Another process that has the log open keeps its WAL index alive, and
+	// with it SQLite's own bound (a writer restarts a WAL it finds copied
+	// into the database): only the last process out need checkpoint.
+	if st, serr := os.Stat(l.path + "-wal"); serr == nil && st.Size() > WALLimit && !sharedWithOthers(l.path) {
+		err = l.checkpoint()
+	}
+	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
+		if s != nil {
+			_ = s.Close()
+		}
+	}
+	// The connections stay open: closing the last one would checkpoint.
+	return err
+}
+
+// checkpoint copies the WAL into the database and truncates it, unless
+// another connection's read or write is in the way (then it copies what it
+// can, or nothing).
+func (l *Log) checkpoint() error {
+	ctx := context.Background()
+	c, err := l.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("checkpoint decision log: %w", err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return fmt.Errorf("checkpoint decision log: %w", err)
+	}
+	defer c.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds()))
+	// PASSIVE first: it copies the WAL into the database and fsyncs it
+	// without the write lock, alongside other processes' appends. Only when
+	// it copied everything does TRUNCATE follow, which then holds the write
+	// lock just to truncate (and gives up at once when another connection
+	// reads): a checkpoint never makes a writer wait for a copy and an fsync.
+	for _, mode := range []string{"PASSIVE", "TRUNCATE"} {
+		var busy, frames, done int
+		err := c.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &frames, &done)
+		if err != nil && !isBusy(err) {
+			return fmt.Errorf("checkpoint decision log: %w", err)
+		}
+		if err != nil || busy != 0 || done < frames {
+			return nil // another connection is in the way: a later process checkpoints
+		}
+	}
+	return nil
 }
 
 func (l *Log) setup(ctx context.Context) error {
@@ -143,7 +233,7 @@ func (l *Log) setup(ctx context.Context) error {
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

@@ -41,28 +41,51 @@ func writer() int {
 	}
 	defer l.Close()
 	name := os.Getenv("AUDIT_TEST_WRITER")
+	// AUDIT_TEST_GOROUTINES > 1 appends from that many goroutines at once,
+	// so that rows share transactions (group commit).
+	goroutines := 1
+	if g, err := strconv.Atoi(os.Getenv("AUDIT_TEST_GOROUTINES")); err == nil && g > 1 {
+		goroutines = g
+	}
 	fmt.Println("ready")
-	for i := range n {
-		v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
-		id, err := l.Append(context.Background(), v, name, StatusAsked)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		fmt.Println(id) // one write(2): in the pipe before the next Append starts
-		if d, err := time.ParseDuration(os.Getenv("AUDIT_TEST_PAUSE")); err == nil {
-			time.Sleep(d)
-		}
+	var mu sync.Mutex // one id a line, whole
+	var wg sync.WaitGroup
+	failed := false
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := g; i < n; i += goroutines {
+				v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
+				id, err := l.Append(context.Background(), v, name, StatusAsked)
+				mu.Lock()
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					failed = true
+					mu.Unlock()
+					return
+				}
+				fmt.Println(id) // one write(2): in the pipe once Append has returned
+				mu.Unlock()
+				if d, err := time.ParseDuration(os.Getenv("AUDIT_TEST_PAUSE")); err == nil {
+					time.Sleep(d)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed {
+		return 1
 	}
 	return 0
 }
 
-// startWriter starts a writer process and returns it and its stdout.
+// startWriter starts a writer process and returns it and its stdout; env
+// adds to its environment (AUDIT_TEST_GOROUTINES).
 func startWriter(t *testing.T, db, name string, n int, env ...string) (*exec.Cmd, *bufio.Reader) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), "AUDIT_TEST_WRITER="+name, "AUDIT_TEST_DB="+db, "AUDIT_TEST_N="+strconv.Itoa(n),
-		"HOME="+t.TempDir()), env...)
+	cmd.Env = append(os.Environ(), "AUDIT_TEST_WRITER="+name, "AUDIT_TEST_DB="+db, "AUDIT_TEST_N="+strconv.Itoa(n),
+		"HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -174,11 +197,19 @@ func TestConcurrentProcesses(t *testing.T) {
 }
 
 // TestSIGKILLDurability: a writer killed with SIGKILL in the middle of a
-// burst loses none of the verdicts it had reported as logged.
+// burst loses none of the verdicts it had reported as logged, whether it
+// appends from one goroutine or from eight at once (rows sharing
+// transactions: none is reported before its transaction is durable).
 func TestSIGKILLDurability(t *testing.T) {
+	for _, goroutines := range []int{1, 8} {
+		t.Run(fmt.Sprintf("goroutines=%d", goroutines), func(t *testing.T) { testSIGKILLDurability(t, goroutines) })
+	}
+}
+
+func testSIGKILLDurability(t *testing.T, goroutines int) {
 	l := openTemp(t)
 	for round := range 3 {
-		cmd, r := startWriter(t, l.Path(), "burst"+strconv.Itoa(round), 1_000_000)
+		cmd, r := startWriter(t, l.Path(), "burst"+strconv.Itoa(round), 1_000_000, "AUDIT_TEST_GOROUTINES="+strconv.Itoa(goroutines))
 		killAt := 20 + 40*round
 		ids := readIDs(t, r, func(n int) bool {
 			if n == killAt {

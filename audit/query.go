@@ -84,12 +84,16 @@ func (f Filter) from() (from, where string, args []any, order string) {
 		conds = append(conds, "v.agent = ?")
 		args = append(args, f.Agent)
 	}
+	// A prompt's status is in the partial index verdicts_prompts, which
+	// SQLite uses only when the query names its condition (schemaV5).
 	switch f.Status {
 	case "":
 	case StatusPending:
-		conds = append(conds, "v.status IN ('held', 'asked', 'advisory')")
+		conds = append(conds, "v.status IN ('held', 'asked', 'advisory')", promptRows)
+	case StatusAuto:
+		conds = append(conds, "v.status = 'auto'")
 	default:
-		conds = append(conds, "v.status = ?")
+		conds = append(conds, "v.status = ?", promptRows)
 		args = append(args, string(f.Status))
 	}
 	if f.Effect != nil {
@@ -101,6 +105,11 @@ func (f Filter) from() (from, where string, args []any, order string) {
 	}
 	return from, where, args, order
 }
+
+// promptRows is the condition of the partial index verdicts_prompts: a
+// query on a status other than auto adds it (the rows it selects are
+// prompts anyway) so that SQLite may read that index.
+const promptRows = "v.decision = 'prompt'"
 
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)

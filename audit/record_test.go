@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -196,5 +197,124 @@ func TestRefusedBeforeClassificationReadsBack(t *testing.T) {
 	}
 	if rows[0].Effects[0].Effect != effects.Unknown {
 		t.Errorf("effect %s, want unknown", rows[0].Effects[0].Effect)
+	}
+}
+
+// TestGroupCommit: appends from many goroutines at once all land, each id
+// once, with fewer transactions than rows (issue 17 point 3), and none waits
+// past LockWait for the others.
+func TestGroupCommit(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	const writers, each = 8, 40
+	var mu sync.Mutex
+	ids := map[int64]string{}
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				cmd := fmt.Sprintf("echo %d %d", w, i)
+				id, err := l.Append(ctx, verdict(cmd, "a", part(effects.Read, cmd, "echo", effects.Allow)), "t", StatusAsked)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if prev, dup := ids[id]; dup {
+					t.Errorf("id %d for %q and %q", id, prev, cmd)
+				}
+				ids[id] = cmd
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if n := countRows(t, l, ""); n != writers*each || len(ids) != writers*each {
+		t.Fatalf("%d rows, %d ids; want %d", n, len(ids), writers*each)
+	}
+	if c := l.commits.Load(); c >= writers*each {
+		t.Errorf("%d transactions for %d rows: none was shared", c, writers*each)
+	} else {
+		t.Logf("%d rows in %d transactions", writers*each, c)
+	}
+	for id, cmd := range ids {
+		if e, err := l.Get(ctx, id); err != nil || e.Command != cmd {
+			t.Errorf("row %d: %q (%v), want %q", id, e.Command, err, cmd)
+		}
+	}
+}
+
+// TestGroupCommitRowFailsAlone: in a batch, a row that violates a
+// constraint fails alone; the others are written.
+func TestGroupCommitRowFailsAlone(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	var batch []*appendReq
+	for i, cmd := range []string{"ls a", "ls bad", "ls c"} {
+		r, err := newRow(verdict(cmd, "a", part(effects.Read, cmd, "ls", effects.Allow)), "t", StatusAsked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			r.status = "approved" // verdicts_new_state aborts it
+		}
+		batch = append(batch, &appendReq{ctx: ctx, row: r, queued: time.Now(), done: make(chan appendResult, 1)})
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	batch = append(batch, &appendReq{ctx: done, row: batch[0].row, queued: time.Now(), done: make(chan appendResult, 1)})
+	l.commit(batch)
+	var got []appendResult
+	for _, r := range batch {
+		got = append(got, <-r.done)
+	}
+	if got[0].err != nil || got[2].err != nil || got[1].err == nil || got[3].err == nil {
+		t.Fatalf("results %+v: want rows 0 and 2 written, 1 (constraint) and 3 (cancelled) failed", got)
+	}
+	if n := countRows(t, l, ""); n != 2 {
+		t.Errorf("%d rows, want 2", n)
+	}
+	for _, i := range []int{0, 2} {
+		if e, err := l.Get(ctx, got[i].id); err != nil || e.Command != batch[i].row.command {
+			t.Errorf("row %d: %+v, %v", got[i].id, e, err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, verdict("ls", "a"), "t", StatusAsked); err == nil {
+		t.Error("append after Close succeeded")
+	}
+}
+
+// TestGroupCommitPanicPassesLead: a commit that panics (a bug; serve
+// recovers from panics and goes on) fails its rows and passes the lead on,
+// so that the next append does not wait for ever.
+func TestGroupCommitPanicPassesLead(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	stmt := l.insertVerdict
+	l.insertVerdict = nil // the insert dereferences it
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("append with a broken statement did not panic")
+			}
+		}()
+		l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked)
+	}()
+	l.insertVerdict = stmt
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("append after the panic: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("append after a panicked commit waits for ever")
 	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Stats are counts over the rows a [Filter] selects (its Limit is ignored).
@@ -25,9 +26,11 @@ func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
 	s := Stats{ByDecision: map[string]int{}, ByEffect: map[string]int{}, ByAgent: map[string]int{},
 		ByRule: map[string]int{}, ByStatus: map[string]int{}}
 	// Unfiltered, each count reads its own narrow index (a million rows in
-	// a fraction of a second); filtered, one pass over the selected rows
-	// counts decision, agent, rule and status together (few distinct
-	// combinations), and one more their effects.
+	// a fraction of a second): decision, agent and rule their own, the
+	// status of prompts the partial index verdicts_prompts (every other row
+	// is auto), effects the key of verdict_effects. Filtered, one pass over
+	// the selected rows counts decision, agent, rule, status and effect
+	// classes together (few distinct combinations).
 	err := retry(ctx, func() error {
 		for _, m := range []map[string]int{s.ByDecision, s.ByAgent, s.ByRule, s.ByStatus, s.ByEffect} {
 			clear(m)
@@ -40,27 +43,30 @@ func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
 				{"SELECT decision, count(*) FROM verdicts INDEXED BY verdicts_decision GROUP BY decision", s.ByDecision},
 				{"SELECT agent, count(*) FROM verdicts INDEXED BY verdicts_agent GROUP BY agent", s.ByAgent},
 				{"SELECT rule, count(*) FROM verdicts INDEXED BY verdicts_rule GROUP BY rule", s.ByRule},
-				{"SELECT status, count(*) FROM verdicts INDEXED BY verdicts_status GROUP BY status", s.ByStatus},
+				{"SELECT status, count(*) FROM verdicts AS v INDEXED BY verdicts_prompts WHERE " + promptRows + " GROUP BY status", s.ByStatus},
 				{"SELECT effect, count(*) FROM verdict_effects GROUP BY effect", s.ByEffect},
 			} {
 				if err := l.scanCounts(ctx, c.q, nil, func(k []string, n int) { c.m[k[0]] += n }); err != nil {
 					return err
 				}
 			}
+			if auto := s.ByDecision["allow"] + s.ByDecision["refuse"]; auto > 0 {
+				s.ByStatus[string(StatusAuto)] = auto // the CHECK: a row is auto exactly when it is no prompt
+			}
 			return nil
 		}
-		if err := l.scanCounts(ctx, "SELECT v.decision, v.agent, v.rule, v.status, count(*)"+from+where+
-			" GROUP BY v.decision, v.agent, v.rule, v.status", args, func(k []string, n int) {
+		return l.scanCounts(ctx, "SELECT v.decision, v.agent, v.rule, v.status, v.classes, count(*)"+from+where+
+			" GROUP BY v.decision, v.agent, v.rule, v.status, v.classes", args, func(k []string, n int) {
 			s.ByDecision[k[0]] += n
 			s.ByAgent[k[1]] += n
 			s.ByRule[k[2]] += n
 			s.ByStatus[k[3]] += n
-		}); err != nil {
-			return err
-		}
-		return l.scanCounts(ctx, "SELECT e.effect, count(*)"+from+
-			" JOIN verdict_effects AS e INDEXED BY verdict_effects_by_verdict ON e.verdict_id = v.id"+where+
-			" GROUP BY e.effect", args, func(k []string, n int) { s.ByEffect[k[0]] += n })
+			if k[4] != "" {
+				for c := range strings.SplitSeq(k[4], ",") {
+					s.ByEffect[c] += n
+				}
+			}
+		})
 	})
 	if err != nil {
 		return Stats{}, fmt.Errorf("decision log stats: %w", err)

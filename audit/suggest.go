@@ -77,7 +77,7 @@ func (l *Log) Suggest(ctx context.Context, minApproved int) ([]Suggestion, error
 		clear(rejectedAgent)
 		clear(rejectedMode)
 		rows, err := l.db.QueryContext(ctx, `SELECT agent, mode, status, command, effects, classification_enabled
-			FROM verdicts WHERE status IN ('approved', 'rejected')`)
+			FROM verdicts AS v WHERE v.status IN ('approved', 'rejected') AND `+promptRows)
 		if err != nil {
 			return err
 		}

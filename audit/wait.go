@@ -134,7 +134,7 @@ func (l *Log) ReleaseOrphanedHolds(ctx context.Context) (int, error) {
 	}
 	err := retry(ctx, func() error {
 		held = held[:0]
-		rows, err := l.db.QueryContext(ctx, `SELECT id, note FROM verdicts WHERE status = 'held'`)
+		rows, err := l.db.QueryContext(ctx, `SELECT id, coalesce(note, '') FROM verdicts AS v WHERE v.status = 'held' AND `+promptRows)
 		if err != nil {
 			return err
 		}

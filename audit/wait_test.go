@@ -164,11 +164,15 @@ func TestReleaseOrphanedHolds(t *testing.T) {
 		"holder runs":      HoldNote(time.Now().Add(time.Hour), os.Getpid(), host),
 		"other host":       HoldNote(time.Now().Add(time.Hour), dead.Process.Pid, host+".elsewhere"),
 		"prompt, not held": "",
+		"held, no note":    "-", // its hook was killed before the hold note: not known to be gone
 	} {
 		var id int64
-		if note == "" {
+		switch note {
+		case "":
 			id = pendingRow(t, l, "curl "+name)
-		} else {
+		case "-":
+			id = heldRow(t, l, "curl "+name)
+		default:
 			id = heldRow(t, l, "curl "+name)
 			if err := l.Annotate(ctx, id, note); err != nil {
 				t.Fatal(err)

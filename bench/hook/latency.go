@@ -10,6 +10,16 @@
 // or bench/hook/run.sh, which does both. HOME and XDG_* point into a temporary
 // directory, so the log it writes is a fresh one, and nothing of the user's is
 // touched.
+//
+// The floor is -empty, a Go program that does nothing built with the same
+// toolchain, measured in the same run: each row's ratio is its median over
+// the floor's (issue 17's target for a hook: at most 3×), for wall time and
+// for CPU time (user+system, less sensitive to other load on a shared
+// machine). The load average is printed before and after.
+//
+// -parallel N then runs the first command from N processes at once, one
+// after another in each, and compares the hooks finished per second with
+// one process's (several agents' hooks writing one log: issue 17 point 3).
 package main
 
 import (
@@ -21,6 +31,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,6 +42,7 @@ func main() {
 	agent := flag.String("agent", "claude-code", "the adapter to run")
 	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
 	empty := flag.String("empty", "", "a Go binary that does nothing, measured as the floor for Go programs")
+	parallel := flag.Int("parallel", 0, "also run hooks from this many processes at once and report the throughput")
 	flag.Parse()
 	if *bin == "" {
 		flag.Usage()
@@ -55,10 +68,11 @@ func main() {
 		"GEMINI_PROJECT_DIR=" + work,
 	}
 
-	fmt.Printf("command-safety hook %s, fresh process per call, %d runs each (after %d warm-up)\n", *agent, *n, *warm)
-	fmt.Println("wall: start to exit as the agent sees it; cpu: user+system time of the process")
-	fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s\n", "command", "median", "p90", "p99", "max", "cpu p50", "cpu p99")
-	measure := func(label string, args []string, payload []byte, wantOut bool) {
+	fmt.Printf("command-safety hook %s, fresh process per call, %d runs each (after %d warm-up); load average %s\n", *agent, *n, *warm, loadavg())
+	fmt.Println("wall: start to exit as the agent sees it; cpu: user+system time of the process; ×: median over the empty Go program's")
+	fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s | %6s %6s\n", "command", "median", "p90", "p99", "max", "cpu p50", "cpu p99", "×wall", "×cpu")
+	var floorWall, floorCPU time.Duration
+	measure := func(label string, args []string, payload []byte, wantOut bool) (wall, cpu time.Duration) {
 		for i := 0; i < *warm; i++ {
 			once(args, work, env, payload, wantOut)
 		}
@@ -69,8 +83,15 @@ func main() {
 		}
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 		sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
-		fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s\n", label, ms(pct(d, 50)), ms(pct(d, 90)), ms(pct(d, 99)), ms(d[len(d)-1]),
-			ms(pct(c, 50)), ms(pct(c, 99)))
+		ratio := func(x, floor time.Duration) string {
+			if floor == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%.2f", float64(x)/float64(floor))
+		}
+		fmt.Printf("%-34s %9s %9s %9s %9s | %9s %9s | %6s %6s\n", label, ms(pct(d, 50)), ms(pct(d, 90)), ms(pct(d, 99)), ms(d[len(d)-1]),
+			ms(pct(c, 50)), ms(pct(c, 99)), ratio(pct(d, 50), floorWall), ratio(pct(c, 50), floorCPU))
+		return pct(d, 50), pct(c, 50)
 	}
 	// Baselines on the same machine at the same moment: a process that does
 	// nothing, and this binary starting and printing its usage.
@@ -78,12 +99,48 @@ func main() {
 		measure("(baseline) "+t, []string{t}, nil, false)
 	}
 	if *empty != "" {
-		measure("(baseline) empty Go program", []string{*empty}, nil, false)
+		floorWall, floorCPU = measure("(floor) empty Go program", []string{*empty}, nil, false)
 	}
 	measure("(baseline) command-safety help", []string{abs, "help"}, nil, false)
-	for _, command := range []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"} {
+	commands := []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"}
+	for _, command := range commands {
 		measure(command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
 	}
+	if *parallel > 1 {
+		payload := stdin(*agent, work, commands[0])
+		rate := func(procs int) float64 {
+			total := *n // as many hooks in each run
+			var wg sync.WaitGroup
+			start := time.Now()
+			for p := range procs {
+				wg.Go(func() {
+					for i := p; i < total; i += procs {
+						once([]string{abs, "hook", *agent}, work, env, payload, true)
+					}
+				})
+			}
+			wg.Wait()
+			return float64(total) / time.Since(start).Seconds()
+		}
+		one := rate(1)
+		many := rate(*parallel)
+		fmt.Printf("%s from 1 process: %.0f hooks/s; from %d at once: %.0f hooks/s (%.2f×); load average %s\n",
+			commands[0], one, *parallel, many, many/one, loadavg())
+	}
+	fmt.Printf("load average %s\n", loadavg())
+}
+
+// loadavg is /proc/loadavg's first three fields, or "?".
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func stdin(agent, work, command string) []byte {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Measures `command-safety hook <agent>` as a fresh process per call:
-# median and p99 over 200 runs (see latency.go). Usage: bench/hook/run.sh [agent] [runs]
+# median and p99 over 200 runs (see latency.go). Usage: bench/hook/run.sh [agent] [runs] [parallel]
 set -eu
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
@@ -9,4 +9,4 @@ go build -o "$out/command-safety" ./cmd/command-safety
 # The floor for any Go binary on this machine: one that does nothing.
 printf 'package main\n\nfunc main() {}\n' >"$out/empty.go"
 go build -o "$out/empty" "$out/empty.go"
-go run bench/hook/latency.go -bin "$out/command-safety" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}"
+go run bench/hook/latency.go -bin "$out/command-safety" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}" -parallel "${3:-8}"

@@ -1,9 +1,18 @@
 // Round-trip latency of `commandSafety/classify` from a Node client
 // (vscode-jsonrpc, as the VS Code extension uses) to `command-safety serve`
 // over stdio: N sequential requests, each sent after the previous reply.
+// With --concurrency C, C requests are kept in flight at once instead (as
+// several agents' requests arrive together) and the figure that matters is
+// throughput, against the sequential run's.
 //
 //   go build -o /tmp/command-safety ./cmd/command-safety
-//   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR]
+//   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR] [--concurrency 8]
+//
+// The floor, measured in the same run on the log's own directory: a bare
+// 4 KiB write + fsync (the least any durable verdict costs). The script
+// prints the median round trip, the floor, their ratio and their difference
+// (issue 17's target: median at most one fsync + 100 µs), and the load
+// average, since the project machine is shared.
 //
 // The server runs with HOME and XDG_* in a temporary directory, so its
 // decision log (written and fsynced for every verdict before the reply, as in
@@ -19,7 +28,7 @@ const path = require('node:path');
 const rpc = require('vscode-jsonrpc/node');
 
 function parseArgs(argv) {
-  const opts = { bin: process.env.COMMAND_SAFETY_BIN || '', n: 10000, warmup: 200, command: 'git status', log: '' };
+  const opts = { bin: process.env.COMMAND_SAFETY_BIN || '', n: 10000, warmup: 200, command: 'git status', log: '', concurrency: 1, fsyncs: 2000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -31,11 +40,38 @@ function parseArgs(argv) {
     else if (a === '--warmup') opts.warmup = Number(next());
     else if (a === '--command') opts.command = next();
     else if (a === '--log') opts.log = next();
+    else if (a === '--concurrency') opts.concurrency = Number(next());
+    else if (a === '--fsyncs') opts.fsyncs = Number(next());
     else throw new Error(`unknown argument ${a}`);
   }
   if (!opts.bin) throw new Error('pass --bin PATH (or COMMAND_SAFETY_BIN) to a built command-safety');
   if (!Number.isInteger(opts.n) || opts.n < 1) throw new Error('--n must be a positive integer');
   return opts;
+}
+
+// fsyncFloor measures n bare 4 KiB writes + fsync of one file in dir, as
+// SQLite's commit does to its WAL, and returns their median in µs.
+function fsyncFloor(dir, n) {
+  const file = path.join(dir, `fsync-floor-${process.pid}.tmp`);
+  const fd = fs.openSync(file, 'w');
+  const buf = Buffer.alloc(4096, 1);
+  const lat = new Float64Array(n);
+  try {
+    for (let i = 0; i < n; i++) {
+      const start = process.hrtime.bigint();
+      fs.writeSync(fd, buf, 0, buf.length, (i % 256) * 4096);
+      fs.fsyncSync(fd);
+      lat[i] = Number(process.hrtime.bigint() - start) / 1000;
+    }
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+  return percentile(Array.from(lat).sort((a, b) => a - b), 50);
+}
+
+function loadavg() {
+  return os.loadavg().map((x) => x.toFixed(2)).join(' ');
 }
 
 function percentile(sorted, p) {
@@ -90,14 +126,25 @@ async function main() {
   for (let i = 0; i < opts.warmup; i++) {
     decision = (await conn.sendRequest('commandSafety/classify', params)).decision;
   }
+  const logDir = opts.log || path.join(home, '.local', 'state', 'ml-ai');
+  const loadBefore = loadavg();
+  const floorBefore = fsyncFloor(logDir, Math.ceil(opts.fsyncs / 2));
   const lat = new Float64Array(opts.n);
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < opts.n; i++) {
-    const start = process.hrtime.bigint();
-    await conn.sendRequest('commandSafety/classify', params);
-    lat[i] = Number(process.hrtime.bigint() - start) / 1000;
-  }
+  let sent = 0;
+  const worker = async () => {
+    while (sent < opts.n) {
+      const i = sent++;
+      const start = process.hrtime.bigint();
+      await conn.sendRequest('commandSafety/classify', params);
+      lat[i] = Number(process.hrtime.bigint() - start) / 1000;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const totalMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const floorAfter = fsyncFloor(logDir, Math.floor(opts.fsyncs / 2));
+  const floor = (floorBefore + floorAfter) / 2;
+  const loadAfter = loadavg();
   await conn.sendRequest('shutdown');
   await conn.sendNotification('exit');
   const code = await exited;
@@ -117,11 +164,20 @@ async function main() {
     p99Micros: Math.round(percentile(sorted, 99)),
     maxMicros: Math.round(sorted[sorted.length - 1]),
     totalMs: Math.round(totalMs),
+    perSecond: Math.round((opts.n / totalMs) * 1000),
+    concurrency: opts.concurrency,
+    fsyncFloorMicros: Math.round(floor),
+    medianOverFloor: Number((percentile(sorted, 50) / floor).toFixed(2)),
+    medianMinusFloorMicros: Math.round(percentile(sorted, 50) - floor),
+    loadavg: [loadBefore, loadAfter],
     logMessages,
     exitCode: code,
   };
-  console.log(`${res.n} sequential classify round trips (${JSON.stringify(res.command)} -> ${decision}), vscode-jsonrpc over stdio:`);
-  console.log(`  median ${res.medianMicros} µs, p90 ${res.p90Micros} µs, p99 ${res.p99Micros} µs, max ${res.maxMicros} µs, total ${res.totalMs} ms`);
+  const how = opts.concurrency > 1 ? `${opts.concurrency} in flight at once` : 'sequential';
+  console.log(`${res.n} classify round trips, ${how} (${JSON.stringify(res.command)} -> ${decision}), vscode-jsonrpc over stdio:`);
+  console.log(`  median ${res.medianMicros} µs, p90 ${res.p90Micros} µs, p99 ${res.p99Micros} µs, max ${res.maxMicros} µs, total ${res.totalMs} ms (${res.perSecond}/s)`);
+  console.log(`  floor: 4 KiB write + fsync in ${logDir}: median ${res.fsyncFloorMicros} µs (before ${Math.round(floorBefore)}, after ${Math.round(floorAfter)})`);
+  console.log(`  median = ${res.medianOverFloor} × floor = floor + ${res.medianMinusFloorMicros} µs; load average ${loadBefore} -> ${loadAfter}`);
   console.log(JSON.stringify(res));
   if (code !== 0) {
     console.error(`server exited with ${code}:\n${stderr}`);

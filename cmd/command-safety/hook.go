@@ -50,13 +50,13 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	flags, flagErr := parseHookFlags(args)
 	h := newHookEnv(stderr)
-	// The log is closed after the answer is written. Every row is durable at
-	// commit already (synchronous=FULL), but closing matters: when no other
-	// process has the log open, the last connection's close checkpoints the
-	// WAL into the database and removes it. A process that exits without
-	// closing leaves its WAL behind, the next opener rebuilds the WAL index by
-	// reading all of it, and with hooks as the only writers the WAL grew by
-	// ~40 KiB per call (10 MiB after 250 calls) and every hook got slower.
+	// The log is left after the answer is written. Every row is durable at
+	// commit already (synchronous=FULL); what is left to decide is the WAL.
+	// Closing the log checkpointed and deleted it at every run (five fsyncs
+	// and two files made and removed per hook, issue 17); exiting without a
+	// checkpoint at all let it grow without bound (~40 KiB per call, 10 MiB
+	// after 250 calls, each opener reading all of it). audit.Log.Leave keeps
+	// it under audit.WALLimit: past it, it checkpoints and truncates.
 	defer h.close()
 	cfg := hooks.Config{
 		Policy:    h.policy,
@@ -286,15 +286,16 @@ func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
 	return policy, logs
 }
 
-// close closes the decision log if this run opened it.
+// close leaves the decision log if this run opened it ([audit.Log.Leave]:
+// the process exits next).
 func (h *hookEnv) close() {
 	if !h.mu.TryLock() {
 		return // a record still blocks (the deadline answered): exit without waiting
 	}
 	defer h.mu.Unlock()
 	if h.log != nil {
-		if err := h.log.Close(); err != nil {
-			fmt.Fprintf(h.stderr, "command-safety: decision log: closing: %v\n", err)
+		if err := h.log.Leave(); err != nil {
+			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", err)
 		}
 	}
 }

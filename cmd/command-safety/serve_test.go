@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ml-ai/command-safety/audit"
 )
 
 // serveBinaries are built once per test process: the plain binary, and one
@@ -1278,4 +1281,50 @@ func TestServeReleasesHeldHooks(t *testing.T) {
 		var h held
 		return len(c.held) > 0 && json.Unmarshal(c.held[len(c.held)-1], &h) == nil && len(h.Held) == 0
 	})
+}
+
+// TestServeKilledMidBurst: serve killed with SIGKILL while eight classify
+// requests are in flight loses none of the verdicts it answered: rows that
+// share a transaction (group commit) are answered only once it is durable.
+func TestServeKilledMidBurst(t *testing.T) {
+	c := startServe(t, serveOpts{})
+	c.initialize(nil)
+	const inFlight, answered = 8, 300
+	type sent struct{ id, command string }
+	var queue []sent
+	next := 0
+	send := func() {
+		cmd := fmt.Sprintf("ls burst-%d", next)
+		next++
+		queue = append(queue, sent{c.send("commandSafety/classify", map[string]any{"command": cmd, "cwd": c.ws}), cmd})
+	}
+	for range inFlight {
+		send()
+	}
+	got := map[int64]string{}
+	for len(got) < answered {
+		s := queue[0]
+		queue = queue[1:]
+		m := c.wait(s.id)
+		var v verdict
+		if m.Error != nil || json.Unmarshal(m.Result, &v) != nil || v.LogID == 0 || v.Decision != "allow" {
+			t.Fatalf("classify %q: %s", s.command, m.raw)
+		}
+		got[v.LogID] = s.command
+		send()
+	}
+	if err := c.cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	<-c.exitCh
+	l, err := audit.Open(filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for id, cmd := range got {
+		if e, err := l.Get(context.Background(), id); err != nil || e.Command != cmd {
+			t.Errorf("answered verdict %d (%q) after SIGKILL: %q, %v", id, cmd, e.Command, err)
+		}
+	}
 }
