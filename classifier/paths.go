@@ -499,7 +499,9 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
 			if w.hookContent != nil {
-				w.nested(*w.hookContent, w.hookAt, w.hookDepth)
+				// git runs a hook in a new shell at the top of the work tree.
+				top := []string{p[:strings.Index(p+"/", "/.git/hooks/")]}
+				w.newShell(*w.hookContent, w.hookAt, w.hookDepth, processCtx(top, top))
 			} else {
 				hook := base
 				hook.Class = effects.OpaqueHigh

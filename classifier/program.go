@@ -41,12 +41,12 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	for _, a := range c.Args {
 		w.wordSubst(a, depth+1)
 	}
-	w.argv(w.fields(c.Args), c, depth, red)
+	w.argv(w.fields(c.Args), c, depth, red, w.shellCtx())
 }
 
-// argv classifies one program invocation given as fields; at is the node
-// whose span names it.
-func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
+// argv classifies one program invocation given as fields, run in ctx; at is
+// the node whose span names it.
+func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ctx callCtx) {
 	if len(args) == 0 {
 		return
 	}
@@ -63,6 +63,9 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 		return
 	}
 	prog := name.value
+	if w.traceArgv != nil {
+		w.traceArgv(prog, ctx)
+	}
 	if strings.Contains(prog, "/") {
 		if systemDirs[path.Dir(prog)] {
 			prog = path.Base(prog)
@@ -70,21 +73,22 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 			// The gate's own binary, by whatever path or link, is its entry
 			// in the table (its rule-store commands are refused), not a
 			// file that is not inspected.
-			gate, other := w.gateBinary(prog)
+			gate, other := w.gateBinary(prog, ctx.dirs)
 			if other {
 				w.allKnown = false
-				w.runFile(at, prog, text)
+				w.runFile(at, prog, text, ctx.dirs)
 			}
 			if gate {
 				// A path never runs a shell function: straight to the entry.
-				w.runEntry(effects.Lookup(GateProgram), GateProgram, args, at, text, depth, red)
+				w.runEntry(effects.Lookup(GateProgram), GateProgram, args, at, text, depth, red, ctx)
 			}
 			return
 		}
 	}
-	if w.funcs[prog] {
-		// The body was classified where it was defined (rule 11).
-		w.add(w.part(at, effects.Read, prog, ""))
+	if def := w.funcs[prog]; def != nil && ctx.funcs {
+		// Only the shell calls its functions: `timeout 5 rm` and
+		// `command rm` run the program rm.
+		w.callFunc(def, at, prog, depth, red)
 		return
 	}
 	e := effects.Lookup(prog)
@@ -104,18 +108,18 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo) {
 		}
 		return
 	}
-	w.runEntry(e, prog, args, at, text, depth, red)
+	w.runEntry(e, prog, args, at, text, depth, red, ctx)
 }
 
 // runEntry classifies args (the program and its arguments) as the table's
-// entry e for prog; a nil entry is an unknown program.
-func (w *walker) runEntry(e *effects.Program, prog string, args []field, at syntax.Node, text string, depth int, red redirInfo) {
+// entry e for prog, run in ctx; a nil entry is an unknown program.
+func (w *walker) runEntry(e *effects.Program, prog string, args []field, at syntax.Node, text string, depth int, red redirInfo, ctx callCtx) {
 	if e == nil {
 		w.allKnown = false
 		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)))
 		return
 	}
-	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, depth: depth, red: red, dirs: w.cwd}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
 	inv.run(e, args[1:])
 }
 
@@ -132,10 +136,10 @@ func hasInvisible(s string) bool {
 // resolves to one of [Options.Binaries] is classified as this entry.
 const GateProgram = "command-safety"
 
-// runFile classifies running a program named by a path.
-func (w *walker) runFile(at syntax.Node, prog, text string) {
+// runFile classifies running a program named by a path, from dirs.
+func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
 	inside := true
-	for _, p := range w.resolve(prog, false) {
+	for _, p := range w.resolveIn(prog, false, dirs) {
 		if l := w.locate(p); l != locInside && l != locRoot {
 			inside = false
 		}
@@ -149,13 +153,24 @@ func (w *walker) runFile(at syntax.Node, prog, text string) {
 
 // invocation is one program with its arguments being classified.
 type invocation struct {
-	w     *walker
-	at    syntax.Node
-	text  string
-	prog  string
+	w    *walker
+	at   syntax.Node
+	text string
+	prog string // the program as typed, and its subcommands: `gchmod`, `git push`
+	top  string // the name of the program's entry (`chmod` for gchmod); see key
+	// typed is the length of the typed program name at the start of prog.
+	typed int
 	depth int
 	red   redirInfo
+	ctx   callCtx  // what the invocation runs in
 	dirs  []string // where the program works: the cwd, or -C DIR
+	// runDirs are where the command the program carries runs: dirs, or
+	// both dirs and the cwd for a project option (`npm --prefix d exec`).
+	runDirs []string
+	moved   bool // a directory option moved dirs: $PWD no longer names them
+	// elsewhere: a flag makes the carried command run under another root
+	// or on other hosts (`unshare -R d`, `parallel -S host`).
+	elsewhere bool
 
 	classes   []effects.Class
 	why       string
@@ -197,7 +212,6 @@ func (inv *invocation) has(names ...string) *flagHit {
 // run classifies e invoked with args (the arguments after the program or
 // subcommand name).
 func (inv *invocation) run(e *effects.Program, args []field) {
-	w := inv.w
 	inv.entry = e
 	inv.args = args
 	inv.ruleStore = e.RuleStore
@@ -246,7 +260,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			inv.homeWrites(e)
 			inv.emit()
 			inv.emitFlags()
-			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{stdin: inv.red.stdin})
+			inv.carry(args[i:], redirInfo{stdin: inv.red.stdin})
 			return
 		}
 		inv.operands = append(inv.operands, a)
@@ -301,6 +315,59 @@ func (inv *invocation) homeWrites(e *effects.Program) {
 
 func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
 
+// key names the invocation's entry: its name and its subcommands' (`chmod`
+// for gchmod, `npm run` for npm rum). Behaviour is keyed on it, never on
+// the typed name, so that every alias of an entry behaves alike. It is prog
+// itself unless the program was typed under an alias.
+func (inv *invocation) key() string {
+	if inv.prog[:inv.typed] == inv.top {
+		return inv.prog
+	}
+	return inv.top + inv.prog[inv.typed:]
+}
+
+// carried is the context of the command the invocation carries: a process
+// in the invocation's run directories (or, for `builtin` and `command`, the
+// shell itself, without its functions).
+func (inv *invocation) carried() callCtx {
+	c := processCtx(inv.runDirs, inv.ctx.ldirs)
+	if inv.moved {
+		c.ldirs = inv.runDirs // a chdir leaves $PWD behind; the child's pwd is physical
+	}
+	if inv.entry != nil && inv.entry.InShell {
+		c.shell = inv.ctx.shell
+	}
+	return c
+}
+
+// carry classifies the command args the invocation runs (`timeout 5 CMD`):
+// where the invocation's directory options put it, or elsewhere.
+func (inv *invocation) carry(args []field, red redirInfo) {
+	inv.carryIn(args, red, inv.carried())
+}
+
+// carryIn is [invocation.carry] in ctx, unless the command runs elsewhere
+// (`docker exec web CMD`, `unshare -R d CMD`).
+func (inv *invocation) carryIn(args []field, red redirInfo, ctx callCtx) {
+	w := inv.w
+	if inv.elsewhere || inv.entry != nil && inv.entry.Elsewhere {
+		w.elsewhere(func(ctx callCtx) { w.argv(args, inv.at, inv.depth+1, red, ctx) })
+		return
+	}
+	w.argv(args, inv.at, inv.depth+1, red, ctx)
+}
+
+// shellCode classifies shell code that a new shell started by the
+// invocation runs (`sh -c CODE`, `flock f -c CODE`, `watch CMD`), in ctx.
+func (inv *invocation) shellCode(code string, at syntax.Node, ctx callCtx) {
+	w := inv.w
+	if inv.elsewhere || inv.entry != nil && inv.entry.Elsewhere {
+		w.elsewhere(func(ctx callCtx) { w.newShell(code, at, inv.depth, ctx) })
+		return
+	}
+	w.newShell(code, at, inv.depth, ctx)
+}
+
 func (inv *invocation) unknownSub(e *effects.Program, a field) {
 	cls := e.Other
 	if cls == nil {
@@ -326,6 +393,9 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	if long {
 		name, val, hasVal := strings.Cut(v, "=")
 		f := findFlag(e, name)
+		if f == nil {
+			f = abbreviated(e, name)
+		}
 		if f == nil {
 			return 0
 		}
@@ -367,6 +437,35 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
 
+// abbreviated returns the flag a long option abbreviates the way GNU
+// getopt_long, Python's argparse and Perl's Getopt::Long accept it (`env
+// --ch /`): the one flag that has a long name starting with name. It looks
+// at env, whose table entry lists every option, and at the directory
+// options of wrappers (`parallel --w /`): taking such an abbreviation for
+// the directory option is right where the program accepts it and harmless
+// where it does not (an ambiguous or unknown option stops the program).
+func abbreviated(e *effects.Program, name string) *effects.Flag {
+	if len(name) < 3 || !strings.HasPrefix(name, "--") {
+		return nil
+	}
+	var hit *effects.Flag
+	for i := range e.Flags {
+		f := &e.Flags[i]
+		if e.Special != effects.SpecialEnv && (e.Operands != effects.Command || f.Value != effects.Dir && f.Value != effects.ProjectDir) {
+			continue
+		}
+		for _, n := range f.Names {
+			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, name) {
+				if hit != nil && hit != f {
+					return nil // ambiguous: the program refuses it
+				}
+				hit = f
+			}
+		}
+	}
+	return hit
+}
+
 func findFlag(e *effects.Program, name string) *effects.Flag {
 	for i := range e.Flags {
 		for _, n := range e.Flags[i].Names {
@@ -393,6 +492,9 @@ func (inv *invocation) applyFlag(h flagHit) {
 	if h.flag.Outside {
 		inv.outside = true
 	}
+	if h.flag.Elsewhere {
+		inv.elsewhere = true
+	}
 	if h.value == nil {
 		return
 	}
@@ -404,22 +506,30 @@ func (inv *invocation) applyFlag(h flagHit) {
 		if !val.dynamic && w.credentialPath(strings.TrimPrefix(val.value, "@")) {
 			w.noteCredential(inv.at, val.value)
 		}
-	case effects.Dir:
+	case effects.Dir, effects.ProjectDir:
+		inv.moved = true
 		if val.dynamic {
-			inv.dirs = []string{""}
-		} else {
-			inv.dirs = w.resolveIn(val.value, false, inv.dirs)
+			inv.dirs, inv.runDirs = unknownDirs, unknownDirs
+			break
 		}
+		moved := w.resolveIn(val.value, false, inv.runDirs)
+		if h.flag.Value == effects.ProjectDir {
+			// The carried command runs there or where it was.
+			moved = unionDirs(inv.runDirs, moved)
+		}
+		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
-		w.codeValue(strings.TrimPrefix(val.value, "exec="), val.dynamic, inv.at, inv.depth)
+		w.codeValue(strings.TrimPrefix(val.value, "exec="), val.dynamic, inv.at, inv.depth, inv.carried())
 	case effects.Config:
 		if key, value, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
 			if configIsCode(key, value) {
-				w.codeValue(value, val.dynamic, inv.at, inv.depth)
+				// git runs it later from the top of the work tree, which
+				// git finds at run time.
+				w.codeValue(value, val.dynamic, inv.at, inv.depth, processCtx(unknownDirs, unknownDirs))
 			}
 		}
 	}
@@ -845,7 +955,7 @@ func (inv *invocation) stdinScript() {
 	switch {
 	case red.script != nil && !red.scriptDyn:
 		if shell {
-			w.nested(*red.script, red.scriptAt, inv.depth)
+			inv.shellCode(*red.script, red.scriptAt, inv.carried())
 			return
 		}
 		w.allKnown = false

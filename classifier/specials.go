@@ -16,7 +16,7 @@ import (
 // rewritten list replaces args for the generic parsing.
 func (inv *invocation) special(e *effects.Program, args []field) (rewritten []field, done bool) {
 	w := inv.w
-	switch inv.prog {
+	switch inv.key() {
 	case "alias":
 		inv.emit()
 		for _, a := range args {
@@ -70,7 +70,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 	case effects.SpecialInterpreter:
 		return inv.interpreter(e, args)
 	case effects.SpecialEnv:
-		return nil, inv.env(args)
+		return nil, inv.env(e, args)
 	case effects.SpecialEval:
 		return nil, inv.eval(args)
 	case effects.SpecialCD:
@@ -139,7 +139,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		if len(code) > 0 {
-			w.nested(strings.Join(code, " "), inv.at, inv.depth)
+			// A shell runs it in each submodule's directory, which git
+			// finds at run time.
+			inv.shellCode(strings.Join(code, " "), inv.at, processCtx(unknownDirs, unknownDirs))
 		}
 		return nil, true
 	case effects.SpecialDocker:
@@ -157,7 +159,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 
 // finishSpecial runs the logic an entry needs after option parsing.
 func (inv *invocation) finishSpecial(e *effects.Program) {
-	switch inv.prog {
+	switch inv.key() {
 	case "rsync", "scp":
 		inv.copyTool()
 	case "wget":
@@ -173,7 +175,7 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 			}
 		}
 	case "git rm", "git restore", "git checkout":
-		if inv.prog == "git checkout" && hasAny(inv.args, "--") {
+		if inv.key() == "git checkout" && hasAny(inv.args, "--") {
 			inv.classes = []effects.Class{effects.HistoryRewrite}
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
@@ -212,7 +214,9 @@ func (inv *invocation) opaqueMedium(what string) {
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs %s, which is not analysed", inv.text, what)))
 }
 
-// nestedField classifies a field that holds shell code.
+// nestedField classifies a field that holds shell code, which a new shell
+// runs where the invocation carries its commands (`sh -c CODE`, `flock f -c
+// CODE`).
 func (inv *invocation) nestedField(f field) {
 	if f.dynamic {
 		inv.opaqueHigh("shell code only known at run time")
@@ -222,7 +226,7 @@ func (inv *invocation) nestedField(f field) {
 	if f.word != nil {
 		at = f.word
 	}
-	inv.w.nested(f.value, at, inv.depth)
+	inv.shellCode(f.value, at, inv.carried())
 }
 
 func flagValue(args []field, names ...string) *field {
@@ -286,26 +290,23 @@ func (inv *invocation) shell(args []field) bool {
 	return true
 }
 
-// interpreterInline lists each interpreter's flags whose value is inline code.
+// interpreterInline lists each interpreter entry's flags whose value is
+// inline code, by entry name (TestInterpreterInline checks that every
+// interpreter of the table has a list; its aliases share it).
 var interpreterInline = map[string][]string{
-	"python": {"-c"}, "python3": {"-c"}, "python2": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
-	"node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
-	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"}, "luajit": {"-e"},
-	"deno": {"eval"}, "bun": {"-e", "--eval", "-p", "--print"}, "Rscript": {"-e"}, "R": {"-e"},
-	"osascript": {"-e"}, "pwsh": {"-c", "-Command"}, "powershell": {"-c", "-Command"},
-	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "groovy": {"-e"}, "scala": {"-e"},
-	"elixir": {"-e"}, "erl": {"-eval"}, "guile": {"-c"}, "racket": {"-e"}, "awk": {},
-	"ts-node": {"-e", "--eval", "-p", "--print"}, "tsx": {"-e", "--eval", "-p", "--print"},
-	"ruby3": {"-e"}, "jshell": {}, "irb": {}, "node22": {"-e", "--eval", "-p", "--print"},
+	"python": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
+	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"},
+	"deno": {"eval"}, "bun": {"-e", "--eval", "-p", "--print"}, "Rscript": {"-e"},
+	"osascript": {"-e"}, "pwsh": {"-c", "-Command"},
+	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "scala": {"-e"},
+	"elixir": {"-e"}, "racket": {"-e"},
+	"ts-node": {"-e", "--eval", "-p", "--print"},
 }
 
 // interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
 // script, or stdin. A known subcommand (`deno test`) goes the generic way.
 func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
-	inline := interpreterInline[inv.prog]
-	if inline == nil {
-		inline = interpreterInline[e.Name]
-	}
+	inline := interpreterInline[inv.key()]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -324,11 +325,11 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				return nil, true
 			}
 		}
-		if v == "-m" && i+1 < len(args) && strings.HasPrefix(inv.prog, "py") {
+		if v == "-m" && i+1 < len(args) && inv.key() == "python" {
 			// python -m pytest ...: classify the module as the program.
 			mod := args[i+1]
 			if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
-				inv.w.argv(args[i+1:], inv.at, inv.depth+1, inv.red)
+				inv.carry(args[i+1:], inv.red)
 				return nil, true
 			}
 			inv.opaqueMedium("the python module " + mod.value)
@@ -352,8 +353,12 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 }
 
 // env [-i] [-u NAME] [-C DIR] [-S 'cmd args'] [NAME=VALUE]... [CMD [ARGS]].
-func (inv *invocation) env(args []field) bool {
+// Options are parsed with the table's flags, as getopt_long parses them
+// (`-C/`, `-iC/`, `--chdir=/`, `--ch /`): -C moves the command env runs, and
+// only that command.
+func (inv *invocation) env(e *effects.Program, args []field) bool {
 	w := inv.w
+	split := findFlag(e, "-S")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -362,32 +367,28 @@ func (inv *invocation) env(args []field) bool {
 		}
 		v := a.value
 		switch {
-		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
-			if v == "-C" || v == "--chdir" {
-				if i+1 < len(args) {
-					inv.dirs = w.resolveIn(args[i+1].value, false, inv.dirs)
-					w.cwd, w.lcwd = inv.dirs, inv.dirs
-				}
-			}
-			i++
-		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
-			s := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
-			rest := args[i+1:]
-			if s == "" && i+1 < len(args) {
-				s, rest = args[i+1].value, args[i+2:]
-			}
-			var parts []string
-			for _, r := range rest {
-				parts = append(parts, shellQuote(r.value))
-			}
-			inv.emit()
-			w.nested(strings.TrimSpace(s+" "+strings.Join(parts, " ")), inv.at, inv.depth)
-			return true
 		case v == "--":
 			inv.emit()
-			w.argv(args[i+1:], inv.at, inv.depth+1, inv.red)
+			inv.carry(args[i+1:], inv.red)
 			return true
 		case isOption(v):
+			n := len(inv.flags)
+			used := inv.option(e, a, args[i+1:])
+			for _, h := range inv.flags[n:] {
+				if h.flag != split || h.value == nil {
+					continue
+				}
+				// -S 'cmd args': the string is split into words, and the
+				// rest of the line follows them.
+				parts := []string{h.value.value}
+				for _, r := range args[i+1+used:] {
+					parts = append(parts, shellQuote(r.value))
+				}
+				inv.emit()
+				inv.shellCode(strings.TrimSpace(strings.Join(parts, " ")), inv.at, inv.carried())
+				return true
+			}
+			i += used
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, _, _ := strings.Cut(v, "=")
 			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
@@ -395,12 +396,13 @@ func (inv *invocation) env(args []field) bool {
 				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
 				if codeVars[name] {
 					_, val, _ := strings.Cut(v, "=")
-					w.codeValue(val, a.dynamic, inv.at, inv.depth)
+					w.codeValue(val, a.dynamic, inv.at, inv.depth, inv.carried())
 				}
 			}
+		case v == "-": // a lone - is -i
 		default:
 			inv.emit()
-			w.argv(args[i:], inv.at, inv.depth+1, inv.red)
+			inv.carry(args[i:], inv.red)
 			return true
 		}
 	}
@@ -417,7 +419,7 @@ func shellQuote(s string) string {
 // eval, source and `.`.
 func (inv *invocation) eval(args []field) bool {
 	w := inv.w
-	if inv.prog == "eval" {
+	if inv.key() == "eval" {
 		var code []string
 		for _, a := range args {
 			if a.dynamic {
@@ -426,9 +428,13 @@ func (inv *invocation) eval(args []field) bool {
 			}
 			code = append(code, a.value)
 		}
-		if len(code) > 0 {
-			w.nested(strings.Join(code, " "), inv.at, inv.depth)
-		} else {
+		switch {
+		case len(code) > 0 && inv.ctx.shell:
+			// The shell runs it now: its cd changes what follows.
+			w.here(strings.Join(code, " "), inv.at, inv.depth)
+		case len(code) > 0:
+			inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
+		default:
 			w.add(w.part(inv.at, effects.Read, "eval", ""))
 		}
 		return true
@@ -455,36 +461,47 @@ func (inv *invocation) eval(args []field) bool {
 func (inv *invocation) cd(args []field) {
 	w := inv.w
 	w.add(w.part(inv.at, effects.Read, inv.prog, ""))
+	if !inv.ctx.shell {
+		// A process started by a wrapper (`timeout 5 cd x`, `env cd x`):
+		// whatever it does, the shell's directory stays.
+		return
+	}
 	var ops []field
 	mayFail := false // the cd may leave the directory as it was
 	for _, a := range args {
 		if a.dynamic || !isOption(a.value) || a.value == "-" {
 			ops = append(ops, a)
-		} else if a.value != "--" && (inv.prog != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
+		} else if a.value != "--" && (inv.key() != "cd" || strings.Trim(a.value[1:], "LPe@") != "") {
 			mayFail = true // an option bash's cd rejects, or pushd -n (no cd at all)
 		}
 	}
 	old, oldL := w.cwd, w.lcwd
 	var next, nextL []string
 	switch {
-	case inv.prog == "popd":
+	case inv.key() == "popd":
 		if n := len(w.dirStack); n > 0 {
+			before := w.saveCwd()
 			popped, poppedL := w.dirStack[n-1], w.ldirStack[n-1]
 			if w.stackUncertain {
 				// A pushd that may have failed pushed nothing: this popd may
 				// pop any entry below, or fail and leave the directory.
-				popped, poppedL = old, oldL
+				popped, poppedL = nil, nil
 				for i := range n {
 					popped, poppedL = unionDirs(popped, w.dirStack[i]), unionDirs(poppedL, w.ldirStack[i])
 				}
 			}
-			w.dirStack, w.ldirStack = w.dirStack[:n-1], w.ldirStack[:n-1]
+			// Capacity is clipped so that a later pushd does not write
+			// into an array a saved state still uses (see cwdState).
+			w.dirStack, w.ldirStack = w.dirStack[:n-1:n-1], w.ldirStack[:n-1:n-1]
 			w.cwd, w.lcwd = popped, poppedL
+			if before.stackUncertain {
+				w.fail, w.failSt = failAt, before
+			}
 			return
 		}
 		next = []string{""}
 	case len(ops) == 0:
-		if inv.prog == "pushd" {
+		if inv.key() == "pushd" {
 			next = []string{""}
 		} else {
 			next = []string{w.opts.Home}
@@ -518,22 +535,23 @@ func (inv *invocation) cd(args []field) {
 	}
 	next = unionDirs(next, nil)
 	nextL = unionDirs(nextL, next) // after -P, $PWD is the physical path
-	if inv.prog == "pushd" {
+	before := w.saveCwd()
+	if inv.key() == "pushd" {
 		w.dirStack = append(w.dirStack, old)
 		w.ldirStack = append(w.ldirStack, oldL)
 	}
+	w.cwd, w.lcwd = next, nextL
 	// A cd into a directory that exists succeeds; one into a directory we
-	// cannot see may fail and leave the old one: keep both (conservative).
+	// cannot see may fail and leave the shell where it was: what runs only
+	// after its success (`cd x && rm y`) runs in next, what runs after it
+	// either way in both.
+	w.fail = failNever
 	for _, d := range next {
 		if mayFail || d == "" || !w.exists(d) {
-			w.cwd, w.lcwd = unionDirs(old, next), unionDirs(oldL, nextL)
-			if inv.prog == "pushd" {
-				w.stackUncertain = true
-			}
+			w.fail, w.failSt = failAt, before
 			return
 		}
 	}
-	w.cwd, w.lcwd = next, nextL
 }
 
 // cdMayFail reports whether `cd target` from one of dirs may fail although
@@ -613,7 +631,7 @@ func (inv *invocation) find(args []field) bool {
 					// find never removes the `.` it starts from, only what is below.
 					target = startChild(s)
 				}
-				for _, p := range w.resolve(target, s.glob || target != s.value) {
+				for _, p := range w.resolveIn(target, s.glob || target != s.value, inv.dirs) {
 					w.remove(d, p)
 				}
 			}
@@ -622,15 +640,28 @@ func (inv *invocation) find(args []field) bool {
 			for j < len(args) && args[j].value != ";" && args[j].value != "+" {
 				j++
 			}
+			// -exec runs the command where find runs; -execdir in the
+			// directory of each file found, which is only known then.
+			ctx := inv.carried()
+			inDir := a.value == "-execdir" || a.value == "-okdir"
+			if inDir {
+				ctx = processCtx(unknownDirs, unknownDirs)
+			}
 			inner := make([]field, 0, j-i-1)
 			for _, x := range args[i+1 : j] {
 				if strings.Contains(x.value, "{}") {
-					// {} is a found file: under a start path.
-					x = field{value: startChild(starts[0]), glob: true, dynamic: starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)}
+					// {} is a found file: under a start path. Under
+					// -execdir it is ./NAME in the file's directory, the
+					// same file: name it from where find runs.
+					found := startChild(starts[0])
+					if inDir && !strings.HasPrefix(found, "/") && len(inv.dirs) == 1 && inv.dirs[0] != "" {
+						found = inv.dirs[0] + "/" + found
+					}
+					x = field{value: found, glob: true, dynamic: starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)}
 				}
 				inner = append(inner, x)
 			}
-			w.argv(inner, inv.at, inv.depth+1, redirInfo{})
+			inv.carryIn(inner, redirInfo{}, ctx)
 			i = j
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
@@ -660,8 +691,7 @@ func sameStarts(s []field) bool {
 
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
-	w := inv.w
-	if inv.prog == "parallel" {
+	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}
 	for i := 0; i < len(args); i++ {
@@ -691,7 +721,7 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 		}
 		inner = append(inner, field{value: "", dynamic: true})
 		inv.emit()
-		w.argv(inner, inv.at, inv.depth+1, redirInfo{})
+		inv.carry(inner, redirInfo{})
 		return true
 	}
 	inv.emit()
@@ -700,7 +730,6 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 
 // watch [options] CMD...: the words are joined and run by sh -c (unless -x).
 func (inv *invocation) watch(args []field) bool {
-	w := inv.w
 	exec := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -717,7 +746,7 @@ func (inv *invocation) watch(args []field) bool {
 		}
 		inv.emit()
 		if exec {
-			w.argv(args[i:], inv.at, inv.depth+1, redirInfo{})
+			inv.carry(args[i:], redirInfo{})
 			return true
 		}
 		var code []string
@@ -728,7 +757,7 @@ func (inv *invocation) watch(args []field) bool {
 			}
 			code = append(code, x.value)
 		}
-		w.nested(strings.Join(code, " "), inv.at, inv.depth)
+		inv.shellCode(strings.Join(code, " "), inv.at, inv.carried())
 		return true
 	}
 	inv.emit()
@@ -791,15 +820,7 @@ func (inv *invocation) remoteArgv(args []field) {
 		}
 		code = append(code, a.value)
 	}
-	savedOpts, savedCwd := w.opts, w.saveCwd()
-	savedRoots, savedDone := w.physRoots, w.rootsDone
-	w.opts.Workspaces, w.opts.Home = nil, ""
-	w.physRoots, w.rootsDone = nil, true
-	w.cwd, w.lcwd = []string{""}, []string{""}
-	w.nested(strings.Join(code, " "), inv.at, inv.depth)
-	w.opts = savedOpts
-	w.restoreCwd(savedCwd)
-	w.physRoots, w.rootsDone = savedRoots, savedDone
+	w.elsewhere(func(ctx callCtx) { w.newShell(strings.Join(code, " "), inv.at, inv.depth, ctx) })
 }
 
 // docker/podman: --privileged, host-root mounts and host namespaces escalate.
@@ -928,7 +949,8 @@ func (inv *invocation) gitConfig(args []field) bool {
 				if ops[1].word != nil {
 					at = ops[1].word
 				}
-				w.codeValue(ops[1].value, ops[1].dynamic, at, inv.depth)
+				// git runs it later from the top of the work tree.
+				w.codeValue(ops[1].value, ops[1].dynamic, at, inv.depth, processCtx(unknownDirs, unknownDirs))
 			}
 		}
 	}
@@ -995,7 +1017,7 @@ func (inv *invocation) chmod() {
 	if inv.has("--reference") == nil {
 		mode := ops[0]
 		ops = ops[1:]
-		if inv.prog == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
+		if inv.key() == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
@@ -1256,9 +1278,10 @@ func (inv *invocation) tar() {
 	}
 }
 
-// codeValue classifies a literal value that is shell code run later: a
-// GIT_PAGER, a `git -c core.pager=`, an alias `!cmd` (SPEC §3 rule 11).
-func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int) {
+// codeValue classifies a literal value that is shell code another program
+// runs later, in a new shell in ctx: a GIT_PAGER, a `git -c core.pager=`, an
+// alias `!cmd` (SPEC §3 rule 11).
+func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int, ctx callCtx) {
 	if dynamic {
 		p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("`%s` sets a program only known at run time", brief(w.textOf(at))))
 		w.allKnown = false
@@ -1269,7 +1292,7 @@ func (w *walker) codeValue(value string, dynamic bool, at syntax.Node, depth int
 	if code == "" || code == "true" || code == "false" {
 		return
 	}
-	w.nested(code, at, depth)
+	w.newShell(code, at, depth, ctx)
 }
 
 func without(cs []effects.Class, c effects.Class) []effects.Class {
@@ -1316,9 +1339,9 @@ func (inv *invocation) copyTool() {
 
 // parallel [options] [CMD] ::: ARGS: CMD is shell code with {} replaced by
 // each argument; with no CMD, each argument is a command. Without ::: the
-// arguments come from stdin and are unknown.
+// arguments come from stdin and are unknown. Each job runs in --wd DIR
+// (`...` is a new directory under ~/.parallel/tmp), or on the -S hosts.
 func (inv *invocation) parallel(e *effects.Program, args []field) bool {
-	w := inv.w
 	inv.emit()
 	var cmd, vals []field
 	seps := false
@@ -1328,15 +1351,15 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 		if a.dynamic || !isOption(a.value) {
 			break
 		}
-		if f := findFlag(e, a.value); f != nil {
-			hit := flagHit{flag: f, name: a.value}
-			if f.Value != effects.NoValue && f.Value != effects.OptionalArg && i+1 < len(args) {
-				i++
-				hit.value = &args[i]
-			}
-			inv.applyFlag(hit)
-		} else if len(a.value) == 2 && strings.Contains("jSIdEPa", a.value[1:]) {
-			i++
+		if len(a.value) == 2 && findFlag(e, a.value) == nil && strings.Contains("jSIdEPa", a.value[1:]) {
+			i++ // an option that takes a separate value
+			continue
+		}
+		i += inv.option(e, a, args[i+1:])
+	}
+	for _, h := range inv.flags {
+		if h.flag.Value == effects.Dir && h.value != nil && h.value.value == "..." {
+			inv.dirs, inv.runDirs = unknownDirs, unknownDirs
 		}
 	}
 	inv.emitFlags()
@@ -1381,7 +1404,7 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 		default:
 			line = strings.Join(code, " ") + " " + arg
 		}
-		w.nested(line, inv.at, inv.depth)
+		inv.shellCode(line, inv.at, inv.carried())
 	}
 	return true
 }

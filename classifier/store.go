@@ -247,8 +247,8 @@ func (w *walker) noteAlias(p, m string) {
 // gateBinary reports, for a program named by a path, whether it resolves
 // (in some candidate working directory) to one of the gate's binaries, or
 // is the same file as one, and whether it resolves to something else in
-// another candidate.
-func (w *walker) gateBinary(prog string) (gate, other bool) {
+// another candidate; dirs are the directories it runs from.
+func (w *walker) gateBinary(prog string, dirs []string) (gate, other bool) {
 	if len(w.opts.Binaries) == 0 {
 		return false, true
 	}
@@ -260,7 +260,7 @@ func (w *walker) gateBinary(prog string) (gate, other bool) {
 			}
 		}
 	}
-	for _, p := range w.resolve(prog, false) {
+	for _, p := range w.resolveIn(prog, false, dirs) {
 		if p != "" && w.isBinary(p) {
 			gate = true
 		} else {

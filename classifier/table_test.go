@@ -1,8 +1,11 @@
 package classifier
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ml-ai/command-safety/effects"
 )
@@ -101,4 +104,103 @@ func hasClass(cs []effects.Class, c effects.Class) bool {
 		}
 	}
 	return false
+}
+
+// TestTableAliases classifies every example and not-example of an entry
+// (and of its subcommands and flags) under every alias of the entry, and of
+// the subcommand, and a versioned spelling of a Versioned entry, and
+// requires the same classes and refusals as under the name the example
+// uses: behaviour is keyed on the entry, never on the typed name (issue 13,
+// point 2: `gchmod u+s a.out` skipped the setuid check of `chmod u+s a.out`).
+func TestTableAliases(t *testing.T) {
+	n := 0
+	// check classifies ex with the word at position pos (0 the program, or
+	// the first later word spelled as one of names) spelled as each of names.
+	check := func(where, ex string, names []string, sub bool) {
+		f, err := syntax.NewParser().Parse(strings.NewReader(ex), "")
+		if err != nil || len(f.Stmts) == 0 {
+			return
+		}
+		call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return // an example that starts with a function or a keyword
+		}
+		var word *syntax.Word
+		for i, a := range call.Args {
+			if i == 0 && sub || i > 0 && !sub {
+				continue
+			}
+			if slices.Contains(names, a.Lit()) {
+				word = a
+				break
+			}
+		}
+		if word == nil {
+			return
+		}
+		want := classSet(Classify(ex, tableOpts))
+		s, e := int(word.Pos().Offset()), int(word.End().Offset())
+		for _, alias := range names {
+			if alias == word.Lit() {
+				continue
+			}
+			n++
+			aliased := ex[:s] + alias + ex[e:]
+			if got := classSet(Classify(aliased, tableOpts)); got != want {
+				t.Errorf("%s: %q classifies as [%s], %q as [%s]", where, ex, want, aliased, got)
+			}
+		}
+	}
+	var walk func(prefix string, p *effects.Program, top []string, depth int)
+	walk = func(prefix string, p *effects.Program, top []string, depth int) {
+		name := strings.TrimSpace(prefix + " " + p.Name)
+		own := append([]string{p.Name}, p.Aliases...)
+		var exs []string
+		exs = append(exs, p.Examples...)
+		exs = append(exs, p.NotExamples...)
+		for _, f := range p.Flags {
+			exs = append(exs, f.Examples...)
+		}
+		for _, ex := range exs {
+			if len(top) > 1 {
+				check(name, ex, top, false) // the program's aliases
+			}
+			if depth > 0 && len(own) > 1 {
+				check(name, ex, own, true) // the subcommand's aliases
+			}
+		}
+		for i := range p.Subcommands {
+			walk(name, &p.Subcommands[i], top, depth+1)
+		}
+	}
+	tbl := effects.Table()
+	for i := range tbl {
+		p := &tbl[i]
+		names := append([]string{p.Name}, p.Aliases...)
+		if p.Versioned {
+			names = append(names, p.Name+"3.12") // python3.12, pip3.12, ...
+		}
+		walk("", p, names, 0)
+	}
+	t.Logf("%d examples classified under an alias", n)
+}
+
+// TestInterpreterInline checks that every interpreter entry of the table
+// names its inline-code options, under its entry name (its aliases share
+// them): an interpreter missing from interpreterInline would run `-e CODE`
+// as a script operand.
+func TestInterpreterInline(t *testing.T) {
+	for _, p := range effects.Table() {
+		if p.Special != effects.SpecialInterpreter {
+			continue
+		}
+		if _, ok := interpreterInline[p.Name]; !ok {
+			t.Errorf("interpreter %s has no entry in interpreterInline", p.Name)
+		}
+	}
+	for name := range interpreterInline {
+		if p := effects.Lookup(name); p == nil || p.Name != name || p.Special != effects.SpecialInterpreter {
+			t.Errorf("interpreterInline[%q] is not an interpreter entry's name", name)
+		}
+	}
 }

@@ -40,8 +40,16 @@ type walker struct {
 	stackUncertain bool
 	cdpath         bool // CDPATH was assigned in this line
 
-	funcs map[string]bool   // functions defined in this line
-	vars  map[string]string // literal values assigned in this line
+	funcs   map[string]*funcDef // functions the shell being walked has defined
+	funcGen int                 // counts function definitions, to tell a stale walk
+	calling map[*funcDef]bool   // functions being walked at a call
+	vars    map[string]string   // literal values assigned in this line
+
+	// fail says where the statement walked last leaves the shell's
+	// directory when it fails (its success leaves it in cwd): `X && Y` runs
+	// Y from X's success, and what follows from either end.
+	fail   failKind
+	failSt cwdState // the state on failure, when fail is failAt
 
 	// Facts for the line-wide rules of SPEC §5.5.
 	credential *Part // first part that reads stored credentials
@@ -92,6 +100,10 @@ type walker struct {
 	hookContent *string
 	hookAt      syntax.Node
 	hookDepth   int
+
+	// traceArgv, when set (by tests), sees every program invocation with
+	// the context it runs in.
+	traceArgv func(prog string, ctx callCtx)
 }
 
 func newWalker(src string, opts Options) *walker {
@@ -213,6 +225,22 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		w.tooDeep()
 		return
 	}
+	w.settle() // a statement starts where the previous one ended, however
+	if s.Background || s.Coprocess || s.Disown {
+		// A job in a child process: its cd stays there.
+		saved := w.saveCwd()
+		w.stmtNow(s, depth, in)
+		w.restoreCwd(saved)
+		return
+	}
+	w.stmtNow(s, depth, in)
+	if s.Negated {
+		w.negate()
+	}
+}
+
+// stmtNow walks a statement that the shell runs itself.
+func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	w.hookContent = nil
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 {
 		w.hookContent, w.hookAt, w.hookDepth = w.echoed(c), c, depth
@@ -330,7 +358,10 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 	if len(c.Args) == 0 {
 		return nil
 	}
-	name := c.Args[0].Lit()
+	name := ""
+	if e := effects.Lookup(c.Args[0].Lit()); e != nil {
+		name = e.Name // keyed on the entry, like every behaviour
+	}
 	if name != "echo" && name != "printf" {
 		return nil
 	}
@@ -442,11 +473,41 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			// bash runs every element in a child process; zsh runs the
+			// last one in the shell: it may or may not move the shell.
+			before := w.saveCwd()
 			w.stmt(c.X, depth+1, red.stdin)
+			w.settle()
+			w.restoreCwd(before)
 			w.stmt(c.Y, depth+1, stdinPipe)
-		default: // && and ||: worst wins, no reachability reasoning
+			w.settle()
+			w.restoreCwd(unionState(before, w.saveCwd()))
+		case syntax.AndStmt: // worst wins for effects; Y runs where X succeeded
 			w.stmt(c.X, depth+1, red.stdin)
+			xFailed, ok := w.takeFail()
 			w.stmt(c.Y, depth+1, red.stdin)
+			if ok {
+				w.alsoFails(xFailed) // X && Y fails also where X failed
+			}
+		default: // ||: Y runs where X failed
+			w.stmt(c.X, depth+1, red.stdin)
+			xFailed, ok := w.takeFail()
+			xOK := w.saveCwd()
+			if ok {
+				w.restoreCwd(xFailed)
+			}
+			w.stmt(c.Y, depth+1, red.stdin)
+			if !ok { // X cannot fail: Y never runs
+				w.restoreCwd(xOK)
+				w.fail = failNever
+				break
+			}
+			yFailed, yok := w.takeFail()
+			w.restoreCwd(unionState(xOK, w.saveCwd())) // X || Y succeeds where either did
+			w.fail = failNever
+			if yok {
+				w.alsoFails(yFailed)
+			}
 		}
 	case *syntax.Subshell:
 		saved := w.saveCwd()
@@ -455,13 +516,13 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.Block:
 		w.stmts(c.Stmts, depth+1)
 	case *syntax.IfClause:
-		for ic := c; ic != nil; ic = ic.Else {
-			w.stmts(ic.Cond, depth+1)
-			w.stmts(ic.Then, depth+1)
-		}
+		w.ifClause(c, depth)
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, depth+1)
-		w.stmts(c.Do, depth+1)
+		w.loop(c, depth, func() {
+			w.stmts(c.Cond, depth+1)
+			w.settle()
+			w.stmts(c.Do, depth+1)
+		})
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
@@ -475,15 +536,27 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		default:
 			w.unsupported(c, "a loop form")
 		}
-		w.stmts(c.Do, depth+1)
+		w.loop(c, depth, func() { w.stmts(c.Do, depth+1) })
 	case *syntax.CaseClause:
 		w.wordSubst(c.Word, depth+1)
+		start := w.saveCwd()
+		end := start // no pattern matched
+		from := start
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				w.wordSubst(p, depth+1)
 			}
+			w.restoreCwd(from)
 			w.stmts(it.Stmts, depth+1)
+			w.settle()
+			end = unionState(end, w.saveCwd())
+			from = start
+			if it.Op != syntax.Break {
+				// ;& and ;;& go on into the next item from here.
+				from = unionState(start, w.saveCwd())
+			}
 		}
+		w.restoreCwd(end)
 	case *syntax.FuncDecl:
 		w.funcDecl(c, depth)
 	case *syntax.ArithmCmd:
@@ -512,20 +585,246 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	}
 }
 
-// cwdState is the tracked working directory and pushd stack, saved around
-// subshells and substitutions (their cd does not leak out).
+// cwdState is the shell's tracked working directory and pushd stack, saved
+// around subshells and substitutions (their cd does not leak out). Saving
+// copies no slices: the walker never writes the elements of these slices in
+// place, it replaces them (cd), appends to them (pushd) or reslices them
+// (popd), so a saved state stays what it was.
 type cwdState struct {
 	cwd, lcwd           []string
 	dirStack, ldirStack [][]string
+	stackUncertain      bool
 }
 
 func (w *walker) saveCwd() cwdState {
-	return cwdState{append([]string(nil), w.cwd...), append([]string(nil), w.lcwd...),
-		append([][]string(nil), w.dirStack...), append([][]string(nil), w.ldirStack...)}
+	return cwdState{w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain}
 }
 
+// restoreCwd makes s the shell's state, as after a success.
 func (w *walker) restoreCwd(s cwdState) {
-	w.cwd, w.lcwd, w.dirStack, w.ldirStack = s.cwd, s.lcwd, s.dirStack, s.ldirStack
+	w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain = s.cwd, s.lcwd, s.dirStack, s.ldirStack, s.stackUncertain
+	w.fail = failAsOK
+}
+
+// failKind says where a statement that fails leaves the shell's directory.
+type failKind uint8
+
+const (
+	failAsOK  failKind = iota // where its success leaves it: most commands change nothing
+	failNever                 // it does not fail (a cd into a directory that exists)
+	failAt                    // at walker.failSt (a cd that may fail stays where it was)
+)
+
+// settle makes the shell's state the union of where the statement walked
+// last leaves it, failed or not: what follows a `;` runs after either.
+func (w *walker) settle() {
+	if w.fail == failAt {
+		w.restoreCwd(unionState(w.saveCwd(), w.failSt))
+	}
+	w.fail = failAsOK
+}
+
+// takeFail returns the state the statement walked last leaves on failure,
+// and false when it cannot fail; the shell's state stays its success.
+func (w *walker) takeFail() (cwdState, bool) {
+	k, st := w.fail, w.failSt
+	w.fail = failAsOK
+	switch k {
+	case failNever:
+		return cwdState{}, false
+	case failAt:
+		return st, true
+	}
+	return w.saveCwd(), true
+}
+
+// alsoFails adds st to where the statement walked last may leave the shell
+// on failure.
+func (w *walker) alsoFails(st cwdState) {
+	switch w.fail {
+	case failNever:
+		w.fail, w.failSt = failAt, st
+	case failAsOK:
+		if !sameState(st, w.saveCwd()) {
+			w.fail, w.failSt = failAt, unionState(w.saveCwd(), st)
+		}
+	default:
+		w.failSt = unionState(w.failSt, st)
+	}
+}
+
+// negate swaps success and failure (`! X`). A statement that cannot fail
+// never succeeds negated; its success is kept as the (unreachable) one.
+func (w *walker) negate() {
+	if w.fail == failAt {
+		ok, failed := w.saveCwd(), w.failSt
+		w.restoreCwd(failed)
+		w.fail, w.failSt = failAt, ok
+		return
+	}
+	w.fail = failAsOK
+}
+
+// sameState reports whether a and b are the same state.
+func sameState(a, b cwdState) bool {
+	if a.stackUncertain != b.stackUncertain || !slices.Equal(a.cwd, b.cwd) || !slices.Equal(a.lcwd, b.lcwd) ||
+		len(a.dirStack) != len(b.dirStack) || len(a.ldirStack) != len(b.ldirStack) {
+		return false
+	}
+	for i := range a.dirStack {
+		if !slices.Equal(a.dirStack[i], b.dirStack[i]) || !slices.Equal(a.ldirStack[i], b.ldirStack[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unionState is a state in which a later command must be safe if the
+// shell is in a or in b: the candidates of both, and a directory stack that
+// holds both (uncertain where the stacks differ in depth).
+func unionState(a, b cwdState) cwdState {
+	if sameState(a, b) {
+		return a
+	}
+	u := cwdState{cwd: unionDirs(a.cwd, b.cwd), lcwd: unionDirs(a.lcwd, b.lcwd),
+		stackUncertain: a.stackUncertain || b.stackUncertain || len(a.dirStack) != len(b.dirStack)}
+	n := max(len(a.dirStack), len(b.dirStack))
+	u.dirStack, u.ldirStack = make([][]string, n), make([][]string, n)
+	for i := range n {
+		var x, y, lx, ly []string
+		if i < len(a.dirStack) {
+			x, lx = a.dirStack[i], a.ldirStack[i]
+		}
+		if i < len(b.dirStack) {
+			y, ly = b.dirStack[i], b.ldirStack[i]
+		}
+		u.dirStack[i], u.ldirStack[i] = unionDirs(x, y), unionDirs(lx, ly)
+	}
+	return u
+}
+
+// subState reports whether every candidate of a is one of b's (the stacks
+// compared as well).
+func subState(a, b cwdState) bool {
+	return sameState(unionState(a, b), b)
+}
+
+// ifClause walks if/elif/else: each branch runs where the conditions before
+// it failed, its body where its condition succeeded; the shell ends where
+// any branch ends, or where the last condition failed when there is no
+// else.
+func (w *walker) ifClause(c *syntax.IfClause, depth int) {
+	var end *cwdState
+	join := func() {
+		w.settle()
+		s := w.saveCwd()
+		if end != nil {
+			s = unionState(*end, s)
+		}
+		end = &s
+	}
+	for ic := c; ic != nil; ic = ic.Else {
+		if !ic.ThenPos.IsValid() { // else
+			w.stmts(ic.Then, depth+1)
+			join()
+			break
+		}
+		w.stmts(ic.Cond, depth+1)
+		failed, ok := w.takeFail()
+		if !ok {
+			failed = w.saveCwd() // the later branches are walked anyway
+		}
+		w.stmts(ic.Then, depth+1)
+		join()
+		w.restoreCwd(failed)
+		if ic.Else == nil {
+			join()
+		}
+	}
+	if end != nil {
+		w.restoreCwd(*end)
+	}
+}
+
+// loop walks a loop whose body (walk) runs any number of times: when one
+// pass moves the shell, the body is walked again from every place it may
+// start, and from an unknown directory when the places keep growing. Each
+// walk past the first counts the loop's syntax against MaxUnits, which
+// bounds nested loops.
+func (w *walker) loop(n syntax.Node, depth int, walk func()) {
+	start := w.saveCwd()
+	walk()
+	w.settle()
+	if sameState(w.saveCwd(), start) {
+		return
+	}
+	starts := unionState(start, w.saveCwd())
+	for pass := 0; pass < 2; pass++ {
+		if !w.charge(n) {
+			return
+		}
+		if pass == 1 {
+			starts = cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true}
+		}
+		w.restoreCwd(starts)
+		walk()
+		w.settle()
+		if subState(w.saveCwd(), starts) {
+			break
+		}
+	}
+	w.restoreCwd(unionState(starts, w.saveCwd()))
+}
+
+// charge counts the syntax of n, walked once more (a loop body, a function
+// at its call), against MaxUnits. Past it, the command is refused as too
+// large, the shell's directory becomes unknown, and charge returns false.
+func (w *walker) charge(n syntax.Node) bool {
+	if w.units += syntaxUnits(w.textOf(n), MaxUnits-w.units+1); w.units > MaxUnits {
+		w.tooLarge()
+		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
+		return false
+	}
+	return true
+}
+
+// unknownDirs is the one candidate directory "unknown".
+var unknownDirs = []string{""}
+
+// callCtx is what one invocation runs in, handed to it by value as mvdan/sh's
+// interp.HandlerContext is: the directories it runs in, and whether the
+// shell itself runs it. A wrapper hands the command it carries its own
+// copy, changed by its directory options (`env -C d CMD`); nothing a
+// wrapper or a process does reaches the commands after it. Only the shell's
+// own builtins (cd, pushd, popd, eval) change the walker's shell state.
+type callCtx struct {
+	dirs  []string // candidate physical working directories; "" is unknown
+	ldirs []string // the same as $PWD names them (bash's logical cd)
+	// shell: the shell runs the invocation itself, not a process it
+	// started, so cd changes the shell's directory.
+	shell bool
+	// funcs: the shell's functions are called (not under `command`, not
+	// in a process such as `timeout 5 f`).
+	funcs bool
+}
+
+// shellCtx is the context of a command the shell runs directly.
+func (w *walker) shellCtx() callCtx {
+	return callCtx{dirs: w.cwd, ldirs: w.lcwd, shell: true, funcs: true}
+}
+
+// processCtx is the context of a process started in dirs (logical ldirs).
+func processCtx(dirs, ldirs []string) callCtx { return callCtx{dirs: dirs, ldirs: ldirs} }
+
+// funcDef is a function the shell has defined. Its body is walked where it
+// is defined (so that a function never called is classified too) and again
+// where it is called, in the caller's directory, unless the walk at the
+// definition holds there.
+type funcDef struct {
+	body       *syntax.Stmt
+	frame      frame
+	start, end cwdState // the walk at the definition: from where, to where
+	gen        int      // walker.funcGen when that walk ended
 }
 
 // funcDecl classifies a function body where it is defined (SPEC §3 rule 11)
@@ -537,13 +836,15 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 		names = append(names, c.Name)
 	}
 	if w.funcs == nil {
-		w.funcs = map[string]bool{}
+		w.funcs = map[string]*funcDef{}
 	}
+	def := &funcDef{body: c.Body, frame: w.frame, start: w.saveCwd()}
+	w.funcGen++
 	// A function without a name (a zsh anonymous function, or what the
 	// parser makes of `()x`) runs its body now; the body is walked below.
 	for _, n := range names {
 		name := n.Value
-		w.funcs[name] = true
+		w.funcs[name] = def
 		if selfSpawns(name, c.Body, false, 0) {
 			p := w.part(c, effects.SystemChange, name, fmt.Sprintf("`%s` is a fork bomb: function %s starts copies of itself in a pipeline or in the background", brief(w.textOf(c)), name))
 			p.Refusal = effects.ForkBomb
@@ -553,10 +854,47 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	if c.Body == nil {
 		return
 	}
-	saved := w.saveCwd()
+	w.enter(def)
 	w.stmt(c.Body, depth+1, stdinNone)
-	w.restoreCwd(saved)
+	w.settle()
+	w.leave(def)
+	def.end, def.gen = w.saveCwd(), w.funcGen
+	w.restoreCwd(def.start)
 }
+
+// callFunc classifies a call of a function by the shell: the function runs
+// in the shell, from the caller's directory, and moves the caller with its
+// cd (`f() { cd /; }; f; rm -rf x` deletes /x).
+func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, red redirInfo) {
+	w.add(w.part(at, effects.Read, name, ""))
+	switch {
+	case def.body == nil:
+	case w.calling[def]:
+		// A recursive call: where it leaves the shell is not known.
+		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
+	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start):
+		w.restoreCwd(def.end) // the walk at the definition holds here
+	default:
+		saved := w.frame
+		w.frame = def.frame
+		if w.charge(def.body) {
+			w.enter(def)
+			w.stmt(def.body, depth+1, red.stdin)
+			w.settle()
+			w.leave(def)
+		}
+		w.frame = saved
+	}
+}
+
+func (w *walker) enter(def *funcDef) {
+	if w.calling == nil {
+		w.calling = map[*funcDef]bool{}
+	}
+	w.calling[def] = true
+}
+
+func (w *walker) leave(def *funcDef) { delete(w.calling, def) }
 
 func (w *walker) textOf(n syntax.Node) string {
 	_, _, t := w.span(n)
@@ -650,7 +988,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
 		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(a)), name, why)))
 		if codeVars[name] && a.Value != nil {
-			w.codeValue(val, !literal, a.Value, depth)
+			// Another program runs it, from the shell's directory.
+			w.codeValue(val, !literal, a.Value, depth, processCtx(w.cwd, w.lcwd))
 		}
 	}
 }
@@ -896,11 +1235,20 @@ func (w *walker) finish() {
 	}
 }
 
-// nested classifies literal shell code given as a string (`sh -c`, `eval`,
-// `watch`, alias values). Spans of its parts point into the original command
-// when the code is a plain '...' word, and at the whole word otherwise.
+// nested classifies literal shell code that this shell runs later (trap
+// actions, alias values, PROMPT_COMMAND): as if it ran here, now, without
+// changing the directory of what follows.
 func (w *walker) nested(code string, at syntax.Node, depth int) {
 	saved := w.saveCwd()
+	w.here(code, at, depth)
+	w.restoreCwd(saved)
+}
+
+// here classifies literal shell code that this shell runs now (`eval`):
+// its cd changes the directory of what follows. Spans of its parts point
+// into the original command when the code is a plain '...' word, and at the
+// whole word otherwise.
+func (w *walker) here(code string, at syntax.Node, depth int) {
 	savedFrame := w.frame
 	if sq, ok := singleQuotedOnly(at); ok && w.frame.exact {
 		s, e, _ := w.spanOf(int(sq.Pos().Offset())+1, int(sq.End().Offset())-1)
@@ -910,7 +1258,37 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 		w.classifySource(code, s, e, false, depth+1)
 	}
 	w.frame = savedFrame
+}
+
+// newShell classifies literal shell code that a new shell runs (`sh -c
+// CODE`, `parallel CMD`, a git hook, a pager): it starts in ctx's
+// directories with an empty directory stack and none of this shell's
+// functions (`rm() { :; }; sh -c 'rm -rf ~'` runs the program rm), and
+// nothing it changes reaches what follows.
+func (w *walker) newShell(code string, at syntax.Node, depth int, ctx callCtx) {
+	saved, funcs := w.saveCwd(), w.funcs
+	w.restoreCwd(cwdState{cwd: ctx.dirs, lcwd: ctx.ldirs})
+	w.funcs = nil
+	w.here(code, at, depth)
+	w.funcs = funcs
 	w.restoreCwd(saved)
+}
+
+// elsewhere runs classify where the shell's directories, home and workspace
+// roots do not apply: on another machine, in a container, under another
+// root (SPEC §3 rule 13). Every relative path there is unknown, and no
+// absolute path is inside a workspace or the home directory.
+func (w *walker) elsewhere(classify func(ctx callCtx)) {
+	savedOpts, saved, funcs := w.opts, w.saveCwd(), w.funcs
+	savedRoots, savedDone := w.physRoots, w.rootsDone
+	w.opts.Workspaces, w.opts.Home = nil, ""
+	w.physRoots, w.rootsDone = nil, true
+	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs})
+	w.funcs = nil
+	classify(processCtx(unknownDirs, unknownDirs))
+	w.opts, w.funcs = savedOpts, funcs
+	w.restoreCwd(saved)
+	w.physRoots, w.rootsDone = savedRoots, savedDone
 }
 
 // singleQuotedOnly returns the word's single part when it is '...' (not $'...').

@@ -82,6 +82,9 @@ func sortedTable(families ...[]Program) []Program {
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }
 
+// versioned marks an entry whose versioned names name it too (`tclsh8.6`).
+func versioned(p Program) Program { p.Versioned = true; return p }
+
 // secret marks an entry whose output is a stored credential.
 func secret(p Program) Program { p.Credential = true; return p }
 
@@ -118,6 +121,10 @@ func rpath(ns ...string) Flag { return Flag{Names: ns, Value: ReadPath} }
 
 // dir is an option whose value is the directory the program works in (`make -C d`).
 func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }
+
+// projectDir is an option whose value is the project the tool works on
+// (`npm --prefix d`): a command it carries may run there or in the cwd.
+func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
 
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }

@@ -197,7 +197,7 @@ var verifyPrograms = []Program{
 			"--extension", "--ignore", "-O", "--reporter-option", "-j", "--jobs", "--retries"), rpath("--config", "--file")),
 		Examples: ex("mocha", "mocha -r ts-node/register 'test/**/*.ts'")},
 	{Name: "nyc", Aliases: names("c8"), Effects: fx(WriteInside), Operands: Command, Why: "nyc runs the command and writes coverage data",
-		Flags:    fl(arg("-r", "--reporter", "--include", "--exclude", "-n", "-x", "--extension", "--lines"), wpath("--report-dir", "--temp-dir", "-o")),
+		Flags:    fl(arg("-r", "--reporter", "--include", "--exclude", "-n", "-x", "--extension", "--lines"), wpath("--report-dir", "--temp-dir", "-o"), projectDir("--cwd")),
 		Examples: ex("nyc ls", "c8 --reporter=lcov ls")},
 	{Name: "oxlint", Effects: fx(Verify), Flags: fl(rpath("-c", "--config"), arg("-A", "--allow", "-D", "--deny", "-W", "--warn", "--format", "-f"),
 		Flag{Names: names("--fix"), Replace: true, Effects: fx(WriteInside), Why: "oxlint --fix rewrites the files", Examples: ex("oxlint --fix")}),

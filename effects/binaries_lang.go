@@ -356,7 +356,7 @@ var otherLangPrograms = []Program{
 		Examples:    ex("rake", "rake db:migrate")},
 	{Name: "stack", Aliases: names("cabal"), Effects: fx(OpaqueLow, Network), Why: "stack builds the project and downloads dependencies", Other: fx(OpaqueLow, Network),
 		Subcommands: []Program{
-			{Name: "exec", Effects: fx(Read), Operands: Command, Examples: ex("stack exec ls")},
+			{Name: "exec", Effects: fx(Read), Operands: Command, Flags: fl(dir("--cwd")), Examples: ex("stack exec ls")},
 			{Name: "test", Effects: fx(Verify), Examples: ex("stack test", "cabal test")},
 		},
 		Examples: ex("stack build", "cabal build")},

@@ -189,7 +189,7 @@ var miscPrograms = []Program{
 		},
 		Examples: ex("vault")},
 	{Name: "watchexec", Effects: fx(Read), Operands: Command,
-		Flags:    fl(arg("-e", "--exts", "-w", "--watch", "-i", "--ignore", "-f", "--filter", "-d", "--debounce", "--delay-run", "-s", "--signal", "--shell", "--project-origin", "--workdir")),
+		Flags:    fl(arg("-e", "--exts", "-w", "--watch", "-i", "--ignore", "-f", "--filter", "-d", "--debounce", "--delay-run", "-s", "--signal", "--shell", "--project-origin"), dir("--workdir")),
 		Examples: ex("watchexec -e go -- ls")},
 	{Name: "xattr", Effects: fx(Read), Operands: ReadPaths,
 		Flags:    fl(Flag{Names: names("-d", "-c", "-w", "-r"), Effects: fx(WriteInside), Why: "xattr -d changes the extended attributes of files", Examples: ex("xattr -d com.apple.quarantine app.zip")}),

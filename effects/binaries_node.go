@@ -5,7 +5,7 @@ package effects
 // npmFlags are npm 11's config options that take a value (`npm help config`),
 // accepted before or after the subcommand.
 var npmFlags = fl(
-	dir("--prefix", "-C"),
+	projectDir("--prefix", "-C"),
 	arg("-w", "--workspace", "--registry", "--cache", "--loglevel", "--tag", "--otp", "--include", "--omit", "--location",
 		"--save-prefix", "--before", "--access", "--auth-type", "--scope", "--install-strategy",
 		"--fetch-retries", "--fetch-timeout", "--maxsockets", "--proxy", "--https-proxy", "--noproxy", "--os", "--cpu", "--libc",
@@ -227,8 +227,8 @@ var nodePrograms = []Program{
 		},
 		Examples: ex("npm --version", "npm"), NotExamples: ex("npm run build", "npm frobnicate", "npm --json install -g x")}, npmFlags),
 	{Name: "npx", Aliases: names("pnpx"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npx downloads and runs a package's program",
-		Flags:    fl(arg("-p", "--package", "-c", "--call")),
-		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~")},
+		Flags:    flags(fl(arg("-p", "--package", "-c", "--call")), npmFlags),
+		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~", "npx --prefix /tmp rm -rf x")},
 	withFlags(Program{Name: "pnpm", Effects: fx(Read), Other: fx(OpaqueLow),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("i", "install"), Effects: fx(Network, WriteInside), Why: "pnpm install downloads packages into node_modules",

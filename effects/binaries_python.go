@@ -68,7 +68,8 @@ var pythonPrograms = []Program{
 				Examples: ex("conda install -y numpy", "conda update --all")},
 			rsub("list", "conda list"),
 			{Name: "remove", Aliases: names("uninstall"), Effects: fx(WriteOutside), Why: "conda remove deletes packages from an environment", Examples: ex("conda remove -n x numpy")},
-			{Name: "run", Effects: fx(Read), Operands: Command, Flags: fl(arg("-n", "--name"), wpath("-p", "--prefix"), dir("--cwd")), Examples: ex("conda run -n py312 ls")},
+			{Name: "run", Effects: fx(Read), Operands: Command, Flags: fl(arg("-n", "--name"), wpath("-p", "--prefix"), dir("--cwd")), Examples: ex("conda run -n py312 ls"),
+				NotExamples: ex("conda run --cwd / rm -rf x")},
 			sub("search", fx(Network), "conda search asks the channels", "conda search numpy"),
 		},
 		Examples: ex("conda --version")}),
@@ -116,7 +117,7 @@ var pythonPrograms = []Program{
 	{Name: "nox", Effects: fx(Verify, Network, WriteInside), Why: "nox installs each session's packages into .nox and runs them",
 		Flags:    fl(arg("-s", "--session", "--sessions", "-k", "-t", "--tags", "-p", "--python", "--db", "--default-venv-backend"), rpath("-f", "--noxfile"), dir("--envdir")),
 		Examples: ex("nox -s tests")},
-	{Name: "pip", Aliases: names("pip3"), Effects: fx(Read), Other: fx(Network, WriteOutside),
+	{Name: "pip", Aliases: names("pip3"), Versioned: true, Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Flags: fl(arg("--proxy", "--timeout", "--retries", "--cache-dir", "--python", "--exists-action", "--trusted-host"), rpath("--cert", "--client-cert"), wpath("--log")),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read),
@@ -177,7 +178,9 @@ var pythonPrograms = []Program{
 		},
 		Examples: ex("pipx --version")},
 	inherit(Program{Name: "poetry", Effects: fx(Read), Other: fx(Network, WriteInside, WriteOutside),
-		Flags: fl(dir("-C", "--directory", "-P", "--project")),
+		// poetry 2: -C changes the working directory, -P names the project
+		// and keeps it.
+		Flags: fl(dir("-C", "--directory"), projectDir("-P", "--project")),
 		Subcommands: []Program{
 			rsub("about", "poetry about"),
 			{Name: "add", Aliases: names("install", "lock", "remove", "sync", "update"), Effects: fx(Network, WriteInside, WriteOutside),
@@ -199,7 +202,7 @@ var pythonPrograms = []Program{
 			{Name: "init", Aliases: names("new"), Effects: fx(WriteInside), Why: "poetry init writes pyproject.toml", Examples: ex("poetry init -n", "poetry new pkg")},
 			rsub("list", "poetry list"),
 			sub("publish", fx(Network), "poetry publish uploads the package", "poetry publish"),
-			{Name: "run", Effects: fx(Read), Operands: Command, Examples: ex("poetry run ls")},
+			{Name: "run", Effects: fx(Read), Operands: Command, Examples: ex("poetry run ls", "poetry run -C src ls"), NotExamples: ex("poetry run -C / rm -rf x")},
 			{Name: "self", Effects: fx(Network, WriteOutside), Why: "poetry self changes poetry's own installation", Examples: ex("poetry self update")},
 			sub("shell", fx(OpaqueMedium), "poetry shell starts an interactive shell", "poetry shell"),
 			rsub("show", "poetry show --tree"),
@@ -276,7 +279,9 @@ var pythonPrograms = []Program{
 		},
 		Examples: ex("twine --version")},
 	inherit(Program{Name: "uv", Effects: fx(Read), Other: fx(Network, WriteInside),
-		Flags: fl(dir("--directory", "--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),
+		// uv: --directory changes the working directory, --project names
+		// the project and keeps it.
+		Flags: fl(dir("--directory"), projectDir("--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("lock", "remove", "sync"), Effects: fx(Network, WriteInside), Why: "uv add downloads packages into the project's .venv and changes pyproject.toml",
 				Flags: fl(arg("--group", "--extra", "--optional", "--package", "--with", "-r", "--requirements")), Examples: ex("uv add requests", "uv sync", "uv lock --upgrade")},

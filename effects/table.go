@@ -2,6 +2,7 @@ package effects
 
 import (
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -27,8 +28,13 @@ import (
 type Program struct {
 	Name    string   // "git", or a subcommand name "push"
 	Aliases []string // other names of the same entry: "python3" for "python"
-	Effects []Class  // effects of a plain invocation: `git push` network
-	Why     string   // why a non-read entry is what it is; shown in reasons
+	// Versioned: the name or an alias followed by a version also names the
+	// entry, as distributions install interpreters (`python3.12`,
+	// `pypy3.10`, `pip3.11`, `perl5.36`). Only for programs whose versioned
+	// binaries are the same program.
+	Versioned bool
+	Effects   []Class // effects of a plain invocation: `git push` network
+	Why       string  // why a non-read entry is what it is; shown in reasons
 	// Operands says what the non-flag arguments are.
 	Operands Operands
 	// Skip is the number of leading operands that are not paths or commands:
@@ -74,6 +80,17 @@ type Program struct {
 	// is a [Program.RuleStore] change too: the gate's own commands, where an
 	// unknown verb may be one that edits the rules (`command-safety rules`).
 	OtherRuleStore bool
+	// InShell: the command the entry carries runs in the shell itself, not in
+	// a process it starts (`builtin cd src`, `command cd src`): a cd there
+	// changes the shell's directory. Functions are still not called
+	// (`command rm` runs the program rm, whatever function rm exists).
+	InShell bool
+	// Elsewhere: the command the entry carries runs where the shell's
+	// directories, home and workspace roots do not apply — in a container,
+	// under another root directory, as a service unit (`docker exec web rm
+	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
+	// as a remote command's are (SPEC §3 rule 13).
+	Elsewhere bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -101,6 +118,9 @@ type Flag struct {
 	HomeWrite string
 	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).
 	Links bool
+	// Elsewhere: like [Program.Elsewhere], for this flag (`unshare -R DIR`,
+	// `parallel -S host`).
+	Elsewhere bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen
@@ -126,13 +146,19 @@ const (
 	WritePath
 	// ReadPath: the argument is a file read (`grep -f patterns`, `curl -T f`, `-d @f`).
 	ReadPath
-	// Dir: the program runs in this directory (`git -C d`, `make -C d`, `tar -C d`).
+	// Dir: the program runs in this directory (`git -C d`, `make -C d`, `tar -C d`),
+	// and so does the command it carries (`env -C d CMD`, `conda run --cwd d CMD`).
 	Dir
 	// ProgramArg: the argument is a program the tool runs (`rg --pre cmd`):
 	// opaque-medium, whatever it names.
 	ProgramArg
 	// Config: a `key=value` that may name a program (`git -c core.pager=..`).
 	Config
+	// ProjectDir: the program works on the project in this directory, and a
+	// command it carries runs there or in the working directory, as the
+	// tool's version decides: both are candidates (`npm --prefix d exec
+	// CMD`, `uv run --project d CMD`).
+	ProjectDir
 )
 
 // Operands says what the non-flag arguments of a [Program] are.
@@ -199,8 +225,9 @@ var (
 	index     map[string]*Program
 )
 
-// Lookup returns the entry for a bare program name (or one of its aliases),
-// or nil when the program is not in the table.
+// Lookup returns the entry for a bare program name (or one of its aliases,
+// or a versioned spelling of a [Program.Versioned] entry's names), or nil
+// when the program is not in the table.
 func Lookup(name string) *Program {
 	indexOnce.Do(func() {
 		index = make(map[string]*Program, len(table)*2)
@@ -212,7 +239,30 @@ func Lookup(name string) *Program {
 			}
 		}
 	})
-	return index[name]
+	if p := index[name]; p != nil {
+		return p
+	}
+	if stem, ok := versionStem(name); ok {
+		if p := index[stem]; p != nil && p.Versioned {
+			return p
+		}
+	}
+	return nil
+}
+
+// versionStem splits a versioned program name (`python3.12`) into the name
+// before its version (`python`): the version is digits in dot-separated
+// groups, and the name ends in a letter.
+func versionStem(name string) (string, bool) {
+	stem := strings.TrimRight(name, "0123456789.")
+	v := name[len(stem):]
+	if stem == "" || v == "" || v[0] == '.' || v[len(v)-1] == '.' || strings.Contains(v, "..") {
+		return "", false
+	}
+	if c := stem[len(stem)-1]; c < 'a' || c > 'z' {
+		return "", false
+	}
+	return stem, true
 }
 
 // Sub returns the subcommand of p named name, or nil.

@@ -16,11 +16,12 @@ func _() {
 	_ = x[Dir-5]
 	_ = x[ProgramArg-6]
 	_ = x[Config-7]
+	_ = x[ProjectDir-8]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfig"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigProjectDir"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 67}
 
 func (i Value) String() string {
 	idx := int(i) - 0

@@ -96,7 +96,7 @@ func TestEntriesHaveExamples(t *testing.T) {
 				continue
 			}
 			first := strings.Fields(e)[0]
-			if top != nil && first != top.Name && !slices.Contains(top.Aliases, first) {
+			if top != nil && Lookup(first) != top {
 				t.Errorf("%s: example %q does not run %s", path, e, prog)
 			}
 		}
@@ -225,7 +225,7 @@ func TestFlags(t *testing.T) {
 			if f.Replace && len(f.Effects) == 0 {
 				t.Errorf("%s: flag %v replaces the effects with nothing", path, f.Names)
 			}
-			if f.Value < NoValue || f.Value > Config {
+			if f.Value < NoValue || f.Value > ProjectDir {
 				t.Errorf("%s: flag %v has an unknown Value %d", path, f.Names, f.Value)
 			}
 		}
@@ -324,5 +324,23 @@ func TestVerifyGoals(t *testing.T) {
 	}
 	if !slices.Equal(test.Other, make.Other) {
 		t.Errorf("make test's Other = %v, want make's %v", test.Other, make.Other)
+	}
+}
+
+// TestVersioned checks versioned spellings: they name a Versioned entry
+// only, and only as a name, digits and dots.
+func TestVersioned(t *testing.T) {
+	for name, want := range map[string]string{
+		"python3.12": "python", "pypy3.10": "python", "python2.7": "python", "pip3.11": "pip",
+		"perl5.36": "perl", "tclsh8.6": "tclsh", "python3": "python",
+		"python3.": "", "python.3": "", "python3..1": "", "ls2": "", "git2.40": "", "3.12": "",
+	} {
+		got := ""
+		if p := Lookup(name); p != nil {
+			got = p.Name
+		}
+		if got != want {
+			t.Errorf("Lookup(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

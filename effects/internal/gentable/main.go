@@ -56,6 +56,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	b.WriteString("{")
 	str(b, "Name", p.Name)
 	strs(b, "Aliases", p.Aliases)
+	if p.Versioned {
+		b.WriteString("Versioned: true, ")
+	}
 	classes(b, "Effects", p.Effects)
 	str(b, "Why", p.Why)
 	if p.Operands != 0 {
@@ -108,6 +111,12 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.OtherRuleStore {
 		b.WriteString("OtherRuleStore: true, ")
 	}
+	if p.InShell {
+		b.WriteString("InShell: true, ")
+	}
+	if p.Elsewhere {
+		b.WriteString("Elsewhere: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
@@ -135,6 +144,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
+	}
+	if f.Elsewhere {
+		b.WriteString("Elsewhere: true, ")
 	}
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
