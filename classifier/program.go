@@ -190,6 +190,9 @@ type invocation struct {
 	target *flagHit
 	entry  *effects.Program
 	args   []field // the arguments after the program or subcommand name
+	// scripts are the words from the project script's name on, for an entry
+	// whose operands name scripts or goals ([effects.Scripts]).
+	scripts []field
 }
 
 type flagHit struct {
@@ -236,7 +239,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			continue
 		}
 		// An operand.
-		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts {
+		if inv.scripts == nil && len(inv.operands) == 0 && (e.Scripts == effects.ScriptName || e.Scripts == effects.GoalNames) &&
+			(a.dynamic || e.Sub(a.value) == nil) {
+			// The project's script or goal: the names and arguments from
+			// here on (`npm run lint -- src`, `pnpm lint`, `make lint test`).
+			inv.scripts = args[i:]
+			if e.Scripts == effects.ScriptName {
+				continue
+			}
+		}
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil {
 			if a.dynamic {
 				inv.unknownSub(e, a)
 				return
@@ -270,6 +282,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.writeFlagValues()
 	inv.finishSpecial(e)
+	inv.checkScripts(e, args)
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
@@ -974,4 +987,119 @@ func (inv *invocation) stdinScript() {
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` starts an interactive %s that reads commands from the terminal", inv.text, inv.prog)))
 	}
+}
+
+// checkScripts decides what the project scripts or goals the invocation
+// names do ([effects.Scripts]): a check verifies by name, anything else runs
+// the project's code (the entry's Other effects). args are the invocation's
+// arguments after the program or subcommand name.
+func (inv *invocation) checkScripts(e *effects.Program, args []field) {
+	if e.Scripts == effects.NoScripts || inv.replacing {
+		return
+	}
+	var names, passed []field
+	switch e.Scripts {
+	case effects.ScriptName:
+		if inv.scripts == nil {
+			return // `npm run` lists the scripts
+		}
+		names, passed = inv.scripts[:1], inv.scripts[1:]
+	case effects.ScriptArgs:
+		passed = args
+	case effects.GoalNames:
+		if len(inv.operands) <= e.Skip {
+			return // the default goal
+		}
+		names = inv.operands[e.Skip:]
+	}
+	if why := inv.foreignScripts(); why != "" {
+		// The scripts come from a file outside the workspace (`make -f
+		// /tmp/x.mk`): code from elsewhere, whatever the names.
+		inv.classes = append([]effects.Class(nil), effects.OpaqueMedium)
+		inv.why = why
+		return
+	}
+	why := inv.notCheck(e, names, passed)
+	if why == "" {
+		inv.classes = append(inv.classes[:0], effects.Verify)
+		return
+	}
+	other := e.Other
+	if other == nil {
+		other = []effects.Class{effects.OpaqueLow}
+	}
+	inv.classes = append([]effects.Class(nil), other...)
+	inv.why = why
+}
+
+// foreignScripts says which file that the runner reads its scripts from
+// (a ReadPath option: `make -f FILE`, `just --justfile FILE`) is outside
+// the workspace; "" when none is.
+func (inv *invocation) foreignScripts() string {
+	w := inv.w
+	for _, h := range inv.flags {
+		if h.flag.Value != effects.ReadPath || h.value == nil {
+			continue
+		}
+		if h.value.dynamic {
+			return fmt.Sprintf("it reads its scripts from %s, a file only known at run time", h.name)
+		}
+		for _, p := range w.resolveIn(h.value.value, h.value.glob, inv.dirs) {
+			if l := w.locate(p); l != locInside && l != locRoot {
+				return fmt.Sprintf("it runs code from %s (%s), which is not inspected", w.describe(p, l), h.name)
+			}
+		}
+	}
+	return ""
+}
+
+// notCheck says why the scripts or goals names, run with the arguments
+// passed, are not a check of the project in the workspace; "" when they are.
+func (inv *invocation) notCheck(e *effects.Program, names, passed []field) string {
+	w := inv.w
+	for _, n := range names {
+		if n.dynamic {
+			return "it runs a project script whose name is only known at run time"
+		}
+		if !e.Check(n.value) {
+			kind := "script"
+			if e.Scripts == effects.GoalNames {
+				kind = "goal"
+			}
+			return fmt.Sprintf("it runs the project %s %s, which is not inspected (only checks such as test and lint verify by name)", kind, shortQuote(n.value))
+		}
+	}
+	for _, a := range passed {
+		if a.dynamic {
+			return "it passes the check arguments only known at run time"
+		}
+		if effects.ScriptWrites(a.value) {
+			return fmt.Sprintf("%s makes the check write", a.value)
+		}
+		v := a.value
+		if i := strings.IndexByte(v, '='); i > 0 && isOption(v) {
+			v = v[i+1:]
+		}
+		if v != "" && (strings.ContainsRune(v, '/') || v[0] == '.' || v[0] == '~') {
+			for _, p := range w.resolveIn(v, a.glob, inv.dirs) {
+				if l := w.locate(p); l != locInside && l != locRoot {
+					return fmt.Sprintf("it passes the check %s", w.describe(p, l))
+				}
+			}
+		}
+	}
+	for _, d := range inv.dirs {
+		if l := w.locate(d); l != locInside && l != locRoot {
+			return fmt.Sprintf("it runs the scripts of a project in %s", w.describe(d, l))
+		}
+	}
+	return ""
+}
+
+// shortQuote quotes a script name for a reason, cut to a readable length.
+func shortQuote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return "`" + s + "`"
 }

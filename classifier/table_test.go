@@ -56,6 +56,13 @@ func TestTableExamples(t *testing.T) {
 				t.Errorf("%s: unknown subcommand %q classifies as [%s], want [%s]", name, ex, got, other)
 			}
 		}
+		for _, ex := range p.CheckExamples {
+			// A check script or goal verifies by name (effects.Scripts).
+			n++
+			if got := classSet(Classify(ex, tableOpts)); got != "verify" {
+				t.Errorf("%s: check example %q classifies as [%s], want [verify]", name, ex, got)
+			}
+		}
 		for _, ex := range p.NotExamples {
 			n++
 			if got := classSet(Classify(ex, tableOpts)); got == want {
@@ -158,6 +165,7 @@ func TestTableAliases(t *testing.T) {
 		var exs []string
 		exs = append(exs, p.Examples...)
 		exs = append(exs, p.NotExamples...)
+		exs = append(exs, p.CheckExamples...)
 		for _, f := range p.Flags {
 			exs = append(exs, f.Examples...)
 		}

@@ -31,9 +31,9 @@ import (
 //   - A tool that rewrites the files it is given only with a flag (`gofmt -w`,
 //     `prettier --write`) keeps Operands ReadPaths or NoPaths and carries the
 //     write on the flag: a flag cannot switch the operands' role.
-//   - Goal runners (make, mvn, gradle, just, ...) verify only when every goal
-//     verifies: [verifyGoals] nests the verify goals so that `make test
-//     install` falls back to the conservative entry.
+//   - Script and goal runners (npm run, pnpm, yarn, make, just, mvn, ...)
+//     name their checks in [Program.Checks] ([Scripts]): `make test install`
+//     takes the conservative entry because install is no check.
 //   - Deleting resources that live outside the workspace (containers,
 //     clusters, cloud, shared caches) is Outside; implicit writes of
 //     configuration, credentials or installed programs under the home
@@ -203,24 +203,15 @@ func singleDash(p Program) Program {
 	return p
 }
 
-// verifyGoals returns the subcommands of a goal runner for goals that verify
-// by name (`make test`, `mvn verify`). Each goal accepts further goals: a
-// verify goal keeps verifying, any other goal takes other (the runner's
-// conservative effects), down to depth goals in a row; goals beyond that are
-// not looked at (see the report of issue 2, "schema gaps"). line is the
-// command so far, used to write the examples (`make test check`).
-func verifyGoals(line string, goals []string, fs []Flag, other []Class, depth int) []Program {
-	if depth == 0 {
-		return nil
-	}
-	out := make([]Program, 0, len(goals))
-	for _, g := range goals {
-		l := line + " " + g
-		p := Program{Name: g, Effects: fx(Verify), Flags: fs, Subcommands: verifyGoals(l, goals, fs, other, depth-1), Examples: ex(l)}
-		if len(p.Subcommands) > 0 {
-			p.Other = other
-		}
-		out = append(out, p)
-	}
-	return out
-}
+// nodeChecks are the package.json scripts that verify by name (`npm run
+// lint`, `pnpm typecheck`, `yarn test:unit`): the names that projects give
+// their test runners, linters and typecheckers. Scripts named for anything
+// else (`build`, `dev`, `start`, `lint:fix`) run the project's code; see
+// [ScriptWriters]. `lint-*` is not here: `lint-staged` rewrites and stages
+// files.
+var nodeChecks = names("check", "check:*", "lint", "lint:*", "test", "test:*", "tests", "type-check", "typecheck", "typecheck:*")
+
+// goalChecks are the Makefile goals, justfile recipes and Taskfile tasks
+// that verify by name (`make lint`, `just test`, `task check`), where
+// hyphens join words (`make test-unit`).
+var goalChecks = names("check", "check-*", "lint", "lint-*", "test", "test-*", "tests", "type-check", "typecheck", "vet")

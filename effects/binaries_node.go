@@ -19,12 +19,23 @@ func globalFlag(example string) Flag {
 		Why: "-g installs into the global prefix, outside the project", Examples: ex(example)}
 }
 
-// scriptRunner is the `run` subcommand of a package manager: `run test`
-// verifies by name, any other script is the project's code.
+// scriptRunner is the `run` subcommand of a package manager: a check script
+// (`run lint`, `run test:unit`) verifies by name, any other script is the
+// project's code; with no script it lists them.
 func scriptRunner(tool, name string, aliases ...string) Program {
+	run := tool + " " + name
 	return Program{Name: name, Aliases: aliases, Effects: fx(Read), Other: fx(OpaqueLow),
-		Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex(tool + " " + name + " test")}},
-		Examples:    ex(tool + " " + name)}
+		Scripts: ScriptName, Checks: nodeChecks,
+		CheckExamples: ex(run+" test", run+" lint", run+" typecheck", run+" type-check", run+" check", run+" test:unit -- src/a.test.ts"),
+		Examples:      ex(run),
+		NotExamples:   ex(run+" build", run+" dev", run+" lint:fix", run+" lint -- --fix", run+" test -- -u", run+" db:seed", run+" test -- /tmp/x.test.js")}
+}
+
+// scriptTest is a package manager's `test`: it runs the project's test
+// script, which verifies by name unless its arguments make it write.
+func scriptTest(tool, name string, aliases ...string) Program {
+	return Program{Name: name, Aliases: aliases, Effects: fx(Verify), Scripts: ScriptArgs,
+		Examples: ex(tool+" "+name, tool+" "+name+" -- --watch=false"), NotExamples: ex(tool+" "+name+" -- -u", tool+" "+name+" --update-snapshots")}
 }
 
 // nodePrograms are Node.js's package managers and runtimes besides node
@@ -96,8 +107,8 @@ var nodePrograms = []Program{
 				Flags:    fl(rpath("--config", "-c", "--env-file", "--import-map"), optArg("--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run"), arg("--v8-flags")),
 				Examples: ex("deno run main.ts", "deno run --allow-net server.ts"), NotExamples: ex("deno run /tmp/x.ts")},
 			sub("serve", fx(OpaqueLow), "deno serve runs the project's server", "deno serve main.ts"),
-			{Name: "task", Effects: fx(Read), Other: fx(OpaqueLow),
-				Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex("deno task test")}}, Examples: ex("deno task")},
+			{Name: "task", Effects: fx(Read), Other: fx(OpaqueLow), Scripts: ScriptName, Checks: nodeChecks,
+				CheckExamples: ex("deno task test", "deno task lint"), Examples: ex("deno task"), NotExamples: ex("deno task dev")},
 			{Name: "test", Effects: fx(Verify), Flags: fl(arg("--filter")),
 				Examples: ex("deno test", "deno test -A src/")},
 			rsub("types", "deno types"),
@@ -112,8 +123,8 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("list", "lerna list"), rsub("ls", "lerna ls"),
 			{Name: "publish", Effects: fx(Network, OpaqueLow), Why: "lerna publish uploads packages and runs their scripts", Examples: ex("lerna publish")},
-			{Name: "run", Effects: fx(OpaqueLow), Why: "lerna run runs a script in every package",
-				Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex("lerna run test")}}, Other: fx(OpaqueLow), Examples: ex("lerna run")},
+			{Name: "run", Effects: fx(OpaqueLow), Why: "lerna run runs a script in every package", Other: fx(OpaqueLow), Scripts: ScriptName, Checks: nodeChecks,
+				CheckExamples: ex("lerna run test", "lerna run lint --scope app"), Examples: ex("lerna run", "lerna run build")},
 		},
 		Examples: ex("lerna bootstrap")},
 	{Name: "next", Effects: fx(OpaqueLow), Why: "next runs the project's Next.js app", Other: fx(OpaqueLow),
@@ -211,7 +222,7 @@ var nodePrograms = []Program{
 			{Name: "shrinkwrap", Effects: fx(WriteInside), Why: "npm shrinkwrap writes npm-shrinkwrap.json", Examples: ex("npm shrinkwrap")},
 			sub("star", fx(Network), "npm star talks to the registry", "npm star x"),
 			sub("stars", fx(Network), "npm stars asks the registry", "npm stars"),
-			{Name: "t", Aliases: names("test", "tst"), Effects: fx(Verify), Examples: ex("npm test", "npm t", "npm test -- --watch=false")},
+			scriptTest("npm", "t", "test", "tst"),
 			sub("team", fx(Network), "npm team talks to the registry", "npm team ls org"),
 			sub("token", fx(Network), "npm token lists or makes registry tokens", "npm token list"),
 			{Name: "uninstall", Aliases: names("r", "remove", "rm", "un", "unlink"), Effects: fx(WriteInside), Why: "npm uninstall removes packages from node_modules and package.json",
@@ -255,12 +266,13 @@ var nodePrograms = []Program{
 					rsub("status", "pnpm store status"),
 				},
 				Examples: ex("pnpm store")},
-			{Name: "t", Aliases: names("test", "tst"), Effects: fx(Verify), Examples: ex("pnpm test", "pnpm t -- --run")},
+			scriptTest("pnpm", "t", "test", "tst"),
 			{Name: "up", Aliases: names("update", "upgrade"), Effects: fx(Network, WriteInside), Why: "pnpm update downloads newer packages",
 				Flags: fl(globalFlag("pnpm up -g")), Examples: ex("pnpm update", "pnpm up -L")},
 			rsub("why", "pnpm why react"),
 		},
-		Examples: ex("pnpm --version"), NotExamples: ex("pnpm build", "pnpm run build")},
+		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("pnpm lint", "pnpm typecheck", "pnpm -r test:unit", "pnpm --filter app lint"),
+		Examples: ex("pnpm --version"), NotExamples: ex("pnpm build", "pnpm run build", "pnpm lint --fix", "pnpm dev")},
 		flags(fl(dir("-C", "--dir"), arg("-F", "--filter", "--reporter", "--loglevel", "--store-dir"),
 			prog("--script-shell")))),
 	{Name: "ts-node", Aliases: names("tsx"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "ts-node runs the script it is given",
@@ -271,10 +283,11 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("ls", "turbo ls"),
 			{Name: "run", Effects: fx(Read), Other: fx(OpaqueLow), Flags: fl(arg("--filter", "-F", "--concurrency", "--cache-dir")),
-				Subcommands: verifyGoals("turbo run", names("check", "test"), fl(arg("--filter", "-F", "--concurrency")), fx(OpaqueLow), 2),
-				Examples:    ex("turbo run")},
+				Scripts: GoalNames, Checks: nodeChecks, CheckExamples: ex("turbo run lint test", "turbo run test --filter app"),
+				Examples: ex("turbo run"), NotExamples: ex("turbo run build test")},
 		},
-		Examples: ex("turbo build")},
+		Scripts: GoalNames, Checks: nodeChecks, CheckExamples: ex("turbo lint", "turbo typecheck test"),
+		Examples: ex("turbo build", "turbo")},
 	{Name: "vite", Effects: fx(OpaqueLow), Why: "vite runs the project's dev server and plugins", Other: fx(OpaqueLow),
 		Flags: fl(rpath("-c", "--config"), arg("--mode", "-m", "--port", "--host", "--base", "-l", "--logLevel")),
 		Subcommands: []Program{
@@ -327,13 +340,14 @@ var nodePrograms = []Program{
 			sub("publish", fx(Network, OpaqueLow), "yarn publish runs the prepublish scripts and uploads the package", "yarn publish"),
 			{Name: "remove", Effects: fx(WriteInside), Why: "yarn remove changes package.json and node_modules", Examples: ex("yarn remove left-pad")},
 			scriptRunner("yarn", "run"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("yarn test", "yarn test --watch=false")},
+			scriptTest("yarn", "test"),
 			sub("unlink", fx(SystemChange), "yarn unlink unregisters a global package", "yarn unlink"),
 			{Name: "up", Aliases: names("upgrade", "upgrade-interactive"), Effects: fx(Network, WriteInside), Why: "yarn up downloads newer packages", Examples: ex("yarn up react")},
 			rsub("why", "yarn why react"),
 			{Name: "workspace", Effects: fx(OpaqueLow), Why: "yarn workspace runs a command in one workspace", Examples: ex("yarn workspace app build")},
 			{Name: "workspaces", Effects: fx(OpaqueLow), Why: "yarn workspaces runs a command in every workspace", Examples: ex("yarn workspaces foreach run build")},
 		},
-		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build")},
+		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("yarn lint", "yarn type-check", "yarn test:e2e"),
+		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build", "yarn lint --write", "yarn format")},
 		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "--mode"))),
 }

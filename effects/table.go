@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -91,6 +91,19 @@ type Program struct {
 	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
 	// as a remote command's are (SPEC §3 rule 13).
 	Elsewhere bool
+	// Scripts says whether the operands name the project's own scripts or
+	// goals, which verify by name when [Program.Checks] lists them (SPEC §3
+	// judgment calls: project check scripts are verify by name).
+	Scripts Scripts
+	// Checks are the script or goal names that verify by name: a name as
+	// written (`test`, `type-check`), or a pattern `BASE:*` / `BASE-*` that
+	// takes further segments of letters and digits (`test:unit`, `lint-go`);
+	// see [Program.Check]. Each entry with [ScriptName] or [GoalNames] lists
+	// them (shared lists in binaries.go).
+	Checks []string
+	// CheckExamples classify to exactly verify: the Checks at work
+	// (`npm run lint`, `make lint test`).
+	CheckExamples []string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -186,6 +199,134 @@ const (
 	// reads its program from stdin (`python x.py`, `bash x.sh`).
 	Script
 )
+
+// Scripts says how the operands of a script or goal runner name the
+// project's scripts (package.json scripts, Makefile goals, justfile recipes).
+// A script runs code the project defines, so it takes the entry's
+// [Program.Other] effects (opaque-low), except a check: it verifies by name
+// when every name is one of [Program.Checks], the project's directory is in
+// the workspace, and no argument makes the check write ([ScriptWrites]) or
+// names a path outside the workspace. "By name" is the seed's trade: a
+// project test script that deletes files is still trusted at this layer.
+type Scripts int
+
+const (
+	// NoScripts: the operands are not script names.
+	NoScripts Scripts = iota
+	// ScriptName: the first operand names one script and the words after it
+	// are the script's arguments (`npm run lint -- src`, `pnpm typecheck`,
+	// `deno task test`); with no operand the entry keeps its own effects
+	// (`npm run` lists the scripts). On an entry with subcommands, a first
+	// operand that is no subcommand is the script (`pnpm lint`).
+	ScriptName
+	// ScriptArgs: the entry runs the script of its own name and its words
+	// are the script's arguments (`npm test -- -u`): its effects stand
+	// unless an argument makes it write or reach outside the workspace.
+	ScriptArgs
+	// GoalNames: every operand is a goal (`make lint test`, `just check`,
+	// `mvn clean test`): the part verifies only when every goal is a check.
+	// A variable assignment among the goals (`make test CC=x`) changes what
+	// the recipes run and is no check. With no goal the entry keeps its own
+	// effects (`make` runs the default goal).
+	GoalNames
+)
+
+// ScriptWriters are words that make a script or goal name no check,
+// whatever the patterns say: a name with one of them as a segment (split at
+// `:`, `-`, `_` and `.`) writes, builds, deploys or changes data (`lint:fix`,
+// `test:update-snapshots`, `check-format`, `test:db`). `build`, `dev`,
+// `start`, `deploy`, `db:*`, `migrate`, `release`, `publish`, `fix` and
+// `format` never verify (issue 14).
+var ScriptWriters = []string{"apply", "autofix", "build", "bundle", "clean", "codegen", "commit", "db", "delete", "deploy",
+	"dev", "drop", "fix", "fmt", "format", "gen", "generate", "install", "migrate", "migration", "migrations", "prune",
+	"publish", "push", "release", "reset", "rm", "seed", "serve", "snap", "snapshot", "snapshots", "start", "sync",
+	"u", "update", "upgrade", "write"}
+
+// ScriptWriteArgs are options that make a check write when they are passed
+// to its script (`npm run lint -- --fix`, `pnpm test -u`, `yarn lint
+// --write`): the name as written, with `=VALUE`, or, for a long option,
+// followed by `-` (`--fix-type`, `--update-snapshots`). A cluster of short
+// options with one of the single letters in it counts too (`-ui`).
+var ScriptWriteArgs = []string{"--apply", "--fix", "--unsafe", "--update", "--updateSnapshot", "--write", "-u"}
+
+// ScriptWrites reports whether arg, passed to a project script, makes the
+// check write ([ScriptWriteArgs]).
+func ScriptWrites(arg string) bool {
+	for _, w := range ScriptWriteArgs {
+		if arg == w || strings.HasPrefix(arg, w+"=") {
+			return true
+		}
+		if strings.HasPrefix(w, "--") && strings.HasPrefix(arg, w+"-") {
+			return true
+		}
+		if len(w) == 2 && len(arg) > 2 && arg[0] == '-' && arg[1] != '-' && strings.IndexByte(arg, w[1]) > 0 && isLetters(arg[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Check reports whether name is one of p's [Program.Checks]: listed as
+// written, or matched by a pattern `BASE:*` (`BASE-*`) whose star is one or
+// more segments of ASCII letters and digits separated by `:`, `-`, `_` or
+// `.`. A name with a segment in [ScriptWriters] is never a check.
+func (p *Program) Check(name string) bool {
+	segs, ok := segments(name)
+	if !ok {
+		return false
+	}
+	for _, s := range segs {
+		for _, w := range ScriptWriters {
+			if strings.EqualFold(s, w) {
+				return false
+			}
+		}
+	}
+	for _, c := range p.Checks {
+		if base, ok := strings.CutSuffix(c, "*"); ok {
+			if rest, ok := strings.CutPrefix(name, base); ok && rest != "" {
+				if _, ok := segments(rest); ok {
+					return true
+				}
+			}
+			continue
+		}
+		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
+// segments splits a script name at `:`, `-`, `_` and `.`; ok is false when
+// a segment is empty or has anything but ASCII letters and digits.
+func segments(name string) (segs []string, ok bool) {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && !strings.ContainsRune(":-_.", rune(name[i])) {
+			c := name[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return nil, false
+			}
+			continue
+		}
+		if i == start {
+			return nil, false
+		}
+		segs = append(segs, name[start:i])
+		start = i + 1
+	}
+	return segs, len(segs) > 0
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Special names classifier logic that an entry needs beyond what the data says.
 type Special int

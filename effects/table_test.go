@@ -287,8 +287,8 @@ func TestEntryShape(t *testing.T) {
 		if p.Skip > 0 && p.Operands == NoPaths {
 			t.Errorf("%s: Skip %d with NoPaths operands means nothing", path, p.Skip)
 		}
-		if p.Other != nil && len(p.Subcommands) == 0 {
-			t.Errorf("%s: Other is set but there are no Subcommands to miss", path)
+		if p.Other != nil && len(p.Subcommands) == 0 && p.Scripts == NoScripts {
+			t.Errorf("%s: Other is set but there are no Subcommands to miss and no scripts", path)
 		}
 		if p.RuleStore && p.Why == "" {
 			t.Errorf("%s: RuleStore without a Why: the refusal must say what it changes", path)
@@ -305,25 +305,65 @@ func TestEntryShape(t *testing.T) {
 	})
 }
 
-// TestVerifyGoals checks the nesting of goal runners: a verify goal keeps
-// verifying, anything after it falls back to the runner's conservative entry.
-func TestVerifyGoals(t *testing.T) {
+// TestScripts checks the entries whose operands name project scripts or
+// goals: which names are checks, what arguments make a check write, and the
+// shape the vocabulary needs (checks listed with examples, patterns that are
+// a base and a star).
+func TestScripts(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		switch p.Scripts {
+		case NoScripts:
+			if len(p.Checks) > 0 || len(p.CheckExamples) > 0 {
+				t.Errorf("%s: Checks without Scripts", path)
+			}
+		case ScriptName, GoalNames:
+			if len(p.Checks) == 0 || len(p.CheckExamples) == 0 {
+				t.Errorf("%s: a script or goal runner needs Checks and CheckExamples", path)
+			}
+		case ScriptArgs:
+			if !slices.Equal(p.Effects, []Class{Verify}) || len(p.Checks) > 0 {
+				t.Errorf("%s: ScriptArgs is for an entry that runs its own check script (effects verify, no Checks)", path)
+			}
+		default:
+			t.Errorf("%s: unknown Scripts %d", path, p.Scripts)
+		}
+		for _, c := range p.Checks {
+			base, star := strings.CutSuffix(c, "*")
+			if star && !strings.HasSuffix(base, ":") && !strings.HasSuffix(base, "-") {
+				t.Errorf("%s: check pattern %q: a star follows `BASE:` or `BASE-`", path, c)
+			}
+			if _, ok := segments(strings.TrimRight(base, ":-")); !ok {
+				t.Errorf("%s: check %q is not made of segments of letters and digits", path, c)
+			}
+		}
+	})
+	npm := Lookup("npm").Sub("run")
+	for name, want := range map[string]bool{
+		"test": true, "lint": true, "typecheck": true, "type-check": true, "check": true, "tests": true,
+		"test:unit": true, "test:e2e:ci": true, "lint:js": true, "check:types": true, "typecheck:app": true,
+		"build": false, "dev": false, "start": false, "deploy": false, "db:migrate": false, "migrate": false,
+		"release": false, "publish": false, "fix": false, "format": false, "lint:fix": false, "test:update-snapshots": false,
+		"test:u": false, "lint-staged": false, "test:": false, "test:;rm": false, "Test": false, "test:db": false,
+		"lint:prettier-write": false, "tsc": false, "test:unit x": false, "": false, "check:format": false,
+	} {
+		if got := npm.Check(name); got != want {
+			t.Errorf("npm run %q: Check = %v, want %v", name, got, want)
+		}
+	}
 	make := Lookup("make")
-	if make == nil {
-		t.Fatal("make is not in the table")
+	for name, want := range map[string]bool{"test": true, "test-unit": true, "lint-go": true, "vet": true, "lint-fix": false, "test:unit": false, "install": false, "CC=x": false} {
+		if got := make.Check(name); got != want {
+			t.Errorf("make %q: Check = %v, want %v", name, got, want)
+		}
 	}
-	test := make.Sub("test")
-	if test == nil || !slices.Equal(test.Effects, []Class{Verify}) {
-		t.Fatalf("make test = %+v, want a verify entry", test)
-	}
-	if check := test.Sub("check"); check == nil || !slices.Equal(check.Effects, []Class{Verify}) {
-		t.Errorf("make test check: want a verify entry, got %+v", check)
-	}
-	if test.Sub("install") != nil {
-		t.Errorf("make test install: want no entry, so that Other applies")
-	}
-	if !slices.Equal(test.Other, make.Other) {
-		t.Errorf("make test's Other = %v, want make's %v", test.Other, make.Other)
+	for arg, want := range map[string]bool{
+		"--fix": true, "--fix=true": true, "--fix-type": true, "--write": true, "-u": true, "-ui": true, "--update-snapshots": true,
+		"--updateSnapshot": true, "--apply-unsafe": true, "--unsafe-fixes": true,
+		"--watch=false": false, "src/a.test.ts": false, "-t": false, "--run": false, "--coverage": false, "--fixture": false, "u": false, "-w": false, "--": false,
+	} {
+		if got := ScriptWrites(arg); got != want {
+			t.Errorf("ScriptWrites(%q) = %v, want %v", arg, got, want)
+		}
 	}
 }
 

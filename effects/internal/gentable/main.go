@@ -117,6 +117,11 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if p.Scripts != 0 {
+		fmt.Fprintf(b, "Scripts: %s, ", p.Scripts)
+	}
+	strs(b, "Checks", p.Checks)
+	strs(b, "CheckExamples", p.CheckExamples)
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
