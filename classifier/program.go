@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -180,6 +181,7 @@ type invocation struct {
 	links     bool // the entry or a flag makes the written paths links
 	ruleStore bool // the entry changes the permission-rule store (RuleStore, OtherRuleStore)
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
+	otherGoal bool // a goal runner was given a goal that does not verify by name
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
@@ -239,14 +241,19 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			continue
 		}
 		// An operand.
-		if inv.scripts == nil && len(inv.operands) == 0 && (e.Scripts == effects.ScriptName || e.Scripts == effects.GoalNames) &&
-			(a.dynamic || e.Sub(a.value) == nil) {
-			// The project's script or goal: the names and arguments from
-			// here on (`npm run lint -- src`, `pnpm lint`, `make lint test`).
-			inv.scripts = args[i:]
-			if e.Scripts == effects.ScriptName {
-				continue
+		if len(e.Goals) > 0 {
+			// A goal runner's operands are goals (`make test install`).
+			if a.dynamic || !effects.IsCheck(e.Goals, a.value) {
+				inv.otherGoal = true
 			}
+			inv.operands = append(inv.operands, a)
+			continue
+		}
+		if inv.scripts == nil && len(inv.operands) == 0 && e.Scripts == effects.ScriptName && (a.dynamic || e.Sub(a.value) == nil) {
+			// The project's script: its name and arguments from here on
+			// (`npm run lint -- src`, `pnpm lint`).
+			inv.scripts = args[i:]
+			continue
 		}
 		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil {
 			if a.dynamic {
@@ -278,6 +285,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		inv.operands = append(inv.operands, a)
 		if endOpts || e.Operands == effects.Command {
 			continue
+		}
+	}
+	if len(e.Goals) > 0 && len(inv.operands) > 0 {
+		// Every goal verifies by name, or one runs whatever its recipe is.
+		inv.classes, inv.why = []effects.Class{effects.Verify}, ""
+		if inv.otherGoal {
+			inv.classes, inv.why = slices.Clone(e.Other), e.Why
+			if len(inv.classes) == 0 {
+				inv.classes = slices.Clone(e.Effects)
+			}
 		}
 	}
 	inv.writeFlagValues()
@@ -989,44 +1006,58 @@ func (inv *invocation) stdinScript() {
 	}
 }
 
-// checkScripts decides what the project scripts or goals the invocation
-// names do ([effects.Scripts]): a check verifies by name, anything else runs
-// the project's code (the entry's Other effects). args are the invocation's
-// arguments after the program or subcommand name.
+// checkScripts decides what the project scripts the invocation names do
+// ([effects.Scripts]): a check verifies by name, anything else runs the
+// project's code (the entry's Other effects). It also keeps a goal runner's
+// checks (judged by name in run) to the project in the workspace. args are
+// the invocation's arguments after the program or subcommand name.
 func (inv *invocation) checkScripts(e *effects.Program, args []field) {
-	if e.Scripts == effects.NoScripts || inv.replacing {
+	if inv.replacing {
 		return
 	}
 	var names, passed []field
-	switch e.Scripts {
-	case effects.ScriptName:
+	switch {
+	case len(e.Goals) > 0:
+		if len(inv.operands) == 0 {
+			return // the default goal
+		}
+	case e.Scripts == effects.ScriptName:
 		if inv.scripts == nil {
 			return // `npm run` lists the scripts
 		}
 		names, passed = inv.scripts[:1], inv.scripts[1:]
-	case effects.ScriptArgs:
+	case e.Scripts == effects.ScriptArgs:
 		passed = args
-	case effects.GoalNames:
-		if len(inv.operands) <= e.Skip {
-			return // the default goal
-		}
-		names = inv.operands[e.Skip:]
-	}
-	if why := inv.foreignScripts(); why != "" {
-		// The scripts come from a file outside the workspace (`make -f
-		// /tmp/x.mk`): code from elsewhere, whatever the names.
-		inv.classes = append([]effects.Class(nil), effects.OpaqueMedium)
-		inv.why = why
-		return
-	}
-	why := inv.notCheck(e, names, passed)
-	if why == "" {
-		inv.classes = append(inv.classes[:0], effects.Verify)
+	default:
 		return
 	}
 	other := e.Other
 	if other == nil {
 		other = []effects.Class{effects.OpaqueLow}
+	}
+	if why := inv.foreignScripts(); why != "" {
+		// The scripts come from a file outside the workspace (`make -f
+		// /tmp/x.mk`): code from elsewhere, whatever the names.
+		inv.classes = inv.classes[:0]
+		for _, c := range other {
+			if c == effects.OpaqueLow {
+				c = effects.OpaqueMedium
+			}
+			inv.classes = append(inv.classes, c)
+		}
+		if !slices.Contains(inv.classes, effects.OpaqueMedium) {
+			inv.classes = append(inv.classes, effects.OpaqueMedium)
+		}
+		inv.why = why
+		return
+	}
+	if len(e.Goals) > 0 && inv.otherGoal {
+		return // run gave it Other's effects
+	}
+	why := inv.notCheck(e, names, passed)
+	if why == "" {
+		inv.classes = append(inv.classes[:0], effects.Verify)
+		return
 	}
 	inv.classes = append([]effects.Class(nil), other...)
 	inv.why = why
@@ -1061,12 +1092,8 @@ func (inv *invocation) notCheck(e *effects.Program, names, passed []field) strin
 		if n.dynamic {
 			return "it runs a project script whose name is only known at run time"
 		}
-		if !e.Check(n.value) {
-			kind := "script"
-			if e.Scripts == effects.GoalNames {
-				kind = "goal"
-			}
-			return fmt.Sprintf("it runs the project %s %s, which is not inspected (only checks such as test and lint verify by name)", kind, shortQuote(n.value))
+		if !effects.IsCheck(e.Checks, n.value) {
+			return fmt.Sprintf("it runs the project script %s, which is not inspected (only checks such as test and lint verify by name)", shortQuote(n.value))
 		}
 	}
 	for _, a := range passed {

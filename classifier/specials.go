@@ -647,26 +647,82 @@ func (inv *invocation) find(args []field) bool {
 			if inDir {
 				ctx = processCtx(unknownDirs, unknownDirs)
 			}
-			inner := make([]field, 0, j-i-1)
-			for _, x := range args[i+1 : j] {
-				if strings.Contains(x.value, "{}") {
-					// {} is a found file: under a start path. Under
-					// -execdir it is ./NAME in the file's directory, the
-					// same file: name it from where find runs.
-					found := startChild(starts[0])
-					if inDir && !strings.HasPrefix(found, "/") && len(inv.dirs) == 1 && inv.dirs[0] != "" {
-						found = inv.dirs[0] + "/" + found
-					}
-					x = field{value: found, glob: true, dynamic: starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)}
-				}
-				inner = append(inner, x)
+			// {} is a found file: below a start path, or the start path
+			// itself (`find /ws -exec rm -rf {} +` deletes /ws), unless
+			// the tests before the action rule the start out.
+			found := []field{{value: startChild(starts[0]), glob: true}}
+			if s := starts[0]; !s.dynamic && inv.findsStart(s, args[:i]) {
+				found = append(found, field{value: s.value, glob: s.glob})
 			}
-			inv.carryIn(inner, redirInfo{}, ctx)
+			for _, f := range found {
+				if inDir && !strings.HasPrefix(f.value, "/") && len(inv.dirs) == 1 && inv.dirs[0] != "" {
+					// Under -execdir {} is ./NAME in the file's directory,
+					// the same file: name it from where find runs.
+					f.value = inv.dirs[0] + "/" + f.value
+				}
+				f.dynamic = starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)
+				inner := make([]field, 0, j-i-1)
+				for _, x := range args[i+1 : j] {
+					if strings.Contains(x.value, "{}") {
+						x = f
+					}
+					inner = append(inner, x)
+				}
+				inv.carryIn(inner, redirInfo{}, ctx)
+			}
 			i = j
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
 				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "find", ""), args[i+1])
 				i++
+			}
+		}
+	}
+	return true
+}
+
+// findsStart reports whether find may hand its start path s itself to an
+// action after the expression words before it: not `.` or `..` (no program
+// deletes or moves them), not with -mindepth 1, not when a -name, -iname or
+// -type test before the action rules s out and nothing (-o, !, a comma, a
+// parenthesis) could get around that test.
+func (inv *invocation) findsStart(s field, before []field) bool {
+	if b := path.Base(s.value); b == "." || b == ".." {
+		return false
+	}
+	for k := 0; k+1 < len(before); k++ {
+		if before[k].value == "-mindepth" && !before[k+1].dynamic && before[k+1].value != "0" {
+			return false // an option: it holds whatever the tests say
+		}
+	}
+	for _, a := range before {
+		switch a.value {
+		case "-o", "-or", "!", "-not", ",", "(", ")":
+			return true
+		}
+	}
+	for k := 0; k+1 < len(before); k++ {
+		a, v := before[k], before[k+1]
+		if a.dynamic || v.dynamic {
+			continue
+		}
+		switch a.value {
+		case "-name", "-iname":
+			pat, name := v.value, path.Base(s.value)
+			if a.value == "-iname" {
+				pat, name = strings.ToLower(pat), strings.ToLower(name)
+			}
+			if m, err := path.Match(pat, name); err == nil && !m && !s.glob {
+				return false
+			}
+		case "-type":
+			if !strings.Contains(v.value, "d") && !s.glob {
+				for _, p := range inv.w.resolveIn(s.value, false, inv.dirs) {
+					if p == "" || !inv.w.exists(p) || inv.w.fs().IsFile(p) {
+						return true // not known to be a directory
+					}
+				}
+				return false
 			}
 		}
 	}

@@ -93,6 +93,29 @@ func TestTableExamples(t *testing.T) {
 				}
 			}
 		}
+		// A goal runner verifies when every goal does, and has Other's
+		// effects when any goal does not (`make test test test install`).
+		other := renderSet(p.Other)
+		if len(p.Other) == 0 {
+			other = renderSet(p.Effects)
+		}
+		goals := make([]string, len(p.Goals))
+		for i, g := range p.Goals {
+			goals[i] = strings.ReplaceAll(g, "*", "unit") // a pattern's example: `test-*` takes test-unit
+		}
+		for _, g := range goals {
+			for _, tc := range []struct{ line, want string }{
+				{name + " " + g, "verify"},
+				{name + " " + strings.Join(goals, " ") + " " + g, "verify"},
+				{name + " " + g + " " + g + " " + g + " zz-other", other},
+				{name + " zz-other " + g, other},
+			} {
+				n++
+				if got := classSet(Classify(tc.line, tableOpts)); got != tc.want {
+					t.Errorf("%s: %q classifies as [%s], want [%s]", name, tc.line, got, tc.want)
+				}
+			}
+		}
 		for i := range p.Subcommands {
 			walk(name, &p.Subcommands[i])
 		}

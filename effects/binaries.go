@@ -31,9 +31,10 @@ import (
 //   - A tool that rewrites the files it is given only with a flag (`gofmt -w`,
 //     `prettier --write`) keeps Operands ReadPaths or NoPaths and carries the
 //     write on the flag: a flag cannot switch the operands' role.
-//   - Script and goal runners (npm run, pnpm, yarn, make, just, mvn, ...)
-//     name their checks in [Program.Checks] ([Scripts]): `make test install`
-//     takes the conservative entry because install is no check.
+//   - Goal runners (make, mvn, gradle, just, ...) list the goals that verify
+//     by name in Goals: they verify only when every goal does, and `make
+//     test test test install` has the runner's Other effects. Script runners
+//     (npm run, pnpm, yarn, deno task) list theirs in Checks ([Scripts]).
 //   - Deleting resources that live outside the workspace (containers,
 //     clusters, cloud, shared caches) is Outside; implicit writes of
 //     configuration, credentials or installed programs under the home
@@ -211,7 +212,7 @@ func singleDash(p Program) Program {
 // files.
 var nodeChecks = names("check", "check:*", "lint", "lint:*", "test", "test:*", "tests", "type-check", "typecheck", "typecheck:*")
 
-// goalChecks are the Makefile goals, justfile recipes and Taskfile tasks
+// makeGoals are the Makefile goals, justfile recipes and Taskfile tasks
 // that verify by name (`make lint`, `just test`, `task check`), where
 // hyphens join words (`make test-unit`).
-var goalChecks = names("check", "check-*", "lint", "lint-*", "test", "test-*", "tests", "type-check", "typecheck", "vet")
+var makeGoals = names("check", "check-*", "lint", "lint-*", "test", "test-*", "tests", "type-check", "typecheck", "vet")

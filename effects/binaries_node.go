@@ -283,11 +283,10 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("ls", "turbo ls"),
 			{Name: "run", Effects: fx(Read), Other: fx(OpaqueLow), Flags: fl(arg("--filter", "-F", "--concurrency", "--cache-dir")),
-				Scripts: GoalNames, Checks: nodeChecks, CheckExamples: ex("turbo run lint test", "turbo run test --filter app"),
-				Examples: ex("turbo run"), NotExamples: ex("turbo run build test")},
+				Goals:    nodeChecks,
+				Examples: ex("turbo run"), NotExamples: ex("turbo run check", "turbo run check build", "turbo run lint typecheck")},
 		},
-		Scripts: GoalNames, Checks: nodeChecks, CheckExamples: ex("turbo lint", "turbo typecheck test"),
-		Examples: ex("turbo build", "turbo")},
+		Examples: ex("turbo build")},
 	{Name: "vite", Effects: fx(OpaqueLow), Why: "vite runs the project's dev server and plugins", Other: fx(OpaqueLow),
 		Flags: fl(rpath("-c", "--config"), arg("--mode", "-m", "--port", "--host", "--base", "-l", "--logLevel")),
 		Subcommands: []Program{

@@ -47,7 +47,15 @@ type Program struct {
 	Subcommands []Program
 	// Other are the effects of an unknown subcommand (SPEC §3 rule 9); when
 	// nil and Subcommands is non-empty, an unknown subcommand is opaque-medium.
+	// For a goal runner, the effects of a goal not in Goals.
 	Other []Class
+	// Goals are the goals of a goal runner that verify by name (`make test`,
+	// `mvn verify`): the operands are goals, and the invocation verifies
+	// when every goal is one of these; any other goal gives it Other's
+	// effects (`make test install` runs install's recipe). With no goal it
+	// has Effects (the default goal). Names and patterns as in
+	// [Program.Checks] ([IsCheck]): `test-*` takes `make test-unit`.
+	Goals []string
 	// SingleDashLong: options are words like `-delete` (find), not clusters.
 	SingleDashLong bool
 	// Outside: the entry's writes and deletions land outside the workspace
@@ -91,18 +99,18 @@ type Program struct {
 	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
 	// as a remote command's are (SPEC §3 rule 13).
 	Elsewhere bool
-	// Scripts says whether the operands name the project's own scripts or
-	// goals, which verify by name when [Program.Checks] lists them (SPEC §3
-	// judgment calls: project check scripts are verify by name).
+	// Scripts says whether the operands name the project's own scripts, which
+	// verify by name when [Program.Checks] lists them (SPEC §3 judgment
+	// calls: project check scripts are verify by name).
 	Scripts Scripts
-	// Checks are the script or goal names that verify by name: a name as
-	// written (`test`, `type-check`), or a pattern `BASE:*` / `BASE-*` that
-	// takes further segments of letters and digits (`test:unit`, `lint-go`);
-	// see [Program.Check]. Each entry with [ScriptName] or [GoalNames] lists
-	// them (shared lists in binaries.go).
+	// Checks are the script names that verify by name, as Goals are a goal
+	// runner's: a name as written (`test`, `type-check`), or a pattern
+	// `BASE:*` / `BASE-*` that takes further segments of letters and digits
+	// (`test:unit`); see [IsCheck]. Each [ScriptName] entry lists them
+	// (shared lists in binaries.go).
 	Checks []string
 	// CheckExamples classify to exactly verify: the Checks at work
-	// (`npm run lint`, `make lint test`).
+	// (`npm run lint`, `pnpm typecheck`).
 	CheckExamples []string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
@@ -200,11 +208,11 @@ const (
 	Script
 )
 
-// Scripts says how the operands of a script or goal runner name the
-// project's scripts (package.json scripts, Makefile goals, justfile recipes).
-// A script runs code the project defines, so it takes the entry's
+// Scripts says how the operands of a script runner name the project's
+// scripts (package.json scripts; goal runners have [Program.Goals]). A
+// script runs code the project defines, so it takes the entry's
 // [Program.Other] effects (opaque-low), except a check: it verifies by name
-// when every name is one of [Program.Checks], the project's directory is in
+// when its name is one of [Program.Checks], the project's directory is in
 // the workspace, and no argument makes the check write ([ScriptWrites]) or
 // names a path outside the workspace. "By name" is the seed's trade: a
 // project test script that deletes files is still trusted at this layer.
@@ -223,12 +231,6 @@ const (
 	// are the script's arguments (`npm test -- -u`): its effects stand
 	// unless an argument makes it write or reach outside the workspace.
 	ScriptArgs
-	// GoalNames: every operand is a goal (`make lint test`, `just check`,
-	// `mvn clean test`): the part verifies only when every goal is a check.
-	// A variable assignment among the goals (`make test CC=x`) changes what
-	// the recipes run and is no check. With no goal the entry keeps its own
-	// effects (`make` runs the default goal).
-	GoalNames
 )
 
 // ScriptWriters are words that make a script or goal name no check,
@@ -266,11 +268,12 @@ func ScriptWrites(arg string) bool {
 	return false
 }
 
-// Check reports whether name is one of p's [Program.Checks]: listed as
-// written, or matched by a pattern `BASE:*` (`BASE-*`) whose star is one or
-// more segments of ASCII letters and digits separated by `:`, `-`, `_` or
-// `.`. A name with a segment in [ScriptWriters] is never a check.
-func (p *Program) Check(name string) bool {
+// IsCheck reports whether the script or goal name is one of checks
+// ([Program.Checks], [Program.Goals]): listed as written, or matched by a
+// pattern `BASE:*` (`BASE-*`) whose star is one or more segments of ASCII
+// letters and digits separated by `:`, `-`, `_` or `.`. A name with a
+// segment in [ScriptWriters] is never a check.
+func IsCheck(checks []string, name string) bool {
 	segs, ok := segments(name)
 	if !ok {
 		return false
@@ -282,7 +285,7 @@ func (p *Program) Check(name string) bool {
 			}
 		}
 	}
-	for _, c := range p.Checks {
+	for _, c := range checks {
 		if base, ok := strings.CutSuffix(c, "*"); ok {
 			if rest, ok := strings.CutPrefix(name, base); ok && rest != "" {
 				if _, ok := segments(rest); ok {

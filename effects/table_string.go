@@ -102,12 +102,11 @@ func _() {
 	_ = x[NoScripts-0]
 	_ = x[ScriptName-1]
 	_ = x[ScriptArgs-2]
-	_ = x[GoalNames-3]
 }
 
-const _Scripts_name = "NoScriptsScriptNameScriptArgsGoalNames"
+const _Scripts_name = "NoScriptsScriptNameScriptArgs"
 
-var _Scripts_index = [...]uint8{0, 9, 19, 29, 38}
+var _Scripts_index = [...]uint8{0, 9, 19, 29}
 
 func (i Scripts) String() string {
 	idx := int(i) - 0

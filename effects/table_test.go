@@ -287,8 +287,8 @@ func TestEntryShape(t *testing.T) {
 		if p.Skip > 0 && p.Operands == NoPaths {
 			t.Errorf("%s: Skip %d with NoPaths operands means nothing", path, p.Skip)
 		}
-		if p.Other != nil && len(p.Subcommands) == 0 && p.Scripts == NoScripts {
-			t.Errorf("%s: Other is set but there are no Subcommands to miss and no scripts", path)
+		if p.Other != nil && len(p.Subcommands) == 0 && len(p.Goals) == 0 && p.Scripts == NoScripts {
+			t.Errorf("%s: Other is set but there are no Subcommands, goals or scripts to miss", path)
 		}
 		if p.RuleStore && p.Why == "" {
 			t.Errorf("%s: RuleStore without a Why: the refusal must say what it changes", path)
@@ -305,10 +305,10 @@ func TestEntryShape(t *testing.T) {
 	})
 }
 
-// TestScripts checks the entries whose operands name project scripts or
-// goals: which names are checks, what arguments make a check write, and the
-// shape the vocabulary needs (checks listed with examples, patterns that are
-// a base and a star).
+// TestScripts checks the entries whose operands name project scripts, and
+// the names goal runners take: which names are checks, what arguments make a
+// check write, and the shape the vocabulary needs (checks listed with
+// examples, patterns that are a base and a star).
 func TestScripts(t *testing.T) {
 	walkTable(func(path string, p *Program) {
 		switch p.Scripts {
@@ -316,9 +316,9 @@ func TestScripts(t *testing.T) {
 			if len(p.Checks) > 0 || len(p.CheckExamples) > 0 {
 				t.Errorf("%s: Checks without Scripts", path)
 			}
-		case ScriptName, GoalNames:
-			if len(p.Checks) == 0 || len(p.CheckExamples) == 0 {
-				t.Errorf("%s: a script or goal runner needs Checks and CheckExamples", path)
+		case ScriptName:
+			if len(p.Checks) == 0 || len(p.CheckExamples) == 0 || len(p.Goals) > 0 {
+				t.Errorf("%s: a script runner needs Checks and CheckExamples (and no Goals)", path)
 			}
 		case ScriptArgs:
 			if !slices.Equal(p.Effects, []Class{Verify}) || len(p.Checks) > 0 {
@@ -327,7 +327,7 @@ func TestScripts(t *testing.T) {
 		default:
 			t.Errorf("%s: unknown Scripts %d", path, p.Scripts)
 		}
-		for _, c := range p.Checks {
+		for _, c := range append(slices.Clone(p.Checks), p.Goals...) {
 			base, star := strings.CutSuffix(c, "*")
 			if star && !strings.HasSuffix(base, ":") && !strings.HasSuffix(base, "-") {
 				t.Errorf("%s: check pattern %q: a star follows `BASE:` or `BASE-`", path, c)
@@ -346,13 +346,13 @@ func TestScripts(t *testing.T) {
 		"test:u": false, "lint-staged": false, "test:": false, "test:;rm": false, "Test": false, "test:db": false,
 		"lint:prettier-write": false, "tsc": false, "test:unit x": false, "": false, "check:format": false,
 	} {
-		if got := npm.Check(name); got != want {
+		if got := IsCheck(npm.Checks, name); got != want {
 			t.Errorf("npm run %q: Check = %v, want %v", name, got, want)
 		}
 	}
 	make := Lookup("make")
 	for name, want := range map[string]bool{"test": true, "test-unit": true, "lint-go": true, "vet": true, "lint-fix": false, "test:unit": false, "install": false, "CC=x": false} {
-		if got := make.Check(name); got != want {
+		if got := IsCheck(make.Goals, name); got != want {
 			t.Errorf("make %q: Check = %v, want %v", name, got, want)
 		}
 	}
@@ -364,6 +364,32 @@ func TestScripts(t *testing.T) {
 		if got := ScriptWrites(arg); got != want {
 			t.Errorf("ScriptWrites(%q) = %v, want %v", arg, got, want)
 		}
+	}
+}
+
+// TestGoals checks the goal runners: their goals are plain names, and a
+// runner with goals has no subcommands (its operands are all goals).
+func TestGoals(t *testing.T) {
+	n := 0
+	walkTable(func(path string, p *Program) {
+		if len(p.Goals) == 0 {
+			return
+		}
+		n++
+		if len(p.Subcommands) > 0 {
+			t.Errorf("%s: Goals and Subcommands both set", path)
+		}
+		for _, g := range p.Goals {
+			if g == "" || strings.HasPrefix(g, "-") || strings.ContainsAny(g, " =") {
+				t.Errorf("%s: goal %q is not a goal name", path, g)
+			}
+		}
+	})
+	if m := Lookup("make"); m == nil || !slices.Contains(m.Goals, "test") {
+		t.Errorf("make has no goal test")
+	}
+	if n < 8 {
+		t.Errorf("%d goal runners, want make, mvn, gradle, just, task, rake, ant, sbt, ...", n)
 	}
 }
 

@@ -83,6 +83,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 		}
 		b.WriteString("}, ")
 	}
+	strs(b, "Goals", p.Goals)
 	if p.Other != nil {
 		classes(b, "Other", p.Other)
 		if len(p.Other) == 0 {
