@@ -299,6 +299,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.writeFlagValues()
 	inv.finishSpecial(e)
+	if inv.localRequest(e, args) {
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
+	}
 	inv.checkScripts(e, args)
 	inv.homeWrites(e)
 	inv.links = e.Links

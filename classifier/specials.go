@@ -40,6 +40,12 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		return nil, true
+	case "unset":
+		for _, a := range args {
+			if a.dynamic || requestVar(a.value) {
+				w.requestEnv = true // `unset no_proxy; curl ...`
+			}
+		}
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")
@@ -375,6 +381,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			n := len(inv.flags)
 			used := inv.option(e, a, args[i+1:])
 			for _, h := range inv.flags[n:] {
+				if h.value != nil && (h.value.dynamic || requestVar(h.value.value)) && (h.name == "-u" || h.name == "--unset") {
+					w.requestEnv = true // `env -u no_proxy curl ...`
+				}
 				if h.flag != split || h.value == nil {
 					continue
 				}
@@ -391,6 +400,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			i += used
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, _, _ := strings.Cut(v, "=")
+			if requestVar(name) {
+				w.requestEnv = true
+			}
 			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
 				w.allKnown = false
 				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))

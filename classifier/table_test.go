@@ -56,6 +56,13 @@ func TestTableExamples(t *testing.T) {
 				t.Errorf("%s: unknown subcommand %q classifies as [%s], want [%s]", name, ex, got, other)
 			}
 		}
+		for _, ex := range p.LocalExamples {
+			// A request that stays on the machine is a read (effects.Request).
+			n++
+			if got := classSet(Classify(ex, tableOpts)); got != "read" {
+				t.Errorf("%s: local example %q classifies as [%s], want [read]", name, ex, got)
+			}
+		}
 		for _, ex := range p.CheckExamples {
 			// A check script or goal verifies by name (effects.Scripts).
 			n++
@@ -189,6 +196,7 @@ func TestTableAliases(t *testing.T) {
 		exs = append(exs, p.Examples...)
 		exs = append(exs, p.NotExamples...)
 		exs = append(exs, p.CheckExamples...)
+		exs = append(exs, p.LocalExamples...)
 		for _, f := range p.Flags {
 			exs = append(exs, f.Examples...)
 		}

@@ -39,6 +39,9 @@ type walker struct {
 	// the walker pushed and a popd may fail.
 	stackUncertain bool
 	cdpath         bool // CDPATH was assigned in this line
+	// requestEnv: the line sets or unsets a variable that moves an HTTP
+	// client's requests (requestVar): no request of it is a local read.
+	requestEnv bool
 
 	funcs   map[string]*funcDef // functions the shell being walked has defined
 	funcGen int                 // counts function definitions, to tell a stale walk
@@ -980,6 +983,9 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	}
 	if name == "CDPATH" {
 		w.cdpath = true
+	}
+	if requestVar(name) {
+		w.requestEnv = true
 	}
 	if name == "PROMPT_COMMAND" && a.Value != nil && literal {
 		// Code that runs later is classified now (rule 11).

@@ -130,6 +130,24 @@ func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }
 
+// local marks f as keeping a request to a loopback address a read
+// ([Flag.Local]); with values, only those values do.
+func local(f Flag, values ...string) Flag {
+	f.Local, f.LocalValues = true, values
+	return f
+}
+
+// needed makes f one of the alternatives of the local-read condition need
+// ([Flag.LocalNeed]).
+func needed(need string, f Flag) Flag {
+	f.LocalNeed = need
+	return f
+}
+
+// devices are the outputs that are not files (SPEC §3 rule 4): an HTTP
+// client writing there keeps a local request a read.
+var devices = []string{"-", "/dev/null", "/dev/stdout", "/dev/stderr"}
+
 // config is an option whose value is `key=value` that may name a program.
 func config(ns ...string) Flag { return Flag{Names: ns, Value: Config} }
 

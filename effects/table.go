@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special,Scripts -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -112,6 +112,12 @@ type Program struct {
 	// CheckExamples classify to exactly verify: the Checks at work
 	// (`npm run lint`, `pnpm typecheck`).
 	CheckExamples []string
+	// Request says how the operands name the requests an HTTP client makes,
+	// so that one that stays on the machine is a read ([Request]).
+	Request Request
+	// LocalExamples classify to exactly read: requests to a loopback
+	// address that stay local (`curl -s http://localhost:3000/health`).
+	LocalExamples []string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -148,7 +154,18 @@ type Flag struct {
 	// when no operand follows. Only for modes that change nothing, whatever
 	// else is on the line.
 	ReadOnly bool
-	Why      string
+	// Local: the flag keeps a request to a loopback address a read
+	// ([Request]): it sends no body, uploads nothing, keeps no cookie jar,
+	// writes no file and follows no redirect (`curl -s`, `-H 'Accept: x'`,
+	// `-w '%{http_code}'`). With LocalValues, only those values do (`-X GET`,
+	// `-o /dev/null`).
+	Local       bool
+	LocalValues []string
+	// LocalNeed names a condition a local read needs: flags that share a
+	// LocalNeed are alternatives, one of which must be present (wget follows
+	// redirects and writes a file unless `--max-redirect=0` and `-O -`).
+	LocalNeed string
+	Why       string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
@@ -330,6 +347,31 @@ func isLetters(s string) bool {
 	}
 	return s != ""
 }
+
+// Request says how an HTTP client's operands name its requests, for the
+// judgment call of SPEC §3: a GET or HEAD to a loopback address with no
+// body, upload, cookie jar or output file stays on the machine and is read.
+// The part is read only when every word is literal, every option is a
+// [Flag.Local] one (with one of its LocalValues, and every [Flag.LocalNeed]
+// met), no value reads or writes a file (`@FILE`, curl's `%output{FILE}`),
+// every URL provably names a loopback address (`localhost`, 127.0.0.0/8,
+// [::1]; no user info, no percent-encoding, no other spelling of an
+// address), and the line sets no variable that moves the request or the
+// client's configuration (`http_proxy`, `CURL_HOME`, `HOME`). Anything else
+// stays network.
+type Request int
+
+const (
+	// NoRequest: the entry is not an HTTP client with local reads.
+	NoRequest Request = iota
+	// URLRequests: every operand is a URL (`curl URL...`, `wget URL...`).
+	URLRequests
+	// ItemRequests: `[METHOD] URL [ITEM...]` (HTTPie's `http`, `xh`): the
+	// method GET or HEAD, the URL possibly as `:PORT/path` for localhost,
+	// and items that are headers (`Name:value`) or query parameters
+	// (`name==value`); a data field, JSON or file item makes a body.
+	ItemRequests
+)
 
 // Special names classifier logic that an entry needs beyond what the data says.
 type Special int

@@ -410,3 +410,40 @@ func TestVersioned(t *testing.T) {
 		}
 	}
 }
+
+// TestRequests checks the vocabulary of local reads: only an HTTP client
+// ([Request]) has local options, a local option adds no effects of its own
+// (it keeps the request a read), and every such client shows a local read.
+func TestRequests(t *testing.T) {
+	n := 0
+	walkTable(func(path string, p *Program) {
+		if p.Request != NoRequest {
+			n++
+			if len(p.LocalExamples) == 0 || !slices.Contains(p.Effects, Network) {
+				t.Errorf("%s: an HTTP client needs network effects and LocalExamples", path)
+			}
+		} else if len(p.LocalExamples) > 0 {
+			t.Errorf("%s: LocalExamples without Request", path)
+		}
+		for _, f := range p.Flags {
+			if !f.Local {
+				if len(f.LocalValues) > 0 || f.LocalNeed != "" {
+					t.Errorf("%s %v: LocalValues or LocalNeed on a flag that is not Local", path, f.Names)
+				}
+				continue
+			}
+			if p.Request == NoRequest {
+				t.Errorf("%s %v: a Local flag on an entry that makes no requests", path, f.Names)
+			}
+			if len(f.Effects) > 0 || f.Replace || f.HomeWrite != "" {
+				t.Errorf("%s %v: a Local flag has effects of its own", path, f.Names)
+			}
+			if len(f.LocalValues) > 0 && f.Value == NoValue {
+				t.Errorf("%s %v: LocalValues on a flag without a value", path, f.Names)
+			}
+		}
+	})
+	if n < 3 {
+		t.Errorf("%d HTTP clients with local reads, want curl, wget and http", n)
+	}
+}

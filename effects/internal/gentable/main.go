@@ -118,6 +118,10 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if p.Request != 0 {
+		fmt.Fprintf(b, "Request: %s, ", p.Request)
+	}
+	strs(b, "LocalExamples", p.LocalExamples)
 	if p.Scripts != 0 {
 		fmt.Fprintf(b, "Scripts: %s, ", p.Scripts)
 	}
@@ -154,6 +158,11 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if f.Local {
+		b.WriteString("Local: true, ")
+	}
+	strs(b, "LocalValues", f.LocalValues)
+	str(b, "LocalNeed", f.LocalNeed)
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
 	b.WriteString("}")
