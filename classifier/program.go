@@ -869,6 +869,9 @@ func (inv *invocation) remote(v string) bool {
 	if !remote(v) {
 		return false
 	}
+	if inv.w.opts.Platform == Windows && len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
+		return false // C:\x is a drive path
+	}
 	for _, c := range inv.entry.Effects {
 		if c == effects.Network || c == effects.SystemChange {
 			return true

@@ -7,7 +7,14 @@ type Options struct {
 	Cwd        string   // absolute directory the command starts in; "" is unknown
 	Workspaces []string // absolute workspace roots; a path is inside when under one of them
 	Home       string   // the user's home directory; "" is unknown
-	// FS resolves symlinks on existing path prefixes; nil uses the real filesystem.
+	// Platform is where the command runs: it decides how the paths of the
+	// command and of these options are spelled and matched ([Platform]). On
+	// Windows, Cwd, Workspaces and Home may be given in either spelling
+	// (`C:\Users\me\ws`, `/c/Users/me/ws`) and name the same place.
+	Platform Platform
+	// FS resolves symlinks on existing path prefixes; nil uses the real
+	// filesystem. On Windows it is asked in Windows' spelling (`C:/x`,
+	// `//server/share/x`), and a case-insensitive filesystem is expected.
 	FS FS
 	// RuleStore lists extra absolute paths (files or directories) that belong to
 	// the permission-rule store (SPEC §5.6): the decision log and the files

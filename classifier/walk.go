@@ -112,12 +112,24 @@ type walker struct {
 func newWalker(src string, opts Options) *walker {
 	w := &walker{orig: src, opts: opts, allKnown: true}
 	w.kinds = w.kindsBuf[:0]
-	w.cwd = []string{cleanAbs(opts.Cwd)}
+	w.opts.Home = ""
+	w.opts.Home = w.absPath(opts.Home)
+	w.cwd = []string{w.absPath(opts.Cwd)}
 	w.lcwd = w.cwd
 	for i := range w.opts.Workspaces {
-		w.opts.Workspaces[i] = cleanAbs(w.opts.Workspaces[i])
+		w.opts.Workspaces[i] = w.absPath(w.opts.Workspaces[i])
 	}
-	w.opts.Home = cleanAbs(opts.Home)
+	if opts.Platform == Windows && len(opts.RuleStore) > 0 {
+		// The store as the classifier spells paths (the caller's slice
+		// stays as it is).
+		store := make([]string, 0, len(opts.RuleStore))
+		for _, p := range opts.RuleStore {
+			if q := w.absPath(p); q != "" {
+				store = append(store, q)
+			}
+		}
+		w.opts.RuleStore = store
+	}
 	return w
 }
 

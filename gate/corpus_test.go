@@ -257,11 +257,18 @@ type corpusOptions struct {
 	Agent   string
 	Safety  bool
 	Budgets map[string]map[string]string
+	// Platform is "windows" for the Windows environment of
+	// corpus_win_test.go, "darwin" for the Linux one matched as macOS
+	// matches paths; Cwd and Workspaces, when set, replace the
+	// environment's (to spell them another way).
+	Platform   string
+	Cwd        string
+	Workspaces []string
 }
 
 func (o corpusOptions) key() string {
 	b, _ := json.Marshal(o.Budgets) // map keys are sorted
-	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s", o.Mode, o.Agent, o.Safety, b)
+	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s platform=%q cwd=%q workspaces=%q", o.Mode, o.Agent, o.Safety, b, o.Platform, o.Cwd, o.Workspaces)
 }
 
 // corpusWant is the expectation of one case.
@@ -316,6 +323,17 @@ func parseOptions(comment []byte) (corpusOptions, error) {
 		case "budgets":
 			if err := json.Unmarshal([]byte(val), &o.Budgets); err != nil {
 				return o, fmt.Errorf("budgets: %w", err)
+			}
+		case "platform":
+			if val != "windows" && val != "darwin" {
+				return o, fmt.Errorf("platform: want windows or darwin (the Linux environment, matched as macOS matches), got %q", val)
+			}
+			o.Platform = val
+		case "cwd":
+			o.Cwd = val
+		case "workspaces":
+			if err := json.Unmarshal([]byte(val), &o.Workspaces); err != nil {
+				return o, fmt.Errorf("workspaces: %w", err)
 			}
 		}
 	}
@@ -447,6 +465,19 @@ func corpusDecide(t *testing.T, o corpusOptions, command string) gate.Verdict {
 		Mode:       o.Mode,
 		FS:         corpusFS{},
 		RuleStore:  corpusStore,
+	}
+	if o.Platform == "darwin" {
+		req.Platform = "darwin"
+	}
+	if o.Platform == "windows" {
+		req.Platform, req.Cwd, req.Workspaces, req.Home = "windows", winCwd, slices.Clone(winWorkspaces), winHome
+		req.FS, req.RuleStore = winCorpusFS{}, winStore
+	}
+	if o.Cwd != "" {
+		req.Cwd = o.Cwd
+	}
+	if o.Workspaces != nil {
+		req.Workspaces = slices.Clone(o.Workspaces)
 	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	return gate.Decide(req, gate.Policy{Enabled: o.Safety, Budgets: set}, now)

@@ -32,6 +32,11 @@ type Request struct {
 	Home       string   // the user's home directory
 	Agent      string   // "copilot", "claude-code", ...; "" is "default"
 	Mode       string   // "", "plan", "autopilot" or a budget name
+	// Platform is the GOOS of the machine the command runs on (runtime.GOOS
+	// for check, serve and the hooks): "windows" spells and matches paths as
+	// Git Bash does, "darwin" matches them case-insensitively; "" and any
+	// other value are Linux (classifier.PlatformOf).
+	Platform string
 	// RuleStore is the installation's permission-rule store: the binaries,
 	// settings and hook files and the decision log (SPEC §5.6).
 	RuleStore Installation
@@ -100,7 +105,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 		v.Workspaces = []string{}
 	}
 	opts := classifier.Options{
-		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
+		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS, Platform: classifier.PlatformOf(req.Platform),
 		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries,
 	}
 	start := time.Now()

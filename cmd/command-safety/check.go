@@ -68,6 +68,7 @@ type checkEnv struct {
 	loader     *settings.Loader
 	safety     boolFlag
 	home       string
+	platform   string // runtime.GOOS: how the commands' paths are spelled
 	cwd        string
 	workspaces []string
 	agent      string
@@ -104,7 +105,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	env := checkEnv{home: os.Getenv("HOME"), agent: *agent, mode: *mode, stderr: stderr}
+	env := checkEnv{home: os.Getenv("HOME"), platform: runtime.GOOS, agent: *agent, mode: *mode, stderr: stderr}
 	if *cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -234,6 +235,7 @@ func (env *checkEnv) decide(req gate.Request) gate.Verdict {
 		req.Mode = env.mode
 	}
 	req.Home = env.home
+	req.Platform = env.platform
 	req.RuleStore = env.ruleStore
 	v := gate.Decide(req, env.policyFor(req.Workspaces), nil)
 	return env.logger.Record(v)

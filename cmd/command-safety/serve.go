@@ -62,6 +62,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, err := jsonrpc.Serve(ctx, stdin, stdout, closer, jsonrpc.Options{
 		Home:           home,
+		Platform:       runtime.GOOS,
 		SettingsEnv:    settings.EnvFrom(runtime.GOOS, os.Getenv),
 		LogPath:        *logPath,
 		DefaultLogPath: defaultLog,
