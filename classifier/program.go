@@ -195,6 +195,11 @@ type invocation struct {
 	// scripts are the words from the project script's name on, for an entry
 	// whose operands name scripts or goals ([effects.Scripts]).
 	scripts []field
+	// bin are the words of a script runner's command that name a program
+	// the project installed, not a script (`pnpm tsc --noEmit`), with its
+	// entry (nil: unknown to the table); run classifies them last.
+	bin      []field
+	binEntry *effects.Program
 }
 
 type flagHit struct {
@@ -277,6 +282,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			inv.writeFlagValues()
 			inv.finishSpecial(e)
 			inv.homeWrites(e)
+			if entry, ok := inv.installed(e, a); ok {
+				// The project's own installation: that program alone.
+				inv.emitFlags()
+				inv.runInstalled(entry, args[i:])
+				return
+			}
 			inv.emit()
 			inv.emitFlags()
 			inv.carry(args[i:], redirInfo{stdin: inv.red.stdin})
@@ -315,6 +326,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
+	if inv.bin != nil {
+		inv.runInstalled(inv.binEntry, inv.bin)
+	}
 }
 
 // homeWrites classifies the implicit home writes of the entry and its flags
@@ -1064,6 +1078,13 @@ func (inv *invocation) checkScripts(e *effects.Program, args []field) {
 	if why == "" {
 		inv.classes = append(inv.classes[:0], effects.Verify)
 		return
+	}
+	if e.Scripts == effects.ScriptName && e.Runner != effects.NoEcosystem && !names[0].dynamic && inv.noScript(names[0].value) {
+		// No script has the name: pnpm and yarn run the installed program.
+		if entry, ok := inv.installed(e, names[0]); ok {
+			inv.classes, inv.bin, inv.binEntry = inv.classes[:0], inv.scripts, entry
+			return
+		}
 	}
 	inv.classes = append([]effects.Class(nil), other...)
 	inv.why = why

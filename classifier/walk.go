@@ -39,6 +39,11 @@ type walker struct {
 	// the walker pushed and a popd may fail.
 	stackUncertain bool
 	cdpath         bool // CDPATH was assigned in this line
+	// bins and manifests remember, for the command, which project
+	// installations of programs exist and what package.json files say
+	// (runners.go).
+	bins      map[string]bool
+	manifests map[string]manifest
 	// requestEnv: the line sets or unsets a variable that moves an HTTP
 	// client's requests (requestVar): no request of it is a local read.
 	requestEnv bool

@@ -70,15 +70,44 @@ var table = sortedTable(
 	gatePrograms,
 )
 
-// sortedTable joins the families and sorts them by name.
+// sortedTable joins the families, sorts them by name and marks the
+// programs that packages install ([packaged]).
 func sortedTable(families ...[]Program) []Program {
 	var all []Program
 	for _, f := range families {
 		all = append(all, f...)
 	}
 	slices.SortStableFunc(all, func(a, b Program) int { return cmp.Compare(a.Name, b.Name) })
+	for i := range all {
+		all[i].Packages = packaged[all[i].Name]
+	}
 	return all
 }
+
+// packaged are the programs that the packages of an ecosystem install into
+// a project, by entry name ([Program.Packages]): a package runner of that
+// ecosystem that finds one installed runs it as its entry (`npx tsc
+// --noEmit`, `uv run pytest`). A runner naming anything else installed
+// there runs the project's file, or keeps its own effects for a program it
+// is not (`npx rm`). TestPackaged checks that every name is an entry.
+var packaged = map[string][]Ecosystem{
+	// npm packages.
+	"ava": {Node}, "biome": {Node}, "commitlint": {Node}, "cucumber": {Node}, "cypress": {Node}, "esbuild": {Node},
+	"eslint": {Node}, "jasmine": {Node}, "jest": {Node}, "knip": {Node}, "lerna": {Node}, "lint-staged": {Node},
+	"markdownlint": {Node}, "mocha": {Node}, "next": {Node}, "nodemon": {Node}, "nyc": {Node}, "oxlint": {Node},
+	"playwright": {Node}, "prettier": {Node}, "stylelint": {Node}, "ts-node": {Node}, "tsc": {Node}, "turbo": {Node},
+	"vite": {Node}, "vitest": {Node}, "webpack": {Node}, "xo": {Node},
+	// Both.
+	"pyright": {Node, Python},
+	// Python packages (the virtualenv's own python and pip too).
+	"autopep8": {Python}, "bandit": {Python}, "black": {Python}, "codespell": {Python}, "coverage": {Python},
+	"flake8": {Python}, "isort": {Python}, "jupyter": {Python}, "mkdocs": {Python}, "mypy": {Python}, "nox": {Python},
+	"pip": {Python}, "pre-commit": {Python}, "pylint": {Python}, "pytest": {Python}, "python": {Python}, "ruff": {Python},
+	"sphinx-build": {Python}, "sqlfluff": {Python}, "tox": {Python}, "twine": {Python}, "yamllint": {Python}, "yapf": {Python},
+}
+
+// runs marks p as a package runner of e ([Program.Runner]).
+func runs(p Program, e Ecosystem) Program { p.Runner = e; return p }
 
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }

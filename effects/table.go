@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -112,6 +112,15 @@ type Program struct {
 	// CheckExamples classify to exactly verify: the Checks at work
 	// (`npm run lint`, `pnpm typecheck`).
 	CheckExamples []string
+	// Packages are the package ecosystems that install the entry's program
+	// into a project (eslint: Node; pytest: Python): a [Program.Runner] of
+	// one of them that finds it installed there runs it as this entry.
+	Packages []Ecosystem
+	// Runner: the entry runs the program its command names from the
+	// project's installation of this ecosystem when it is there (npx, npm
+	// exec, pnpm exec, bunx, uv run; the script runners pnpm and yarn when
+	// no project script has the name): see [Ecosystem].
+	Runner Ecosystem
 	// Request says how the operands name the requests an HTTP client makes,
 	// so that one that stays on the machine is a read ([Request]).
 	Request Request
@@ -371,6 +380,29 @@ const (
 	// and items that are headers (`Name:value`) or query parameters
 	// (`name==value`); a data field, JSON or file item makes a body.
 	ItemRequests
+)
+
+// Ecosystem is a package ecosystem that installs programs into a project.
+// A package runner of it (SPEC §3 judgment calls) that names a program the
+// project has installed, in node_modules/.bin of the working directory or of
+// a directory above it in the workspace, or in the project's virtualenv
+// (.venv/bin; .venv\Scripts on Windows), runs that program: the part is the
+// program's entry with its arguments alone, when the entry lists the
+// ecosystem in [Program.Packages] (`npx tsc --noEmit` verifies, `npx eslint
+// --fix` writes). A program the table does not know is the project's file
+// (opaque-low); one whose entry is no package of the ecosystem (`npx rm`)
+// keeps the runner's own effects, as does a program not installed (the
+// runner may download it), a version or package spec (`npx pkg@1.2`) and a
+// runner option with effects of its own (`npx -p`, `uv run --with`).
+type Ecosystem int
+
+const (
+	// NoEcosystem: not a package runner, or not a package.
+	NoEcosystem Ecosystem = iota
+	// Node: npm, pnpm, yarn and bun packages, in node_modules/.bin.
+	Node
+	// Python: Python packages in the project's virtualenv, .venv.
+	Python
 )
 
 // Special names classifier logic that an entry needs beyond what the data says.

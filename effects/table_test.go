@@ -447,3 +447,36 @@ func TestRequests(t *testing.T) {
 		t.Errorf("%d HTTP clients with local reads, want curl, wget and http", n)
 	}
 }
+
+// TestRunners checks the package runners: each runs a command (Operands
+// Command) or names a project script (ScriptName), and some entries are
+// packages of each ecosystem a runner runs.
+func TestRunners(t *testing.T) {
+	runs := map[Ecosystem]int{}
+	walkTable(func(path string, p *Program) {
+		if p.Runner == NoEcosystem {
+			return
+		}
+		runs[p.Runner]++
+		if p.Operands != Command && p.Scripts != ScriptName {
+			t.Errorf("%s: a runner runs a command (Operands Command) or a script's name (ScriptName)", path)
+		}
+		if p.Runner != Node && p.Runner != Python {
+			t.Errorf("%s: unknown Runner %d", path, p.Runner)
+		}
+	})
+	for _, e := range []Ecosystem{Node, Python} {
+		n := 0
+		for _, p := range table {
+			if slices.Contains(p.Packages, e) {
+				n++
+			}
+		}
+		if runs[e] == 0 || n == 0 {
+			t.Errorf("ecosystem %v: %d runners, %d packages", e, runs[e], n)
+		}
+	}
+	if Lookup("npx").Runner != Node || Lookup("uv").Sub("run").Runner != Python || Lookup("pnpx").Runner != NoEcosystem {
+		t.Errorf("npx runs Node packages, uv run Python ones, and pnpx (pnpm dlx) always downloads")
+	}
+}

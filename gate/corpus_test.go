@@ -62,6 +62,29 @@ var (
 		"/srv/other/logs/gate.db-wal":       true,
 		"/home/u/bin/command-safety":        true,
 		"/home/u/.claude/settings.json":     true,
+		// The project's installed programs (package runners, issue 14) and
+		// its manifest (corpusContents).
+		"/home/u/ws/package.json":                 true,
+		"/home/u/ws/node_modules/.bin/tsc":        true,
+		"/home/u/ws/node_modules/.bin/eslint":     true,
+		"/home/u/ws/node_modules/.bin/jest":       true,
+		"/home/u/ws/node_modules/.bin/vitest":     true,
+		"/home/u/ws/node_modules/.bin/prettier":   true,
+		"/home/u/ws/node_modules/.bin/playwright": true,
+		"/home/u/ws/node_modules/.bin/prisma":     true,
+		"/home/u/ws/node_modules/.bin/rm":         true,
+		"/home/u/ws/.venv/bin/pytest":             true,
+		"/home/u/ws/.venv/bin/mypy":               true,
+		"/home/u/ws/.venv/bin/ruff":               true,
+		"/home/u/ws/.venv/bin/python":             true,
+		"/home/u/ws/bad/package.json":             true,
+		"/home/u/ws/bad/node_modules/.bin/tsc":    true,
+	}
+	// corpusContents are what the files of corpusFiles that are read hold;
+	// the others read as errors.
+	corpusContents = map[string]string{
+		"/home/u/ws/package.json":     `{"name": "ws", "scripts": {"lint": "eslint .", "dev": "vite", "tsc": "tsc -p .", "build": "tsc"}}`,
+		"/home/u/ws/bad/package.json": `{"scripts": `,
 	}
 	corpusDirs = map[string]bool{
 		"/": true, "/home": true, "/home/u": true, "/srv": true, "/etc": true,
@@ -73,6 +96,8 @@ var (
 		"/home/u/.config/Cursor": true, "/home/u/.config/Cursor/User": true,
 		"/home/u/.config/VSCodium": true, "/home/u/.config/VSCodium/User": true,
 		"/srv/ext": true, "/srv/ext/ml-ai.command-safety-0.1.0": true,
+		"/home/u/ws/node_modules": true, "/home/u/ws/node_modules/.bin": true, "/home/u/ws/.venv": true, "/home/u/ws/.venv/bin": true,
+		"/home/u/ws/bad": true, "/home/u/ws/bad/node_modules": true, "/home/u/ws/bad/node_modules/.bin": true,
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
@@ -179,6 +204,19 @@ func (corpusFS) Lstat(p string) (fs.FileInfo, error) {
 		return nil, &fs.PathError{Op: "lstat", Path: p, Err: fs.ErrNotExist}
 	}
 	return fi, nil
+}
+
+// ReadFile reads the files of corpusContents.
+func (corpusFS) ReadFile(p string) ([]byte, error) {
+	r, err := evalSymlinks(p, 0)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := corpusContents[bound(r)]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrPermission}
+	}
+	return []byte(c), nil
 }
 
 func (corpusFS) Readlink(p string) (string, error) {

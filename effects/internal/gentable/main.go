@@ -118,6 +118,16 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if len(p.Packages) > 0 {
+		b.WriteString("Packages: []Ecosystem{")
+		for _, e := range p.Packages {
+			fmt.Fprintf(b, "%s, ", e)
+		}
+		b.WriteString("}, ")
+	}
+	if p.Runner != 0 {
+		fmt.Fprintf(b, "Runner: %s, ", p.Runner)
+	}
 	if p.Request != 0 {
 		fmt.Fprintf(b, "Request: %s, ", p.Request)
 	}
