@@ -108,6 +108,9 @@ func (inv *invocation) installed(e *effects.Program, a field) (entry *effects.Pr
 // lookup npm, pnpm, yarn and bun make, and where uv keeps a project's
 // virtualenv.
 func (w *walker) installedIn(d, rel string) bool {
+	if d != "" {
+		d = w.physical(d, false) // the cwd as given may be a path through a link
+	}
 	for q := d; q != ""; q = path.Dir(q) {
 		l := w.locate(q)
 		if l != locInside && l != locRoot {
@@ -140,6 +143,9 @@ func (inv *invocation) noScript(name string) bool {
 	w := inv.w
 	for _, d := range inv.dirs {
 		found := false
+		if d != "" {
+			d = w.physical(d, false)
+		}
 		for q := d; q != ""; q = path.Dir(q) {
 			l := w.locate(q)
 			if l != locInside && l != locRoot {

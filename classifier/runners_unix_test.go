@@ -35,7 +35,17 @@ func TestRunnersRealFS(t *testing.T) {
 	must(os.MkdirAll(filepath.Join(ws, "fifo", "node_modules", ".bin"), 0o755))
 	must(os.WriteFile(filepath.Join(ws, "fifo", "node_modules", ".bin", "eslint"), nil, 0o755))
 	must(syscall.Mkfifo(filepath.Join(ws, "fifo", "package.json"), 0o644))
+	via := filepath.Join(filepath.Dir(ws), "via")
+	must(os.Symlink(ws, via))
 	opts := Options{Cwd: ws, Workspaces: []string{ws}, Home: filepath.Dir(ws)}
+	// The cwd as an agent gives it, through a link to the workspace (macOS's
+	// /tmp is /private/tmp): the same project.
+	linked := Options{Cwd: via, Workspaces: []string{ws}, Home: filepath.Dir(ws)}
+	for cmd, want := range map[string]string{"npx tsc --noEmit": "verify", "npm test": "verify", "make lint": "verify"} {
+		if got := classSet(Classify(cmd, linked)); got != want {
+			t.Errorf("from %s: %q = [%s], want [%s]", via, cmd, got, want)
+		}
+	}
 	for cmd, want := range map[string]string{
 		"npx tsc --noEmit":            "verify",
 		"npx vitest run":              "network opaque-medium verify",
