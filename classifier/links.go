@@ -54,7 +54,7 @@ func (w *walker) throughLink(p string) bool {
 		return true
 	}
 	for _, l := range w.links {
-		if under(p, l.path) && !(l.inDir && p == l.path) {
+		if w.under(p, l.path) && !(l.inDir && w.same(p, l.path)) {
 			return true
 		}
 	}
@@ -71,6 +71,10 @@ func (w *walker) touch(p string, part Part, del bool) {
 // isLink reports whether operand value, taken in each of dirs, names a
 // symlink now or a path the command makes a link. Unknown is a link.
 func (w *walker) isLink(value string, dirs []string) bool {
+	value, ok := w.pathText(value)
+	if !ok {
+		return true
+	}
 	for _, d := range dirs {
 		p := value
 		if !path.IsAbs(p) {
@@ -88,7 +92,7 @@ func (w *walker) isLink(value string, dirs []string) bool {
 		}
 		parent := w.evalPrefix(path.Dir(p))
 		full := w.evalPrefix(p)
-		if full != path.Join(parent, path.Base(p)) || w.throughLink(full) {
+		if !w.same(full, path.Join(parent, path.Base(p))) || w.throughLink(full) {
 			return true
 		}
 	}

@@ -26,10 +26,17 @@ func (osFS) IsFile(p string) bool {
 }
 
 func (w *walker) fs() FS {
-	if w.opts.FS == nil {
-		return osFS{}
+	f := w.opts.FS
+	if f == nil {
+		f = osFS{}
 	}
-	return w.opts.FS
+	if w.opts.Platform == Windows {
+		if _, ok := f.(lstatFS); ok {
+			return winFS{f}
+		}
+		return winPlainFS{winFS{f}}
+	}
+	return f
 }
 
 // cleanAbs returns a cleaned absolute path, or "" for anything else.
@@ -51,6 +58,10 @@ func (w *walker) resolve(p string, glob bool) []string {
 
 func (w *walker) resolveIn(p string, glob bool, dirs []string) []string {
 	if p == "" {
+		return []string{""}
+	}
+	p, ok := w.pathText(p)
+	if !ok {
 		return []string{""}
 	}
 	if strings.HasPrefix(p, "/") {
@@ -352,27 +363,46 @@ var systemExceptions = []string{"/var/tmp", "/var/folders", "/private/var/tmp", 
 var ruleStoreDirs = map[string]bool{".vscode": true, ".claude": true, ".cursor": true, ".gemini": true}
 
 func (w *walker) isRuleStore(p string) bool {
-	base := path.Base(p)
-	dir := path.Base(path.Dir(p))
+	names := p
+	if w.foldCase() {
+		names = asciiLower(p) // compared with lower-case spellings below
+	}
+	base := path.Base(names)
+	dir := path.Base(path.Dir(names))
+	user := "User"
+	if w.foldCase() {
+		user = "user"
+	}
 	switch {
 	case ruleStoreDirs[base]:
 		return true
-	case base == "settings.json" && (dir == "User" || ruleStoreDirs[dir]),
+	case base == "settings.json" && (dir == user || ruleStoreDirs[dir]),
 		base == "settings.local.json" && dir == ".claude",
 		base == "hooks.json" && dir == ".cursor",
 		strings.HasSuffix(base, ".code-workspace"),
 		// The extension's install folders (`ml-ai.command-safety-0.1.0-linux-x64`),
 		// wherever the editor keeps its extensions.
-		strings.Contains(p, "/ml-ai.command-safety"),
-		strings.Contains(p, "/ml-ai/decisions.db"):
+		strings.Contains(names, "/ml-ai.command-safety"),
+		strings.Contains(names, "/ml-ai/decisions.db"):
 		return true
 	}
 	// The settings directories of the editors: Code/User, Cursor/User, ...
-	if base == "User" && (dir == "Code" || dir == "Code - Insiders" || dir == "VSCodium" || dir == "Cursor" || dir == "code-server") {
+	if base == user && w.editorDir(dir) {
 		return true
 	}
 	for _, r := range w.opts.RuleStore {
-		if r != "" && under(p, r) {
+		if r != "" && w.under(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// editorDir reports whether dir is an editor's settings directory, which
+// holds User/settings.json (with the platform's case matching).
+func (w *walker) editorDir(dir string) bool {
+	for _, e := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "code-server"} {
+		if w.same(dir, e) {
 			return true
 		}
 	}
@@ -383,7 +413,7 @@ func (w *walker) isRuleStore(p string) bool {
 // given in the options (deleting it deletes the store).
 func (w *walker) containsRuleStore(p string) bool {
 	for _, r := range w.opts.RuleStore {
-		if r != "" && under(r, p) {
+		if r != "" && w.under(r, p) {
 			return true
 		}
 	}
@@ -398,43 +428,49 @@ func (w *walker) locate(p string) location {
 	if w.isRuleStore(p) {
 		return locRuleStore
 	}
-	if under(p, "/dev") && !harmlessDevice(p) {
+	if w.opts.Platform != Windows && w.under(p, "/dev") && !harmlessDevice(p) {
 		return locDevice
 	}
 	for _, r := range w.roots() {
-		if p == r {
+		if w.same(p, r) {
 			return locRoot
 		}
-		if under(p, r) {
+		if w.under(p, r) {
 			if w.containsRuleStore(p) {
 				return locRuleStore
 			}
 			return locInside
 		}
 	}
-	if p == "/" || path.Dir(p) == "/" && !strings.HasPrefix(p, "/tmp") {
-		return locSystem
-	}
-	for _, e := range systemExceptions {
-		if under(p, e) {
-			return locOutside
-		}
-	}
-	for _, s := range systemRoots {
-		if under(p, s) {
+	if w.opts.Platform == Windows {
+		if windowsSystem(p) {
 			return locSystem
+		}
+	} else {
+		if p == "/" || path.Dir(p) == "/" && !strings.HasPrefix(p, "/tmp") {
+			return locSystem
+		}
+		for _, e := range systemExceptions {
+			if w.under(p, e) {
+				return locOutside
+			}
+		}
+		for _, s := range systemRoots {
+			if w.under(p, s) {
+				return locSystem
+			}
 		}
 	}
 	if w.opts.Home == "" {
 		// Without a home we cannot prove a path is not in it.
 		return locUnknown
 	}
-	if under(p, w.opts.Home) || under(p, w.evalPrefix(w.opts.Home)) {
+	if w.under(p, w.opts.Home) || w.under(p, w.evalPrefix(w.opts.Home)) {
 		return locHome
 	}
 	// A path above a workspace root contains it.
 	for _, r := range w.roots() {
-		if under(r, p) {
+		if w.under(r, p) {
 			return locSystem
 		}
 	}
@@ -446,6 +482,7 @@ func (w *walker) locate(p string) location {
 
 // describe names a path for a reason sentence.
 func (w *walker) describe(p string, loc location) string {
+	shown := w.display(p)
 	switch loc {
 	case locUnknown:
 		if w.capped {
@@ -453,28 +490,28 @@ func (w *walker) describe(p string, loc location) string {
 		}
 		return "a path that cannot be resolved before running"
 	case locRoot:
-		return "the workspace root " + p
+		return "the workspace root " + shown
 	case locHome:
-		if p == w.opts.Home {
+		if w.same(p, w.opts.Home) {
 			return "the home directory"
 		}
-		return p + " in the home directory"
+		return shown + " in the home directory"
 	case locSystem:
 		if p == "/" {
 			return "the root directory"
 		}
-		return "the system path " + p
+		return "the system path " + shown
 	case locDevice:
-		return "the device " + p
+		return "the device " + shown
 	case locRuleStore:
 		if m, ok := w.storeAlias[p]; ok {
-			return p + ", part of the permission-rule store (it is " + m + " or holds it)"
+			return shown + ", part of the permission-rule store (it is " + w.display(m) + " or holds it)"
 		}
-		return p + ", part of the permission-rule store"
+		return shown + ", part of the permission-rule store"
 	case locInside:
-		return p + " inside the workspace"
+		return shown + " inside the workspace"
 	}
-	return p + " outside the workspace"
+	return shown + " outside the workspace"
 }
 
 // write classifies a write of path p by the part base (whose Class is ignored).
@@ -495,12 +532,12 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		part.Class = effects.WriteInside
 		switch {
 		case !hooks:
-		case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks"):
+		case strings.Contains(w.caseKey(p), "/.git/hooks/") || strings.HasSuffix(w.caseKey(p), "/.git/hooks"):
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
 			if w.hookContent != nil {
 				// git runs a hook in a new shell at the top of the work tree.
-				top := []string{p[:strings.Index(p+"/", "/.git/hooks/")]}
+				top := []string{p[:strings.Index(w.caseKey(p)+"/", "/.git/hooks/")]}
 				w.newShell(*w.hookContent, w.hookAt, w.hookDepth, processCtx(top, top))
 			} else {
 				hook := base
@@ -508,7 +545,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", brief(base.Text), p)
 				w.add(hook)
 			}
-		case strings.HasSuffix(p, "/.git/config"):
+		case strings.HasSuffix(w.caseKey(p), "/.git/config"):
 			hook := base
 			hook.Class = effects.OpaqueMedium
 			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", brief(base.Text), p)
@@ -565,6 +602,12 @@ func (w *walker) remove(base Part, p string) {
 
 // credentialPath reports whether a literal argument names stored credentials.
 func (w *walker) credentialPath(v string) bool {
+	if w.opts.Platform == Windows {
+		v = strings.ReplaceAll(v, `\`, "/")
+	}
+	if w.foldCase() {
+		v = asciiLower(v) // the names below are lower case
+	}
 	base := path.Base(v)
 	switch {
 	case base == ".env" || strings.HasPrefix(base, ".env."),

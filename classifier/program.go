@@ -87,7 +87,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			// The gate's own binary, by whatever path or link, is its entry
 			// in the table (its rule-store commands are refused), not a
 			// file that is not inspected.
-			gate, other := w.gateBinary(prog)
+			gate, other := w.gateBinary(prog, ctx.dirs)
 			if other {
 				w.allKnown = false
 				w.runFile(at, prog, text, ctx.dirs)
@@ -233,6 +233,14 @@ type invocation struct {
 	target *flagHit
 	entry  *effects.Program
 	args   []field // the arguments after the program or subcommand name
+	// scripts are the words from the project script's name on, for an entry
+	// whose operands name scripts or goals ([effects.Scripts]).
+	scripts []field
+	// bin are the words of a script runner's command that name a program
+	// the project installed, not a script (`pnpm tsc --noEmit`), with its
+	// entry (nil: unknown to the table); run classifies them last.
+	bin      []field
+	binEntry *effects.Program
 }
 
 type flagHit struct {
@@ -281,13 +289,19 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		// An operand.
 		if len(e.Goals) > 0 {
 			// A goal runner's operands are goals (`make test install`).
-			if a.dynamic || !slices.Contains(e.Goals, a.value) {
+			if a.dynamic || !effects.IsCheck(e.Goals, a.value) {
 				inv.otherGoal = true
 			}
 			inv.operands = append(inv.operands, a)
 			continue
 		}
-		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts {
+		if inv.scripts == nil && len(inv.operands) == 0 && e.Scripts == effects.ScriptName && (a.dynamic || e.Sub(a.value) == nil) {
+			// The project's script: its name and arguments from here on
+			// (`npm run lint -- src`, `pnpm lint`).
+			inv.scripts = args[i:]
+			continue
+		}
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil {
 			if a.dynamic {
 				inv.unknownSub(e, a)
 				return
@@ -309,6 +323,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			inv.writeFlagValues()
 			inv.finishSpecial(e)
 			inv.homeWrites(e)
+			if entry, ok := inv.installed(e, a); ok {
+				// The project's own installation: that program alone.
+				inv.emitFlags()
+				inv.runInstalled(entry, args[i:])
+				return
+			}
 			inv.emit()
 			inv.emitFlags()
 			inv.carry(args[i:], redirInfo{stdin: inv.red.stdin})
@@ -331,6 +351,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.writeFlagValues()
 	inv.finishSpecial(e)
+	if inv.localRequest(e, args) {
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
+	}
+	inv.checkScripts(e, args)
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
@@ -343,6 +367,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
+	if inv.bin != nil {
+		inv.runInstalled(inv.binEntry, inv.bin)
+	}
 }
 
 // homeWrites classifies the implicit home writes of the entry and its flags
@@ -910,6 +937,9 @@ func (inv *invocation) remote(v string) bool {
 	if !remote(v) {
 		return false
 	}
+	if inv.w.opts.Platform == Windows && len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
+		return false // C:\x is a drive path
+	}
 	for _, c := range inv.entry.Effects {
 		if c == effects.Network || c == effects.SystemChange {
 			return true
@@ -1050,4 +1080,139 @@ func (inv *invocation) stdinScript() {
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` starts an interactive %s that reads commands from the terminal", inv.text, inv.prog)))
 	}
+}
+
+// checkScripts decides what the project scripts the invocation names do
+// ([effects.Scripts]): a check verifies by name, anything else runs the
+// project's code (the entry's Other effects). It also keeps a goal runner's
+// checks (judged by name in run) to the project in the workspace. args are
+// the invocation's arguments after the program or subcommand name.
+func (inv *invocation) checkScripts(e *effects.Program, args []field) {
+	if inv.replacing {
+		return
+	}
+	var names, passed []field
+	switch {
+	case len(e.Goals) > 0:
+		if len(inv.operands) == 0 {
+			return // the default goal
+		}
+	case e.Scripts == effects.ScriptName:
+		if inv.scripts == nil {
+			return // `npm run` lists the scripts
+		}
+		names, passed = inv.scripts[:1], inv.scripts[1:]
+	case e.Scripts == effects.ScriptArgs:
+		passed = args
+	default:
+		return
+	}
+	other := e.Other
+	if other == nil {
+		other = []effects.Class{effects.OpaqueLow}
+	}
+	if why := inv.foreignScripts(); why != "" {
+		// The scripts come from a file outside the workspace (`make -f
+		// /tmp/x.mk`): code from elsewhere, whatever the names.
+		inv.classes = inv.classes[:0]
+		for _, c := range other {
+			if c == effects.OpaqueLow {
+				c = effects.OpaqueMedium
+			}
+			inv.classes = append(inv.classes, c)
+		}
+		if !slices.Contains(inv.classes, effects.OpaqueMedium) {
+			inv.classes = append(inv.classes, effects.OpaqueMedium)
+		}
+		inv.why = why
+		return
+	}
+	if len(e.Goals) > 0 && inv.otherGoal {
+		return // run gave it Other's effects
+	}
+	why := inv.notCheck(e, names, passed)
+	if why == "" {
+		inv.classes = append(inv.classes[:0], effects.Verify)
+		return
+	}
+	if e.Scripts == effects.ScriptName && e.Runner != effects.NoEcosystem && !names[0].dynamic && inv.noScript(names[0].value) {
+		// No script has the name: pnpm and yarn run the installed program.
+		if entry, ok := inv.installed(e, names[0]); ok {
+			inv.classes, inv.bin, inv.binEntry = inv.classes[:0], inv.scripts, entry
+			return
+		}
+	}
+	inv.classes = append([]effects.Class(nil), other...)
+	inv.why = why
+}
+
+// foreignScripts says which file that the runner reads its scripts from
+// (a ReadPath option: `make -f FILE`, `just --justfile FILE`) is outside
+// the workspace; "" when none is.
+func (inv *invocation) foreignScripts() string {
+	w := inv.w
+	for _, h := range inv.flags {
+		if h.flag.Value != effects.ReadPath || h.value == nil {
+			continue
+		}
+		if h.value.dynamic {
+			return fmt.Sprintf("it reads its scripts from %s, a file only known at run time", h.name)
+		}
+		for _, p := range w.resolveIn(h.value.value, h.value.glob, inv.dirs) {
+			if l := w.locate(p); l != locInside && l != locRoot {
+				return fmt.Sprintf("it runs code from %s (%s), which is not inspected", w.describe(p, l), h.name)
+			}
+		}
+	}
+	return ""
+}
+
+// notCheck says why the scripts or goals names, run with the arguments
+// passed, are not a check of the project in the workspace; "" when they are.
+func (inv *invocation) notCheck(e *effects.Program, names, passed []field) string {
+	w := inv.w
+	for _, n := range names {
+		if n.dynamic {
+			return "it runs a project script whose name is only known at run time"
+		}
+		if !effects.IsCheck(e.Checks, n.value) {
+			return fmt.Sprintf("it runs the project script %s, which is not inspected (only checks such as test and lint verify by name)", shortQuote(n.value))
+		}
+	}
+	for _, a := range passed {
+		if a.dynamic {
+			return "it passes the check arguments only known at run time"
+		}
+		if effects.ScriptWrites(a.value) {
+			return fmt.Sprintf("%s makes the check write", a.value)
+		}
+		v := a.value
+		if i := strings.IndexByte(v, '='); i > 0 && isOption(v) {
+			v = v[i+1:]
+		}
+		if v != "" && (strings.ContainsRune(v, '/') || v[0] == '.' || v[0] == '~') {
+			for _, p := range w.resolveIn(v, a.glob, inv.dirs) {
+				if l := w.locate(p); l != locInside && l != locRoot {
+					return fmt.Sprintf("it passes the check %s", w.describe(p, l))
+				}
+			}
+		}
+	}
+	for _, d := range inv.dirs {
+		if d != "" {
+			d = w.physical(d, false) // the cwd as given may be a path through a link
+		}
+		if l := w.locate(d); l != locInside && l != locRoot {
+			return fmt.Sprintf("it runs the scripts of a project in %s", w.describe(d, l))
+		}
+	}
+	return ""
+}
+
+// shortQuote quotes a script name for a reason, cut to a readable length.
+func shortQuote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return "`" + s + "`"
 }

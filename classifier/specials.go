@@ -42,6 +42,12 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		return nil, true
+	case "unset":
+		for _, a := range args {
+			if a.dynamic || requestVar(a.value) {
+				w.requestEnv = true // `unset no_proxy; curl ...`
+			}
+		}
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")
@@ -432,6 +438,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			n := len(inv.flags)
 			used := inv.option(e, a, args[i+1:])
 			for _, h := range inv.flags[n:] {
+				if h.value != nil && (h.value.dynamic || requestVar(h.value.value)) && (h.name == "-u" || h.name == "--unset") {
+					w.requestEnv = true // `env -u no_proxy curl ...`
+				}
 				if h.flag != split || h.value == nil {
 					continue
 				}
@@ -450,6 +459,9 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			i += used
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
 			name, _, _ := strings.Cut(v, "=")
+			if requestVar(name) {
+				w.requestEnv = true
+			}
 			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
 				w.allKnown = false
 				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
@@ -582,15 +594,20 @@ func (inv *invocation) cd(args []field) {
 		case w.cdpath && !strings.HasPrefix(o.value, "/") && !strings.HasPrefix(o.value, "./") && !strings.HasPrefix(o.value, "../") && o.value != "." && o.value != "..":
 			next = []string{""}
 		default:
-			mayFail = mayFail || w.cdMayFail(o.value, old) || w.cdMayFail(o.value, oldL)
-			next = w.resolve(o.value, false) // physical: -P
-			for _, l := range oldL {         // logical: -L, the default
+			target, ok := w.pathText(o.value) // `cd C:\ws` is `cd /c/ws`
+			if !ok {
+				next = []string{""}
+				break
+			}
+			mayFail = mayFail || w.cdMayFail(target, old) || w.cdMayFail(target, oldL)
+			next = w.resolve(target, false) // physical: -P
+			for _, l := range oldL {        // logical: -L, the default
 				lp := ""
 				switch {
-				case strings.HasPrefix(o.value, "/"):
-					lp = path.Clean(o.value)
+				case strings.HasPrefix(target, "/"):
+					lp = path.Clean(target)
 				case l != "":
-					lp = path.Clean(l + "/" + o.value)
+					lp = path.Clean(l + "/" + target)
 				}
 				nextL = append(nextL, lp)
 				if lp == "" {
@@ -723,12 +740,17 @@ func (inv *invocation) find(args []field) bool {
 				found = append(found, field{value: s.value, glob: s.glob})
 			}
 			for _, f := range found {
+				if v, ok := w.pathText(f.value); ok {
+					f.value = v
+				} else {
+					f.dynamic = true
+				}
 				if inDir && !strings.HasPrefix(f.value, "/") && len(inv.dirs) == 1 && inv.dirs[0] != "" {
 					// Under -execdir {} is ./NAME in the file's directory,
 					// the same file: name it from where find runs.
 					f.value = inv.dirs[0] + "/" + f.value
 				}
-				f.dynamic = starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)
+				f.dynamic = f.dynamic || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)
 				inner := make([]field, 0, j-i-1)
 				for _, x := range args[i+1 : j] {
 					if strings.Contains(x.value, "{}") {
@@ -755,7 +777,11 @@ func (inv *invocation) find(args []field) bool {
 // -type test before the action rules s out and nothing (-o, !, a comma, a
 // parenthesis) could get around that test.
 func (inv *invocation) findsStart(s field, before []field) bool {
-	if b := path.Base(s.value); b == "." || b == ".." {
+	start, ok := inv.w.pathText(s.value)
+	if !ok {
+		return true // not placeable: it may be anything, the root included
+	}
+	if b := path.Base(start); b == "." || b == ".." {
 		return false
 	}
 	for k := 0; k+1 < len(before); k++ {
@@ -776,7 +802,7 @@ func (inv *invocation) findsStart(s field, before []field) bool {
 		}
 		switch a.value {
 		case "-name", "-iname":
-			pat, name := v.value, path.Base(s.value)
+			pat, name := v.value, path.Base(start)
 			if a.value == "-iname" {
 				pat, name = strings.ToLower(pat), strings.ToLower(name)
 			}
@@ -985,12 +1011,46 @@ func (inv *invocation) docker(args []field) {
 					src = x
 				}
 			}
+		} else if w.opts.Platform == Windows && len(val) > 2 && val[1] == ':' && isASCIILetter(val[0]) && (val[2] == '\\' || val[2] == '/') {
+			// -v C:\Users:/x: the drive's colon is not the separator.
+			src = val
+			if i := strings.IndexByte(val[2:], ':'); i >= 0 {
+				src = val[:2+i]
+			}
 		} else {
 			src, _, _ = strings.Cut(val, ":")
 		}
-		if src == "/" || src == "/etc" || src == "/root" || src == "/var/run/docker.sock" || src == "/run/docker.sock" || (w.opts.Home != "" && path.Clean(src) == w.opts.Home) {
+		if w.hostMount(src) {
 			inv.privileged("a mount of the host's " + src)
 		}
+	}
+}
+
+// hostMount reports whether a container mount's source gives the container
+// the host: its root (also as `//` or `/./`), /etc, /root, the docker
+// socket, the home directory; on Windows a drive root, C:\Windows, or the
+// home directory in any spelling.
+func (w *walker) hostMount(src string) bool {
+	if w.opts.Platform == Windows {
+		switch strings.ReplaceAll(src, `\`, "/") {
+		case "//var/run/docker.sock", "/var/run/docker.sock", "//./pipe/docker_engine":
+			return true
+		}
+		p, ok := w.pathText(src)
+		if !ok || !strings.HasPrefix(p, "/") {
+			return !ok
+		}
+		p = path.Clean(p)
+		return windowsSystem(p) || w.opts.Home != "" && w.same(p, w.opts.Home)
+	}
+	if src == "" || !strings.HasPrefix(src, "/") {
+		return false
+	}
+	switch p := path.Clean(src); p {
+	case "/", "/etc", "/root", "/var/run/docker.sock", "/run/docker.sock", "/var/run", "/run":
+		return true
+	default:
+		return w.opts.Home != "" && w.same(p, w.opts.Home)
 	}
 }
 

@@ -90,12 +90,12 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 		w.evalCache = c
 	}
 	add := func(p string) {
-		p = cleanAbs(p)
+		p = w.absPath(p)
 		if p == "" {
 			return
 		}
 		for i := range s.members {
-			if s.members[i].name == p {
+			if w.same(s.members[i].name, p) {
 				return
 			}
 		}
@@ -135,7 +135,7 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 func (w *walker) storeHolds(p string) (string, bool) {
 	s := w.ruleStoreMembers()
 	for _, m := range s.members {
-		if under(p, m.path) {
+		if w.under(p, m.path) {
 			return m.name, true
 		}
 	}
@@ -152,7 +152,7 @@ func (w *walker) storeHolds(p string) (string, bool) {
 		if did, ok := w.idOf(path.Dir(p)); ok {
 			base := path.Base(p)
 			for _, m := range s.members {
-				if m.hasDir && m.dirID == did && path.Base(m.path) == base {
+				if m.hasDir && m.dirID == did && w.same(path.Base(m.path), base) {
 					return m.name, true
 				}
 			}
@@ -180,7 +180,7 @@ func (w *walker) storeHolds(p string) (string, bool) {
 func (w *walker) storeWithin(p string) (string, bool) {
 	s := w.ruleStoreMembers()
 	for _, m := range s.members {
-		if under(m.path, p) {
+		if w.under(m.path, p) {
 			return m.name, true
 		}
 	}
@@ -247,20 +247,20 @@ func (w *walker) noteAlias(p, m string) {
 // gateBinary reports, for a program named by a path, whether it resolves
 // (in some candidate working directory) to one of the gate's binaries, or
 // is the same file as one, and whether it resolves to something else in
-// another candidate.
-func (w *walker) gateBinary(prog string) (gate, other bool) {
+// another candidate; dirs are the directories it runs from.
+func (w *walker) gateBinary(prog string, dirs []string) (gate, other bool) {
 	if len(w.opts.Binaries) == 0 {
 		return false, true
 	}
 	if !w.binDone {
 		w.binDone = true
 		for _, b := range w.opts.Binaries {
-			if b = cleanAbs(b); b != "" {
+			if b = w.absPath(b); b != "" {
 				w.binaries = append(w.binaries, w.resolveMember(b))
 			}
 		}
 	}
-	for _, p := range w.resolve(prog, false) {
+	for _, p := range w.resolveIn(prog, false, dirs) {
 		if p != "" && w.isBinary(p) {
 			gate = true
 		} else {
@@ -277,7 +277,7 @@ func (w *walker) isBinary(p string) bool {
 	var id FileID
 	var hasID bool
 	for _, b := range w.binaries {
-		if p == b.path {
+		if w.same(p, b.path) {
 			return true
 		}
 		if !b.hasID {

@@ -62,6 +62,20 @@ func TestTableExamples(t *testing.T) {
 				t.Errorf("%s: unknown subcommand %q classifies as [%s], want [%s]", name, ex, got, other)
 			}
 		}
+		for _, ex := range p.LocalExamples {
+			// A request that stays on the machine is a read (effects.Request).
+			n++
+			if got := classSet(Classify(ex, tableOpts)); got != "read" {
+				t.Errorf("%s: local example %q classifies as [%s], want [read]", name, ex, got)
+			}
+		}
+		for _, ex := range p.CheckExamples {
+			// A check script or goal verifies by name (effects.Scripts).
+			n++
+			if got := classSet(Classify(ex, tableOpts)); got != "verify" {
+				t.Errorf("%s: check example %q classifies as [%s], want [verify]", name, ex, got)
+			}
+		}
 		for _, ex := range p.NotExamples {
 			n++
 			if got := classSet(Classify(ex, tableOpts)); got == want {
@@ -98,10 +112,14 @@ func TestTableExamples(t *testing.T) {
 		if len(p.Other) == 0 {
 			other = renderSet(p.Effects)
 		}
-		for _, g := range p.Goals {
+		goals := make([]string, len(p.Goals))
+		for i, g := range p.Goals {
+			goals[i] = strings.ReplaceAll(g, "*", "unit") // a pattern's example: `test-*` takes test-unit
+		}
+		for _, g := range goals {
 			for _, tc := range []struct{ line, want string }{
 				{name + " " + g, "verify"},
-				{name + " " + strings.Join(p.Goals, " ") + " " + g, "verify"},
+				{name + " " + strings.Join(goals, " ") + " " + g, "verify"},
 				{name + " " + g + " " + g + " " + g + " zz-other", other},
 				{name + " zz-other " + g, other},
 			} {
@@ -183,6 +201,8 @@ func TestTableAliases(t *testing.T) {
 		var exs []string
 		exs = append(exs, p.Examples...)
 		exs = append(exs, p.NotExamples...)
+		exs = append(exs, p.CheckExamples...)
+		exs = append(exs, p.LocalExamples...)
 		for _, f := range p.Flags {
 			exs = append(exs, f.Examples...)
 		}

@@ -10,7 +10,14 @@ type Options struct {
 	// Shell is the shell that will run the command (SPEC §1); the zero
 	// value, [UnknownDialect], classifies it as bash and as zsh.
 	Shell Dialect
-	// FS resolves symlinks on existing path prefixes; nil uses the real filesystem.
+	// Platform is where the command runs: it decides how the paths of the
+	// command and of these options are spelled and matched ([Platform]). On
+	// Windows, Cwd, Workspaces and Home may be given in either spelling
+	// (`C:\Users\me\ws`, `/c/Users/me/ws`) and name the same place.
+	Platform Platform
+	// FS resolves symlinks on existing path prefixes; nil uses the real
+	// filesystem. On Windows it is asked in Windows' spelling (`C:/x`,
+	// `//server/share/x`), and a case-insensitive filesystem is expected.
 	FS FS
 	// RuleStore lists extra absolute paths (files or directories) that belong to
 	// the permission-rule store (SPEC §5.6): the decision log and the files

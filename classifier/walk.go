@@ -48,6 +48,14 @@ type walker struct {
 	// the walker pushed and a popd may fail.
 	stackUncertain bool
 	cdpath         bool // CDPATH was assigned in this line
+	// bins and manifests remember, for the command, which project
+	// installations of programs exist and what package.json files say
+	// (runners.go).
+	bins      map[string]bool
+	manifests map[string]manifest
+	// requestEnv: the line sets or unsets a variable that moves an HTTP
+	// client's requests (requestVar): no request of it is a local read.
+	requestEnv bool
 
 	funcs   map[string]*funcDef // functions the shell being walked has defined
 	funcGen int                 // counts function definitions, to tell a stale walk
@@ -135,12 +143,24 @@ type walker struct {
 func newWalker(src string, opts Options) *walker {
 	w := &walker{orig: src, opts: opts, allKnown: true, unitLimit: MaxUnits * len(opts.Shell.readings())}
 	w.kinds = w.kindsBuf[:0]
-	w.cwd = []string{cleanAbs(opts.Cwd)}
+	w.opts.Home = ""
+	w.opts.Home = w.absPath(opts.Home)
+	w.cwd = []string{w.absPath(opts.Cwd)}
 	w.lcwd = w.cwd
 	for i := range w.opts.Workspaces {
-		w.opts.Workspaces[i] = cleanAbs(w.opts.Workspaces[i])
+		w.opts.Workspaces[i] = w.absPath(w.opts.Workspaces[i])
 	}
-	w.opts.Home = cleanAbs(opts.Home)
+	if opts.Platform == Windows && len(opts.RuleStore) > 0 {
+		// The store as the classifier spells paths (the caller's slice
+		// stays as it is).
+		store := make([]string, 0, len(opts.RuleStore))
+		for _, p := range opts.RuleStore {
+			if q := w.absPath(p); q != "" {
+				store = append(store, q)
+			}
+		}
+		w.opts.RuleStore = store
+	}
 	return w
 }
 
@@ -1065,6 +1085,9 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	}
 	if name == "CDPATH" {
 		w.cdpath = true
+	}
+	if requestVar(name) {
+		w.requestEnv = true
 	}
 	if name == "PROMPT_COMMAND" && a.Value != nil && literal {
 		// Code that runs later is classified now (rule 11).

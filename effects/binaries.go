@@ -33,7 +33,8 @@ import (
 //     write on the flag: a flag cannot switch the operands' role.
 //   - Goal runners (make, mvn, gradle, just, ...) list the goals that verify
 //     by name in Goals: they verify only when every goal does, and `make
-//     test test test install` has the runner's Other effects.
+//     test test test install` has the runner's Other effects. Script runners
+//     (npm run, pnpm, yarn, deno task) list theirs in Checks ([Scripts]).
 //   - Deleting resources that live outside the workspace (containers,
 //     clusters, cloud, shared caches) is Outside; implicit writes of
 //     configuration, credentials or installed programs under the home
@@ -70,15 +71,44 @@ var table = sortedTable(
 	gatePrograms,
 )
 
-// sortedTable joins the families and sorts them by name.
+// sortedTable joins the families, sorts them by name and marks the
+// programs that packages install ([packaged]).
 func sortedTable(families ...[]Program) []Program {
 	var all []Program
 	for _, f := range families {
 		all = append(all, f...)
 	}
 	slices.SortStableFunc(all, func(a, b Program) int { return cmp.Compare(a.Name, b.Name) })
+	for i := range all {
+		all[i].Packages = packaged[all[i].Name]
+	}
 	return all
 }
+
+// packaged are the programs that the packages of an ecosystem install into
+// a project, by entry name ([Program.Packages]): a package runner of that
+// ecosystem that finds one installed runs it as its entry (`npx tsc
+// --noEmit`, `uv run pytest`). A runner naming anything else installed
+// there runs the project's file, or keeps its own effects for a program it
+// is not (`npx rm`). TestPackaged checks that every name is an entry.
+var packaged = map[string][]Ecosystem{
+	// npm packages.
+	"ava": {Node}, "biome": {Node}, "commitlint": {Node}, "cucumber": {Node}, "cypress": {Node}, "esbuild": {Node},
+	"eslint": {Node}, "jasmine": {Node}, "jest": {Node}, "knip": {Node}, "lerna": {Node}, "lint-staged": {Node},
+	"markdownlint": {Node}, "mocha": {Node}, "next": {Node}, "nodemon": {Node}, "nyc": {Node}, "oxlint": {Node},
+	"playwright": {Node}, "prettier": {Node}, "stylelint": {Node}, "ts-node": {Node}, "tsc": {Node}, "turbo": {Node},
+	"vite": {Node}, "vitest": {Node}, "webpack": {Node}, "xo": {Node},
+	// Both.
+	"pyright": {Node, Python},
+	// Python packages (the virtualenv's own python and pip too).
+	"autopep8": {Python}, "bandit": {Python}, "black": {Python}, "codespell": {Python}, "coverage": {Python},
+	"flake8": {Python}, "isort": {Python}, "jupyter": {Python}, "mkdocs": {Python}, "mypy": {Python}, "nox": {Python},
+	"pip": {Python}, "pre-commit": {Python}, "pylint": {Python}, "pytest": {Python}, "python": {Python}, "ruff": {Python},
+	"sphinx-build": {Python}, "sqlfluff": {Python}, "tox": {Python}, "twine": {Python}, "yamllint": {Python}, "yapf": {Python},
+}
+
+// runs marks p as a package runner of e ([Program.Runner]).
+func runs(p Program, e Ecosystem) Program { p.Runner = e; return p }
 
 // fx is a list of effect classes.
 func fx(cs ...Class) []Class { return cs }
@@ -129,6 +159,24 @@ func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
 
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }
+
+// local marks f as keeping a request to a loopback address a read
+// ([Flag.Local]); with values, only those values do.
+func local(f Flag, values ...string) Flag {
+	f.Local, f.LocalValues = true, values
+	return f
+}
+
+// needed makes f one of the alternatives of the local-read condition need
+// ([Flag.LocalNeed]).
+func needed(need string, f Flag) Flag {
+	f.LocalNeed = need
+	return f
+}
+
+// devices are the outputs that are not files (SPEC §3 rule 4): an HTTP
+// client writing there keeps a local request a read.
+var devices = []string{"-", "/dev/null", "/dev/stdout", "/dev/stderr"}
 
 // config is an option whose value is `key=value` that may name a program.
 func config(ns ...string) Flag { return Flag{Names: ns, Value: Config} }
@@ -203,3 +251,16 @@ func singleDash(p Program) Program {
 	p.Subcommands = subs
 	return p
 }
+
+// nodeChecks are the package.json scripts that verify by name (`npm run
+// lint`, `pnpm typecheck`, `yarn test:unit`): the names that projects give
+// their test runners, linters and typecheckers. Scripts named for anything
+// else (`build`, `dev`, `start`, `lint:fix`) run the project's code; see
+// [ScriptWriters]. `lint-*` is not here: `lint-staged` rewrites and stages
+// files.
+var nodeChecks = names("check", "check:*", "lint", "lint:*", "test", "test:*", "tests", "type-check", "typecheck", "typecheck:*")
+
+// makeGoals are the Makefile goals, justfile recipes and Taskfile tasks
+// that verify by name (`make lint`, `just test`, `task check`), where
+// hyphens join words (`make test-unit`).
+var makeGoals = names("check", "check-*", "lint", "lint-*", "test", "test-*", "tests", "type-check", "typecheck", "vet")

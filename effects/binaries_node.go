@@ -19,12 +19,33 @@ func globalFlag(example string) Flag {
 		Why: "-g installs into the global prefix, outside the project", Examples: ex(example)}
 }
 
-// scriptRunner is the `run` subcommand of a package manager: `run test`
-// verifies by name, any other script is the project's code.
+// scriptRunner is the `run` subcommand of a package manager: a check script
+// (`run lint`, `run test:unit`) verifies by name, any other script is the
+// project's code; with no script it lists them.
 func scriptRunner(tool, name string, aliases ...string) Program {
+	run := tool + " " + name
 	return Program{Name: name, Aliases: aliases, Effects: fx(Read), Other: fx(OpaqueLow),
-		Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex(tool + " " + name + " test")}},
-		Examples:    ex(tool + " " + name)}
+		Scripts: ScriptName, Checks: nodeChecks,
+		CheckExamples: ex(run+" test", run+" lint", run+" typecheck", run+" type-check", run+" check", run+" test:unit -- src/a.test.ts"),
+		Examples:      ex(run),
+		NotExamples:   ex(run+" build", run+" dev", run+" lint:fix", run+" lint -- --fix", run+" test -- -u", run+" db:seed", run+" test -- /tmp/x.test.js")}
+}
+
+// runnerFlags are the options of a Node package runner that fetch a
+// package or run shell code whatever the project has installed (`npx -p
+// pkg`, `npx -c 'cmd'`).
+func runnerFlags(tool string) []Flag {
+	return fl(Flag{Names: names("-p", "--package"), Value: Arg, Effects: fx(Network), Why: tool + " -p downloads the package it names",
+		Examples: ex(tool + " -p typescript tsc")},
+		Flag{Names: names("-c", "--call"), Value: Arg, Effects: fx(OpaqueMedium), Why: tool + " -c runs a command line in a shell",
+			Examples: ex(tool + " -c 'tsc --noEmit'")})
+}
+
+// scriptTest is a package manager's `test`: it runs the project's test
+// script, which verifies by name unless its arguments make it write.
+func scriptTest(tool, name string, aliases ...string) Program {
+	return Program{Name: name, Aliases: aliases, Effects: fx(Verify), Scripts: ScriptArgs,
+		Examples: ex(tool+" "+name, tool+" "+name+" -- --watch=false"), NotExamples: ex(tool+" "+name+" -- -u", tool+" "+name+" --update-snapshots")}
 }
 
 // nodePrograms are Node.js's package managers and runtimes besides node
@@ -54,10 +75,12 @@ var nodePrograms = []Program{
 			sub("unlink", fx(SystemChange), "bun unlink unregisters a global package", "bun unlink"),
 			{Name: "update", Effects: fx(Network, WriteInside), Why: "bun update downloads newer packages", Examples: ex("bun update")},
 			sub("upgrade", fx(Network, WriteOutside), "bun upgrade replaces the bun binary", "bun upgrade"),
-			{Name: "x", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "bun x downloads and runs a package's program", Examples: ex("bun x cowsay hi")},
+			{Name: "x", Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "bun x downloads and runs a package's program",
+				Flags: runnerFlags("bun x"), Examples: ex("bun x cowsay hi")},
 		},
 		Examples: ex("bun scripts/build.ts", "bun --hot src/server.ts"), NotExamples: ex("bun -e 'console.log(1)'", "bun /tmp/x.ts")},
-	{Name: "bunx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "bunx downloads and runs a package's program", Examples: ex("bunx cowsay hi")},
+	{Name: "bunx", Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "bunx downloads and runs a package's program",
+		Flags: runnerFlags("bunx"), Examples: ex("bunx cowsay hi")},
 	{Name: "corepack", Effects: fx(Network, WriteOutside), Why: "corepack downloads package managers and installs shims",
 		Subcommands: []Program{
 			sub("disable", fx(SystemChange), "corepack disable removes global shims", "corepack disable"),
@@ -96,8 +119,8 @@ var nodePrograms = []Program{
 				Flags:    fl(rpath("--config", "-c", "--env-file", "--import-map"), optArg("--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run"), arg("--v8-flags")),
 				Examples: ex("deno run main.ts", "deno run --allow-net server.ts"), NotExamples: ex("deno run /tmp/x.ts")},
 			sub("serve", fx(OpaqueLow), "deno serve runs the project's server", "deno serve main.ts"),
-			{Name: "task", Effects: fx(Read), Other: fx(OpaqueLow),
-				Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex("deno task test")}}, Examples: ex("deno task")},
+			{Name: "task", Effects: fx(Read), Other: fx(OpaqueLow), Scripts: ScriptName, Checks: nodeChecks,
+				CheckExamples: ex("deno task test", "deno task lint"), Examples: ex("deno task"), NotExamples: ex("deno task dev")},
 			{Name: "test", Effects: fx(Verify), Flags: fl(arg("--filter")),
 				Examples: ex("deno test", "deno test -A src/")},
 			rsub("types", "deno types"),
@@ -112,8 +135,8 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("list", "lerna list"), rsub("ls", "lerna ls"),
 			{Name: "publish", Effects: fx(Network, OpaqueLow), Why: "lerna publish uploads packages and runs their scripts", Examples: ex("lerna publish")},
-			{Name: "run", Effects: fx(OpaqueLow), Why: "lerna run runs a script in every package",
-				Subcommands: []Program{{Name: "test", Effects: fx(Verify), Examples: ex("lerna run test")}}, Other: fx(OpaqueLow), Examples: ex("lerna run")},
+			{Name: "run", Effects: fx(OpaqueLow), Why: "lerna run runs a script in every package", Other: fx(OpaqueLow), Scripts: ScriptName, Checks: nodeChecks,
+				CheckExamples: ex("lerna run test", "lerna run lint --scope app"), Examples: ex("lerna run", "lerna run build")},
 		},
 		Examples: ex("lerna bootstrap")},
 	{Name: "next", Effects: fx(OpaqueLow), Why: "next runs the project's Next.js app", Other: fx(OpaqueLow),
@@ -164,8 +187,8 @@ var nodePrograms = []Program{
 			sub("dist-tag", fx(Network), "npm dist-tag talks to the registry", "npm dist-tag ls x"),
 			sub("docs", fx(Network), "npm docs opens a browser", "npm docs x"),
 			sub("doctor", fx(Network), "npm doctor checks the registry", "npm doctor"),
-			{Name: "exec", Aliases: names("x"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npm exec downloads and runs a package's program",
-				Flags: fl(arg("-c", "--call", "-p", "--package")), Examples: ex("npm exec -- cowsay hi")},
+			{Name: "exec", Aliases: names("x"), Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "npm exec downloads and runs a package's program",
+				Flags: runnerFlags("npm exec"), Examples: ex("npm exec -- cowsay hi")},
 			rsub("explain", "npm explain react"),
 			sub("explore", fx(OpaqueMedium), "npm explore runs a shell in a dependency's directory", "npm explore x"),
 			rsub("find-dupes", "npm find-dupes"),
@@ -211,7 +234,7 @@ var nodePrograms = []Program{
 			{Name: "shrinkwrap", Effects: fx(WriteInside), Why: "npm shrinkwrap writes npm-shrinkwrap.json", Examples: ex("npm shrinkwrap")},
 			sub("star", fx(Network), "npm star talks to the registry", "npm star x"),
 			sub("stars", fx(Network), "npm stars asks the registry", "npm stars"),
-			{Name: "t", Aliases: names("test", "tst"), Effects: fx(Verify), Examples: ex("npm test", "npm t", "npm test -- --watch=false")},
+			scriptTest("npm", "t", "test", "tst"),
 			sub("team", fx(Network), "npm team talks to the registry", "npm team ls org"),
 			sub("token", fx(Network), "npm token lists or makes registry tokens", "npm token list"),
 			{Name: "uninstall", Aliases: names("r", "remove", "rm", "un", "unlink"), Effects: fx(WriteInside), Why: "npm uninstall removes packages from node_modules and package.json",
@@ -226,17 +249,21 @@ var nodePrograms = []Program{
 			sub("whoami", fx(Network), "npm whoami sends the stored token to the registry", "npm whoami"),
 		},
 		Examples: ex("npm --version", "npm"), NotExamples: ex("npm run build", "npm frobnicate", "npm --json install -g x")}, npmFlags),
-	{Name: "npx", Aliases: names("pnpx"), Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "npx downloads and runs a package's program",
-		Flags:    flags(fl(arg("-p", "--package", "-c", "--call")), npmFlags),
-		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~", "npx --prefix /tmp rm -rf x")},
-	withFlags(Program{Name: "pnpm", Effects: fx(Read), Other: fx(OpaqueLow),
+	{Name: "npx", Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "npx downloads and runs a package's program",
+		Flags:    flags(runnerFlags("npx"), npmFlags),
+		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~", "npx --prefix /tmp rm -rf x", "npx tsc --noEmit")},
+	// pnpx is pnpm 7's `pnpm dlx`: it downloads whatever the project has.
+	{Name: "pnpx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "pnpx downloads and runs a package's program", Examples: ex("pnpx cowsay hi")},
+	withFlags(Program{Name: "pnpm", Effects: fx(Read), Other: fx(OpaqueLow), Runner: Node,
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("i", "install"), Effects: fx(Network, WriteInside), Why: "pnpm install downloads packages into node_modules",
 				Flags: fl(globalFlag("pnpm add -g typescript")), Examples: ex("pnpm install", "pnpm add -D vitest", "pnpm i --frozen-lockfile")},
 			sub("audit", fx(Network), "pnpm audit asks the registry", "pnpm audit"),
 			sub("create", fx(Network, OpaqueMedium), "pnpm create downloads and runs a create- package", "pnpm create vite app"),
 			{Name: "dlx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "pnpm dlx downloads and runs a package's program", Examples: ex("pnpm dlx cowsay hi")},
-			{Name: "exec", Effects: fx(OpaqueMedium), Operands: Command, Why: "pnpm exec runs a program from node_modules/.bin", Examples: ex("pnpm exec cowsay hi")},
+			{Name: "exec", Effects: fx(OpaqueMedium), Operands: Command, Runner: Node, Why: "pnpm exec runs a program from node_modules/.bin",
+				Flags:    fl(Flag{Names: names("-c", "--shell-mode"), Effects: fx(OpaqueMedium), Why: "pnpm exec -c runs its command line in a shell", Examples: ex("pnpm exec -c 'echo hi'")}),
+				Examples: ex("pnpm exec cowsay hi")},
 			sub("fetch", fx(Network), "pnpm fetch downloads packages into the store", "pnpm fetch"),
 			sub("init", fx(WriteInside), "pnpm init writes package.json", "pnpm init"),
 			sub("link", fx(SystemChange), "pnpm link registers a package globally", "pnpm link --global"),
@@ -255,12 +282,13 @@ var nodePrograms = []Program{
 					rsub("status", "pnpm store status"),
 				},
 				Examples: ex("pnpm store")},
-			{Name: "t", Aliases: names("test", "tst"), Effects: fx(Verify), Examples: ex("pnpm test", "pnpm t -- --run")},
+			scriptTest("pnpm", "t", "test", "tst"),
 			{Name: "up", Aliases: names("update", "upgrade"), Effects: fx(Network, WriteInside), Why: "pnpm update downloads newer packages",
 				Flags: fl(globalFlag("pnpm up -g")), Examples: ex("pnpm update", "pnpm up -L")},
 			rsub("why", "pnpm why react"),
 		},
-		Examples: ex("pnpm --version"), NotExamples: ex("pnpm build", "pnpm run build")},
+		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("pnpm lint", "pnpm typecheck", "pnpm -r test:unit", "pnpm --filter app lint"),
+		Examples: ex("pnpm --version"), NotExamples: ex("pnpm build", "pnpm run build", "pnpm lint --fix", "pnpm dev")},
 		flags(fl(dir("-C", "--dir"), arg("-F", "--filter", "--reporter", "--loglevel", "--store-dir"),
 			prog("--script-shell")))),
 	{Name: "ts-node", Aliases: names("tsx"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "ts-node runs the script it is given",
@@ -271,8 +299,8 @@ var nodePrograms = []Program{
 		Subcommands: []Program{
 			rsub("ls", "turbo ls"),
 			{Name: "run", Effects: fx(Read), Other: fx(OpaqueLow), Flags: fl(arg("--filter", "-F", "--concurrency", "--cache-dir")),
-				Goals:    names("check", "test"),
-				Examples: ex("turbo run"), NotExamples: ex("turbo run check", "turbo run check build")},
+				Goals:    nodeChecks,
+				Examples: ex("turbo run"), NotExamples: ex("turbo run check", "turbo run check build", "turbo run lint typecheck")},
 		},
 		Examples: ex("turbo build")},
 	{Name: "vite", Effects: fx(OpaqueLow), Why: "vite runs the project's dev server and plugins", Other: fx(OpaqueLow),
@@ -287,7 +315,7 @@ var nodePrograms = []Program{
 	{Name: "webpack", Aliases: names("parcel", "rollup", "rspack"), Effects: fx(OpaqueLow, WriteInside), Why: "webpack runs the project's configuration and plugins and writes bundles",
 		Flags:    fl(rpath("-c", "--config"), arg("--mode", "--env", "--entry", "--target", "--name"), wpath("-o", "--output-path", "--file", "--dir")),
 		Examples: ex("webpack --mode production", "rollup -c")},
-	withFlags(Program{Name: "yarn", Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow),
+	withFlags(Program{Name: "yarn", Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow), Runner: Node,
 		Flags: fl(Flag{Names: names("-v", "--version", "-h", "--help"), Replace: true, Effects: fx(Read), Examples: ex("yarn --version")}),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("install"), Effects: fx(Network, WriteInside), Why: "yarn add downloads packages into node_modules",
@@ -326,14 +354,15 @@ var nodePrograms = []Program{
 			sub("pack", fx(WriteInside, OpaqueLow), "yarn pack runs the pack scripts and writes a tarball", "yarn pack"),
 			sub("publish", fx(Network, OpaqueLow), "yarn publish runs the prepublish scripts and uploads the package", "yarn publish"),
 			{Name: "remove", Effects: fx(WriteInside), Why: "yarn remove changes package.json and node_modules", Examples: ex("yarn remove left-pad")},
-			scriptRunner("yarn", "run"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("yarn test", "yarn test --watch=false")},
+			runs(scriptRunner("yarn", "run"), Node), // yarn run runs a binary when no script has the name
+			scriptTest("yarn", "test"),
 			sub("unlink", fx(SystemChange), "yarn unlink unregisters a global package", "yarn unlink"),
 			{Name: "up", Aliases: names("upgrade", "upgrade-interactive"), Effects: fx(Network, WriteInside), Why: "yarn up downloads newer packages", Examples: ex("yarn up react")},
 			rsub("why", "yarn why react"),
 			{Name: "workspace", Effects: fx(OpaqueLow), Why: "yarn workspace runs a command in one workspace", Examples: ex("yarn workspace app build")},
 			{Name: "workspaces", Effects: fx(OpaqueLow), Why: "yarn workspaces runs a command in every workspace", Examples: ex("yarn workspaces foreach run build")},
 		},
-		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build")},
+		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("yarn lint", "yarn type-check", "yarn test:e2e"),
+		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build", "yarn lint --write", "yarn format")},
 		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "--mode"))),
 }

@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -53,7 +53,8 @@ type Program struct {
 	// `mvn verify`): the operands are goals, and the invocation verifies
 	// when every goal is one of these; any other goal gives it Other's
 	// effects (`make test install` runs install's recipe). With no goal it
-	// has Effects (the default goal).
+	// has Effects (the default goal). Names and patterns as in
+	// [Program.Checks] ([IsCheck]): `test-*` takes `make test-unit`.
 	Goals []string
 	// SingleDashLong: options are words like `-delete` (find), not clusters.
 	SingleDashLong bool
@@ -108,6 +109,34 @@ type Program struct {
 	// ZshFuncs: when zsh runs the command, the command the entry carries
 	// may be one of the shell's functions (zsh's `exec`, `noglob`, `-`).
 	ZshFuncs bool
+	// Scripts says whether the operands name the project's own scripts, which
+	// verify by name when [Program.Checks] lists them (SPEC §3 judgment
+	// calls: project check scripts are verify by name).
+	Scripts Scripts
+	// Checks are the script names that verify by name, as Goals are a goal
+	// runner's: a name as written (`test`, `type-check`), or a pattern
+	// `BASE:*` / `BASE-*` that takes further segments of letters and digits
+	// (`test:unit`); see [IsCheck]. Each [ScriptName] entry lists them
+	// (shared lists in binaries.go).
+	Checks []string
+	// CheckExamples classify to exactly verify: the Checks at work
+	// (`npm run lint`, `pnpm typecheck`).
+	CheckExamples []string
+	// Packages are the package ecosystems that install the entry's program
+	// into a project (eslint: Node; pytest: Python): a [Program.Runner] of
+	// one of them that finds it installed there runs it as this entry.
+	Packages []Ecosystem
+	// Runner: the entry runs the program its command names from the
+	// project's installation of this ecosystem when it is there (npx, npm
+	// exec, pnpm exec, bunx, uv run; the script runners pnpm and yarn when
+	// no project script has the name): see [Ecosystem].
+	Runner Ecosystem
+	// Request says how the operands name the requests an HTTP client makes,
+	// so that one that stays on the machine is a read ([Request]).
+	Request Request
+	// LocalExamples classify to exactly read: requests to a loopback
+	// address that stay local (`curl -s http://localhost:3000/health`).
+	LocalExamples []string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Examples classify to exactly the set Effects (cwd and the workspace are
@@ -144,7 +173,18 @@ type Flag struct {
 	// when no operand follows. Only for modes that change nothing, whatever
 	// else is on the line.
 	ReadOnly bool
-	Why      string
+	// Local: the flag keeps a request to a loopback address a read
+	// ([Request]): it sends no body, uploads nothing, keeps no cookie jar,
+	// writes no file and follows no redirect (`curl -s`, `-H 'Accept: x'`,
+	// `-w '%{http_code}'`). With LocalValues, only those values do (`-X GET`,
+	// `-o /dev/null`).
+	Local       bool
+	LocalValues []string
+	// LocalNeed names a condition a local read needs: flags that share a
+	// LocalNeed are alternatives, one of which must be present (wget follows
+	// redirects and writes a file unless `--max-redirect=0` and `-O -`).
+	LocalNeed string
+	Why       string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
@@ -202,6 +242,177 @@ const (
 	// Script: the first operand is a script the interpreter runs; with none it
 	// reads its program from stdin (`python x.py`, `bash x.sh`).
 	Script
+)
+
+// Scripts says how the operands of a script runner name the project's
+// scripts (package.json scripts; goal runners have [Program.Goals]). A
+// script runs code the project defines, so it takes the entry's
+// [Program.Other] effects (opaque-low), except a check: it verifies by name
+// when its name is one of [Program.Checks], the project's directory is in
+// the workspace, and no argument makes the check write ([ScriptWrites]) or
+// names a path outside the workspace. "By name" is the seed's trade: a
+// project test script that deletes files is still trusted at this layer.
+type Scripts int
+
+const (
+	// NoScripts: the operands are not script names.
+	NoScripts Scripts = iota
+	// ScriptName: the first operand names one script and the words after it
+	// are the script's arguments (`npm run lint -- src`, `pnpm typecheck`,
+	// `deno task test`); with no operand the entry keeps its own effects
+	// (`npm run` lists the scripts). On an entry with subcommands, a first
+	// operand that is no subcommand is the script (`pnpm lint`).
+	ScriptName
+	// ScriptArgs: the entry runs the script of its own name and its words
+	// are the script's arguments (`npm test -- -u`): its effects stand
+	// unless an argument makes it write or reach outside the workspace.
+	ScriptArgs
+)
+
+// ScriptWriters are words that make a script or goal name no check,
+// whatever the patterns say: a name with one of them as a segment (split at
+// `:`, `-`, `_` and `.`) writes, builds, deploys or changes data (`lint:fix`,
+// `test:update-snapshots`, `check-format`, `test:db`). `build`, `dev`,
+// `start`, `deploy`, `db:*`, `migrate`, `release`, `publish`, `fix` and
+// `format` never verify (issue 14).
+var ScriptWriters = []string{"apply", "autofix", "build", "bundle", "clean", "codegen", "commit", "db", "delete", "deploy",
+	"dev", "drop", "fix", "fmt", "format", "gen", "generate", "install", "migrate", "migration", "migrations", "prune",
+	"publish", "push", "release", "reset", "rm", "seed", "serve", "snap", "snapshot", "snapshots", "start", "sync",
+	"u", "update", "upgrade", "write"}
+
+// ScriptWriteArgs are options that make a check write when they are passed
+// to its script (`npm run lint -- --fix`, `pnpm test -u`, `yarn lint
+// --write`): the name as written, with `=VALUE`, or, for a long option,
+// followed by `-` (`--fix-type`, `--update-snapshots`). A cluster of short
+// options with one of the single letters in it counts too (`-ui`).
+var ScriptWriteArgs = []string{"--apply", "--fix", "--unsafe", "--update", "--updateSnapshot", "--write", "-u"}
+
+// ScriptWrites reports whether arg, passed to a project script, makes the
+// check write ([ScriptWriteArgs]).
+func ScriptWrites(arg string) bool {
+	for _, w := range ScriptWriteArgs {
+		if arg == w || strings.HasPrefix(arg, w+"=") {
+			return true
+		}
+		if strings.HasPrefix(w, "--") && strings.HasPrefix(arg, w+"-") {
+			return true
+		}
+		if len(w) == 2 && len(arg) > 2 && arg[0] == '-' && arg[1] != '-' && strings.IndexByte(arg, w[1]) > 0 && isLetters(arg[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsCheck reports whether the script or goal name is one of checks
+// ([Program.Checks], [Program.Goals]): listed as written, or matched by a
+// pattern `BASE:*` (`BASE-*`) whose star is one or more segments of ASCII
+// letters and digits separated by `:`, `-`, `_` or `.`. A name with a
+// segment in [ScriptWriters] is never a check.
+func IsCheck(checks []string, name string) bool {
+	segs, ok := segments(name)
+	if !ok {
+		return false
+	}
+	for _, s := range segs {
+		for _, w := range ScriptWriters {
+			if strings.EqualFold(s, w) {
+				return false
+			}
+		}
+	}
+	for _, c := range checks {
+		if base, ok := strings.CutSuffix(c, "*"); ok {
+			if rest, ok := strings.CutPrefix(name, base); ok && rest != "" {
+				if _, ok := segments(rest); ok {
+					return true
+				}
+			}
+			continue
+		}
+		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
+// segments splits a script name at `:`, `-`, `_` and `.`; ok is false when
+// a segment is empty or has anything but ASCII letters and digits.
+func segments(name string) (segs []string, ok bool) {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && !strings.ContainsRune(":-_.", rune(name[i])) {
+			c := name[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return nil, false
+			}
+			continue
+		}
+		if i == start {
+			return nil, false
+		}
+		segs = append(segs, name[start:i])
+		start = i + 1
+	}
+	return segs, len(segs) > 0
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Request says how an HTTP client's operands name its requests, for the
+// judgment call of SPEC §3: a GET or HEAD to a loopback address with no
+// body, upload, cookie jar or output file stays on the machine and is read.
+// The part is read only when every word is literal, every option is a
+// [Flag.Local] one (with one of its LocalValues, and every [Flag.LocalNeed]
+// met), no value reads or writes a file (`@FILE`, curl's `%output{FILE}`),
+// every URL provably names a loopback address (`localhost`, 127.0.0.0/8,
+// [::1]; no user info, no percent-encoding, no other spelling of an
+// address), and the line sets no variable that moves the request or the
+// client's configuration (`http_proxy`, `CURL_HOME`, `HOME`). Anything else
+// stays network.
+type Request int
+
+const (
+	// NoRequest: the entry is not an HTTP client with local reads.
+	NoRequest Request = iota
+	// URLRequests: every operand is a URL (`curl URL...`, `wget URL...`).
+	URLRequests
+	// ItemRequests: `[METHOD] URL [ITEM...]` (HTTPie's `http`, `xh`): the
+	// method GET or HEAD, the URL possibly as `:PORT/path` for localhost,
+	// and items that are headers (`Name:value`) or query parameters
+	// (`name==value`); a data field, JSON or file item makes a body.
+	ItemRequests
+)
+
+// Ecosystem is a package ecosystem that installs programs into a project.
+// A package runner of it (SPEC §3 judgment calls) that names a program the
+// project has installed, in node_modules/.bin of the working directory or of
+// a directory above it in the workspace, or in the project's virtualenv
+// (.venv/bin; .venv\Scripts on Windows), runs that program: the part is the
+// program's entry with its arguments alone, when the entry lists the
+// ecosystem in [Program.Packages] (`npx tsc --noEmit` verifies, `npx eslint
+// --fix` writes). A program the table does not know is the project's file
+// (opaque-low); one whose entry is no package of the ecosystem (`npx rm`)
+// keeps the runner's own effects, as does a program not installed (the
+// runner may download it), a version or package spec (`npx pkg@1.2`) and a
+// runner option with effects of its own (`npx -p`, `uv run --with`).
+type Ecosystem int
+
+const (
+	// NoEcosystem: not a package runner, or not a package.
+	NoEcosystem Ecosystem = iota
+	// Node: npm, pnpm, yarn and bun packages, in node_modules/.bin.
+	Node
+	// Python: Python packages in the project's virtualenv, .venv.
+	Python
 )
 
 // Special names classifier logic that an entry needs beyond what the data says.

@@ -287,8 +287,8 @@ func TestEntryShape(t *testing.T) {
 		if p.Skip > 0 && p.Operands == NoPaths {
 			t.Errorf("%s: Skip %d with NoPaths operands means nothing", path, p.Skip)
 		}
-		if p.Other != nil && len(p.Subcommands) == 0 && len(p.Goals) == 0 {
-			t.Errorf("%s: Other is set but there are no Subcommands to miss", path)
+		if p.Other != nil && len(p.Subcommands) == 0 && len(p.Goals) == 0 && p.Scripts == NoScripts {
+			t.Errorf("%s: Other is set but there are no Subcommands, goals or scripts to miss", path)
 		}
 		if p.RuleStore && p.Why == "" {
 			t.Errorf("%s: RuleStore without a Why: the refusal must say what it changes", path)
@@ -303,6 +303,68 @@ func TestEntryShape(t *testing.T) {
 			t.Errorf("%s: Outside without a deletion", path)
 		}
 	})
+}
+
+// TestScripts checks the entries whose operands name project scripts, and
+// the names goal runners take: which names are checks, what arguments make a
+// check write, and the shape the vocabulary needs (checks listed with
+// examples, patterns that are a base and a star).
+func TestScripts(t *testing.T) {
+	walkTable(func(path string, p *Program) {
+		switch p.Scripts {
+		case NoScripts:
+			if len(p.Checks) > 0 || len(p.CheckExamples) > 0 {
+				t.Errorf("%s: Checks without Scripts", path)
+			}
+		case ScriptName:
+			if len(p.Checks) == 0 || len(p.CheckExamples) == 0 || len(p.Goals) > 0 {
+				t.Errorf("%s: a script runner needs Checks and CheckExamples (and no Goals)", path)
+			}
+		case ScriptArgs:
+			if !slices.Equal(p.Effects, []Class{Verify}) || len(p.Checks) > 0 {
+				t.Errorf("%s: ScriptArgs is for an entry that runs its own check script (effects verify, no Checks)", path)
+			}
+		default:
+			t.Errorf("%s: unknown Scripts %d", path, p.Scripts)
+		}
+		for _, c := range append(slices.Clone(p.Checks), p.Goals...) {
+			base, star := strings.CutSuffix(c, "*")
+			if star && !strings.HasSuffix(base, ":") && !strings.HasSuffix(base, "-") {
+				t.Errorf("%s: check pattern %q: a star follows `BASE:` or `BASE-`", path, c)
+			}
+			if _, ok := segments(strings.TrimRight(base, ":-")); !ok {
+				t.Errorf("%s: check %q is not made of segments of letters and digits", path, c)
+			}
+		}
+	})
+	npm := Lookup("npm").Sub("run")
+	for name, want := range map[string]bool{
+		"test": true, "lint": true, "typecheck": true, "type-check": true, "check": true, "tests": true,
+		"test:unit": true, "test:e2e:ci": true, "lint:js": true, "check:types": true, "typecheck:app": true,
+		"build": false, "dev": false, "start": false, "deploy": false, "db:migrate": false, "migrate": false,
+		"release": false, "publish": false, "fix": false, "format": false, "lint:fix": false, "test:update-snapshots": false,
+		"test:u": false, "lint-staged": false, "test:": false, "test:;rm": false, "Test": false, "test:db": false,
+		"lint:prettier-write": false, "tsc": false, "test:unit x": false, "": false, "check:format": false,
+	} {
+		if got := IsCheck(npm.Checks, name); got != want {
+			t.Errorf("npm run %q: Check = %v, want %v", name, got, want)
+		}
+	}
+	make := Lookup("make")
+	for name, want := range map[string]bool{"test": true, "test-unit": true, "lint-go": true, "vet": true, "lint-fix": false, "test:unit": false, "install": false, "CC=x": false} {
+		if got := IsCheck(make.Goals, name); got != want {
+			t.Errorf("make %q: Check = %v, want %v", name, got, want)
+		}
+	}
+	for arg, want := range map[string]bool{
+		"--fix": true, "--fix=true": true, "--fix-type": true, "--write": true, "-u": true, "-ui": true, "--update-snapshots": true,
+		"--updateSnapshot": true, "--apply-unsafe": true, "--unsafe-fixes": true,
+		"--watch=false": false, "src/a.test.ts": false, "-t": false, "--run": false, "--coverage": false, "--fixture": false, "u": false, "-w": false, "--": false,
+	} {
+		if got := ScriptWrites(arg); got != want {
+			t.Errorf("ScriptWrites(%q) = %v, want %v", arg, got, want)
+		}
+	}
 }
 
 // TestGoals checks the goal runners: their goals are plain names, and a
@@ -346,5 +408,75 @@ func TestVersioned(t *testing.T) {
 		if got != want {
 			t.Errorf("Lookup(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestRequests checks the vocabulary of local reads: only an HTTP client
+// ([Request]) has local options, a local option adds no effects of its own
+// (it keeps the request a read), and every such client shows a local read.
+func TestRequests(t *testing.T) {
+	n := 0
+	walkTable(func(path string, p *Program) {
+		if p.Request != NoRequest {
+			n++
+			if len(p.LocalExamples) == 0 || !slices.Contains(p.Effects, Network) {
+				t.Errorf("%s: an HTTP client needs network effects and LocalExamples", path)
+			}
+		} else if len(p.LocalExamples) > 0 {
+			t.Errorf("%s: LocalExamples without Request", path)
+		}
+		for _, f := range p.Flags {
+			if !f.Local {
+				if len(f.LocalValues) > 0 || f.LocalNeed != "" {
+					t.Errorf("%s %v: LocalValues or LocalNeed on a flag that is not Local", path, f.Names)
+				}
+				continue
+			}
+			if p.Request == NoRequest {
+				t.Errorf("%s %v: a Local flag on an entry that makes no requests", path, f.Names)
+			}
+			if len(f.Effects) > 0 || f.Replace || f.HomeWrite != "" {
+				t.Errorf("%s %v: a Local flag has effects of its own", path, f.Names)
+			}
+			if len(f.LocalValues) > 0 && f.Value == NoValue {
+				t.Errorf("%s %v: LocalValues on a flag without a value", path, f.Names)
+			}
+		}
+	})
+	if n < 3 {
+		t.Errorf("%d HTTP clients with local reads, want curl, wget and http", n)
+	}
+}
+
+// TestRunners checks the package runners: each runs a command (Operands
+// Command) or names a project script (ScriptName), and some entries are
+// packages of each ecosystem a runner runs.
+func TestRunners(t *testing.T) {
+	runs := map[Ecosystem]int{}
+	walkTable(func(path string, p *Program) {
+		if p.Runner == NoEcosystem {
+			return
+		}
+		runs[p.Runner]++
+		if p.Operands != Command && p.Scripts != ScriptName {
+			t.Errorf("%s: a runner runs a command (Operands Command) or a script's name (ScriptName)", path)
+		}
+		if p.Runner != Node && p.Runner != Python {
+			t.Errorf("%s: unknown Runner %d", path, p.Runner)
+		}
+	})
+	for _, e := range []Ecosystem{Node, Python} {
+		n := 0
+		for _, p := range table {
+			if slices.Contains(p.Packages, e) {
+				n++
+			}
+		}
+		if runs[e] == 0 || n == 0 {
+			t.Errorf("ecosystem %v: %d runners, %d packages", e, runs[e], n)
+		}
+	}
+	if Lookup("npx").Runner != Node || Lookup("uv").Sub("run").Runner != Python || Lookup("pnpx").Runner != NoEcosystem {
+		t.Errorf("npx runs Node packages, uv run Python ones, and pnpx (pnpm dlx) always downloads")
 	}
 }

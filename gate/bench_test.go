@@ -251,3 +251,48 @@ func BenchmarkClassifyHostileShells(b *testing.B) {
 		}
 	}
 }
+
+// issue14 are the shapes issue 14 made read or verify: check scripts by
+// name, package runners naming an installed program (one stat per
+// directory up to the root, and package.json for pnpm's shorthand), loopback
+// reads, and a Windows command line.
+var issue14 = []string{
+	"npm run lint",
+	"npx tsc --noEmit",
+	"pnpm vitest run",
+	"uv run pytest -q",
+	"curl -s http://localhost:3000/api/health",
+	"curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/",
+}
+
+// BenchmarkClassifyIssue14Each is BenchmarkClassifyEach for issue14's
+// shapes, in a workspace with node_modules/.bin, .venv/bin and a
+// package.json on disk (and, for the last case, Git Bash's spelling).
+func BenchmarkClassifyIssue14Each(b *testing.B) {
+	o := benchEnv(b)
+	for _, f := range []string{"node_modules/.bin/tsc", "node_modules/.bin/vitest", ".venv/bin/pytest"} {
+		p := filepath.Join(o.Cwd, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(o.Cwd, "package.json"), []byte(`{"scripts": {"lint": "eslint ."}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, cmd := range issue14 {
+		b.Run(cmd, func(b *testing.B) {
+			for b.Loop() {
+				classifier.Classify(cmd, o)
+			}
+		})
+	}
+	win := classifier.Options{Cwd: `C:\Users\me\ws`, Workspaces: []string{`C:\Users\me\ws`}, Home: `C:\Users\me`, Platform: classifier.Windows, FS: winCorpusFS{}}
+	b.Run(`windows cd "C:\Users\me\ws" && rm -rf build`, func(b *testing.B) {
+		for b.Loop() {
+			classifier.Classify(`cd "C:\Users\me\ws" && rm -rf build`, win)
+		}
+	})
+}

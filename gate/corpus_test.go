@@ -62,6 +62,29 @@ var (
 		"/srv/other/logs/gate.db-wal":       true,
 		"/home/u/bin/command-safety":        true,
 		"/home/u/.claude/settings.json":     true,
+		// The project's installed programs (package runners, issue 14) and
+		// its manifest (corpusContents).
+		"/home/u/ws/package.json":                 true,
+		"/home/u/ws/node_modules/.bin/tsc":        true,
+		"/home/u/ws/node_modules/.bin/eslint":     true,
+		"/home/u/ws/node_modules/.bin/jest":       true,
+		"/home/u/ws/node_modules/.bin/vitest":     true,
+		"/home/u/ws/node_modules/.bin/prettier":   true,
+		"/home/u/ws/node_modules/.bin/playwright": true,
+		"/home/u/ws/node_modules/.bin/prisma":     true,
+		"/home/u/ws/node_modules/.bin/rm":         true,
+		"/home/u/ws/.venv/bin/pytest":             true,
+		"/home/u/ws/.venv/bin/mypy":               true,
+		"/home/u/ws/.venv/bin/ruff":               true,
+		"/home/u/ws/.venv/bin/python":             true,
+		"/home/u/ws/bad/package.json":             true,
+		"/home/u/ws/bad/node_modules/.bin/tsc":    true,
+	}
+	// corpusContents are what the files of corpusFiles that are read hold;
+	// the others read as errors.
+	corpusContents = map[string]string{
+		"/home/u/ws/package.json":     `{"name": "ws", "scripts": {"lint": "eslint .", "dev": "vite", "tsc": "tsc -p .", "build": "tsc"}}`,
+		"/home/u/ws/bad/package.json": `{"scripts": `,
 	}
 	corpusDirs = map[string]bool{
 		"/": true, "/home": true, "/home/u": true, "/srv": true, "/etc": true,
@@ -73,6 +96,8 @@ var (
 		"/home/u/.config/Cursor": true, "/home/u/.config/Cursor/User": true,
 		"/home/u/.config/VSCodium": true, "/home/u/.config/VSCodium/User": true,
 		"/srv/ext": true, "/srv/ext/ml-ai.command-safety-0.1.0": true,
+		"/home/u/ws/node_modules": true, "/home/u/ws/node_modules/.bin": true, "/home/u/ws/.venv": true, "/home/u/ws/.venv/bin": true,
+		"/home/u/ws/bad": true, "/home/u/ws/bad/node_modules": true, "/home/u/ws/bad/node_modules/.bin": true,
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
@@ -181,6 +206,19 @@ func (corpusFS) Lstat(p string) (fs.FileInfo, error) {
 	return fi, nil
 }
 
+// ReadFile reads the files of corpusContents.
+func (corpusFS) ReadFile(p string) ([]byte, error) {
+	r, err := evalSymlinks(p, 0)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := corpusContents[bound(r)]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrPermission}
+	}
+	return []byte(c), nil
+}
+
 func (corpusFS) Readlink(p string) (string, error) {
 	q, err := parentResolved(p)
 	if err != nil {
@@ -260,11 +298,18 @@ type corpusOptions struct {
 	// Shell is the shell that runs the cases: bash unless the file says
 	// `shell: zsh`, `shell: sh` or `shell: unknown`.
 	Shell classifier.Dialect
+	// Platform is "windows" for the Windows environment of
+	// corpus_win_test.go, "darwin" for the Linux one matched as macOS
+	// matches paths; Cwd and Workspaces, when set, replace the
+	// environment's (to spell them another way).
+	Platform   string
+	Cwd        string
+	Workspaces []string
 }
 
 func (o corpusOptions) key() string {
 	b, _ := json.Marshal(o.Budgets) // map keys are sorted
-	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s shell=%s", o.Mode, o.Agent, o.Safety, b, o.Shell)
+	return fmt.Sprintf("mode=%q agent=%q safety=%v budgets=%s shell=%s platform=%q cwd=%q workspaces=%q", o.Mode, o.Agent, o.Safety, b, o.Shell, o.Platform, o.Cwd, o.Workspaces)
 }
 
 // corpusWant is the expectation of one case.
@@ -325,6 +370,17 @@ func parseOptions(comment []byte) (corpusOptions, error) {
 		case "budgets":
 			if err := json.Unmarshal([]byte(val), &o.Budgets); err != nil {
 				return o, fmt.Errorf("budgets: %w", err)
+			}
+		case "platform":
+			if val != "windows" && val != "darwin" {
+				return o, fmt.Errorf("platform: want windows or darwin (the Linux environment, matched as macOS matches), got %q", val)
+			}
+			o.Platform = val
+		case "cwd":
+			o.Cwd = val
+		case "workspaces":
+			if err := json.Unmarshal([]byte(val), &o.Workspaces); err != nil {
+				return o, fmt.Errorf("workspaces: %w", err)
 			}
 		}
 	}
@@ -457,6 +513,19 @@ func corpusDecide(t *testing.T, o corpusOptions, command string) gate.Verdict {
 		Shell:      o.Shell,
 		FS:         corpusFS{},
 		RuleStore:  corpusStore,
+	}
+	if o.Platform == "darwin" {
+		req.Platform = "darwin"
+	}
+	if o.Platform == "windows" {
+		req.Platform, req.Cwd, req.Workspaces, req.Home = "windows", winCwd, slices.Clone(winWorkspaces), winHome
+		req.FS, req.RuleStore = winCorpusFS{}, winStore
+	}
+	if o.Cwd != "" {
+		req.Cwd = o.Cwd
+	}
+	if o.Workspaces != nil {
+		req.Workspaces = slices.Clone(o.Workspaces)
 	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	return gate.Decide(req, gate.Policy{Enabled: o.Safety, Budgets: set}, now)

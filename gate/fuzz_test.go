@@ -36,27 +36,37 @@ func FuzzClassify(f *testing.F) {
 	opts := classifier.Options{Cwd: corpusCwd, Workspaces: corpusWorkspaces, Home: corpusHome, FS: corpusFS{},
 		RuleStore: corpusStore.RuleStore(), Binaries: corpusStore.Binaries}
 	req := gate.Request{Cwd: opts.Cwd, Workspaces: opts.Workspaces, Home: opts.Home, FS: opts.FS, RuleStore: corpusStore}
+	// And the corpus's Windows environment (Git Bash paths, a
+	// case-insensitive filesystem in Windows' spelling).
+	winOpts := classifier.Options{Cwd: winCwd, Workspaces: winWorkspaces, Home: winHome, FS: winCorpusFS{},
+		RuleStore: winStore.RuleStore(), Binaries: winStore.Binaries, Platform: classifier.Windows}
+	winReq := gate.Request{Cwd: winCwd, Workspaces: winWorkspaces, Home: winHome, FS: winCorpusFS{}, RuleStore: winStore, Platform: "windows"}
 	policy := gate.DefaultPolicy()
 	f.Fuzz(func(t *testing.T, cmd string) {
-		r1 := classifier.Classify(cmd, opts)
-		r2 := classifier.Classify(cmd, opts)
-		if !reflect.DeepEqual(r1, r2) {
-			t.Fatalf("two classifications of %q differ", cmd)
-		}
-		req.Command = cmd
-		v := gate.Decide(req, policy, nil)
-		if v.Decision != effects.Allow && v.Reason == "" {
-			t.Fatalf("%q: %s without a reason", cmd, v.Decision)
-		}
-		if v.Decision == effects.Allow && !r1.AllKnown {
-			t.Fatalf("%q is allowed but not every program is known: %+v", cmd, r1.Parts)
-		}
-		for _, p := range r1.Parts {
-			if p.Start < 0 || p.End > len(cmd) || p.Start > p.End {
-				t.Fatalf("%q: part %q has span [%d,%d] outside the command", cmd, p.Text, p.Start, p.End)
+		for _, env := range []struct {
+			opts classifier.Options
+			req  gate.Request
+		}{{opts, req}, {winOpts, winReq}} {
+			r1 := classifier.Classify(cmd, env.opts)
+			r2 := classifier.Classify(cmd, env.opts)
+			if !reflect.DeepEqual(r1, r2) {
+				t.Fatalf("two classifications of %q differ (%s)", cmd, env.opts.Platform)
 			}
-			if p.Class != effects.Read && p.Class != effects.Verify && p.Reason == "" {
-				t.Fatalf("%q: part %q (%s) has no reason", cmd, p.Text, p.Class)
+			env.req.Command = cmd
+			v := gate.Decide(env.req, policy, nil)
+			if v.Decision != effects.Allow && v.Reason == "" {
+				t.Fatalf("%q: %s without a reason (%s)", cmd, v.Decision, env.opts.Platform)
+			}
+			if v.Decision == effects.Allow && !r1.AllKnown {
+				t.Fatalf("%q is allowed but not every program is known (%s): %+v", cmd, env.opts.Platform, r1.Parts)
+			}
+			for _, p := range r1.Parts {
+				if p.Start < 0 || p.End > len(cmd) || p.Start > p.End {
+					t.Fatalf("%q: part %q has span [%d,%d] outside the command", cmd, p.Text, p.Start, p.End)
+				}
+				if p.Class != effects.Read && p.Class != effects.Verify && p.Reason == "" {
+					t.Fatalf("%q: part %q (%s) has no reason (%s)", cmd, p.Text, p.Class, env.opts.Platform)
+				}
 			}
 		}
 	})

@@ -35,6 +35,11 @@ type Request struct {
 	// Shell is the shell that will run the command (SPEC §1); the zero
 	// value, unknown, classifies it as bash and as zsh, the worse winning.
 	Shell Shell
+	// Platform is the GOOS of the machine the command runs on (runtime.GOOS
+	// for check, serve and the hooks): "windows" spells and matches paths as
+	// Git Bash does, "darwin" matches them case-insensitively; "" and any
+	// other value are Linux (classifier.PlatformOf).
+	Platform string
 	// RuleStore is the installation's permission-rule store: the binaries,
 	// settings and hook files and the decision log (SPEC §5.6).
 	RuleStore Installation
@@ -153,7 +158,7 @@ func Decide(req Request, policy Policy, now func() time.Time) Verdict {
 		v.Workspaces = []string{}
 	}
 	opts := classifier.Options{
-		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS,
+		Cwd: req.Cwd, Workspaces: req.Workspaces, Home: req.Home, FS: req.FS, Platform: classifier.PlatformOf(req.Platform),
 		RuleStore: req.RuleStore.RuleStore(), Binaries: req.RuleStore.Binaries,
 		Rules: policy.Rules, Shell: req.Shell,
 	}

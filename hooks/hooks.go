@@ -53,6 +53,9 @@ type Config struct {
 	Getenv func(string) string
 	// Home is the user's home directory, passed to the classifier.
 	Home string
+	// Platform is the GOOS the commands run on (runtime.GOOS), passed to
+	// the classifier: it decides how paths are spelled ([gate.Request]).
+	Platform string
 	// RuleStore is the installation's permission-rule store (SPEC §5.6), as
 	// check and serve pass it; the agents' hook files under Home are added.
 	RuleStore gate.Installation
@@ -365,6 +368,7 @@ func run(ctx context.Context, ad adapter, agent string, stdin io.Reader, cfg Con
 			Cwd:        c.cwd,
 			Workspaces: workspaces,
 			Home:       cfg.Home,
+			Platform:   cfg.Platform,
 			Agent:      agent,
 			Mode:       c.mode,
 			Shell:      ad.shell(getenv, goos),

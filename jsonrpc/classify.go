@@ -139,7 +139,7 @@ func (s *Server) request(p ClassifyParams) (classifyRequest, error) {
 	}
 	return classifyRequest{modeFrom: modeFrom, folders: folders, Request: gate.Request{
 		ID: p.ID, Command: *p.Command, Cwd: cwd, Workspaces: roots,
-		Home: s.opts.Home, Agent: agent, Mode: mode, Shell: shell,
+		Home: s.opts.Home, Platform: s.opts.Platform, Agent: agent, Mode: mode, Shell: shell,
 	}}, nil
 }
 

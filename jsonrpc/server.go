@@ -24,6 +24,9 @@ type Options struct {
 	// Home is the user's home directory (the server's $HOME); classify
 	// resolves `~` against it.
 	Home string
+	// Platform is the GOOS the commands run on (runtime.GOOS): it decides
+	// how paths are spelled ([gate.Request]).
+	Platform string
 	// SettingsEnv locates the settings files read when the client does not
 	// answer `workspace/configuration`.
 	SettingsEnv settings.Env

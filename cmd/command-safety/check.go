@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -78,6 +79,7 @@ type checkEnv struct {
 	workspaces   []string
 	agent        string
 	mode         string
+	platform     string // runtime.GOOS: how the commands' paths are spelled
 	shell        gate.Shell
 	ruleStore    gate.Installation
 	logger       *verdictLogger
@@ -112,7 +114,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	env := checkEnv{home: os.Getenv("HOME"), agent: *agent, mode: *mode, stderr: stderr}
+	env := checkEnv{home: os.Getenv("HOME"), platform: runtime.GOOS, agent: *agent, mode: *mode, stderr: stderr}
 	var err error
 	if env.shell, err = gate.ParseShell(*shell); err != nil {
 		fmt.Fprintf(stderr, "command-safety check: --shell: %v\n", err)
@@ -268,6 +270,7 @@ func (env *checkEnv) decide(req gate.Request) gate.Verdict {
 		req.Mode = env.mode
 	}
 	req.Home = env.home
+	req.Platform = env.platform
 	req.RuleStore = env.ruleStore
 	policy, snap := env.policyFor(req.Workspaces)
 	v := withPolicyNote(gate.Decide(req, policy, nil), snap)

@@ -63,6 +63,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Record:    h.record,
 		Report:    h.report,
 		Home:      h.env.Home,
+		Platform:  runtime.GOOS,
 		RuleStore: installation(), // the log joins it from the settings (h.policy)
 	}
 	cfg.Event = flags.event

@@ -67,6 +67,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, err := jsonrpc.Serve(ctx, stdin, stdout, closer, jsonrpc.Options{
 		Home:           home,
+		Platform:       runtime.GOOS,
 		SettingsEnv:    settingsEnv(),
 		LogPath:        *logPath,
 		DefaultLogPath: defaultLog,

@@ -125,6 +125,25 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.ZshFuncs {
 		b.WriteString("ZshFuncs: true, ")
 	}
+	if len(p.Packages) > 0 {
+		b.WriteString("Packages: []Ecosystem{")
+		for _, e := range p.Packages {
+			fmt.Fprintf(b, "%s, ", e)
+		}
+		b.WriteString("}, ")
+	}
+	if p.Runner != 0 {
+		fmt.Fprintf(b, "Runner: %s, ", p.Runner)
+	}
+	if p.Request != 0 {
+		fmt.Fprintf(b, "Request: %s, ", p.Request)
+	}
+	strs(b, "LocalExamples", p.LocalExamples)
+	if p.Scripts != 0 {
+		fmt.Fprintf(b, "Scripts: %s, ", p.Scripts)
+	}
+	strs(b, "Checks", p.Checks)
+	strs(b, "CheckExamples", p.CheckExamples)
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
@@ -156,6 +175,11 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if f.Local {
+		b.WriteString("Local: true, ")
+	}
+	strs(b, "LocalValues", f.LocalValues)
+	str(b, "LocalNeed", f.LocalNeed)
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
 	b.WriteString("}")
