@@ -276,7 +276,7 @@ func (l *Log) transaction(since time.Time, f func(tx *sql.Tx) error) error {
 // row is a verdict encoded for the table.
 type row struct {
 	time, requestID, command, cwd, workspaces, agent, mode, session string
-	decision, effects, decidedBy, rule, reason, status              string
+	decision, effects, decidedBy, rule, reason, status, shell       string
 	enabled                                                         int
 	micros                                                          int64
 	classes                                                         []string
@@ -312,7 +312,7 @@ func newRow(v gate.Verdict, session string, waiting Status) (row, error) {
 		time: formatTime(t), requestID: v.ID, command: storedCommand(v.Command), cwd: v.Cwd,
 		workspaces: string(wsJSON), agent: v.Agent, mode: v.Mode, session: session,
 		decision: v.Decision.String(), effects: string(effJSON), rule: v.Rule, reason: v.Reason,
-		micros: v.Micros, status: string(StatusAuto),
+		micros: v.Micros, status: string(StatusAuto), shell: v.Shell.String(),
 	}
 	if v.ClassificationEnabled {
 		r.enabled = 1
@@ -360,7 +360,7 @@ func storedCommand(c string) string {
 const (
 	insertVerdictSQL = `INSERT INTO verdicts (time, request_id, command, cwd, workspaces,
 		agent, mode, session, decision, effects, classes, decided_by, rule, reason, classification_enabled,
-		micros, classifier_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		micros, classifier_version, status, shell) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertEffectSQL = `INSERT INTO verdict_effects (effect, verdict_id) VALUES (?, ?)`
 )
 
@@ -373,7 +373,7 @@ type execer interface {
 func (r row) args() []any {
 	return []any{r.time, r.requestID, r.command, r.cwd, r.workspaces, r.agent, r.mode, r.session, r.decision,
 		r.effects, strings.Join(r.classes, ","), r.decidedBy, r.rule, r.reason, r.enabled, r.micros,
-		gate.ClassifierVersion, r.status}
+		gate.ClassifierVersion, r.status, r.shell}
 }
 
 // insert writes the row with ex (tests and bulk loads use it directly).

@@ -575,7 +575,10 @@ func TestMigrateV4(t *testing.T) {
 	if _, err := db.Exec(`UPDATE verdicts SET status = 'approved', reviewer = 'ada', reviewed_at = time, note = 'ok' WHERE id = ?`, push); err != nil {
 		t.Fatal(err)
 	}
-	before, err := (&Log{db: db}).Query(ctx, Filter{})
+	// Read as the version-4 table has them (no shell column yet: they read
+	// as unknown, as they do after the migrations).
+	v4columns := strings.Replace(columns, ", v.shell", ", 'unknown'", 1)
+	before, err := (&Log{db: db}).query(ctx, "SELECT "+v4columns+" FROM verdicts AS v ORDER BY v.id DESC")
 	if err != nil || len(before) != 5 {
 		t.Fatalf("v4 rows: %d, %v", len(before), err)
 	}
@@ -587,8 +590,8 @@ func TestMigrateV4(t *testing.T) {
 	}
 	defer l.Close()
 	var v int
-	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 5 {
-		t.Errorf("user_version = %d, %v; want 5", v, err)
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+		t.Errorf("user_version = %d, %v; want %d", v, err, SchemaVersion)
 	}
 	after, err := l.Query(ctx, Filter{})
 	if err != nil {
@@ -674,5 +677,22 @@ func TestMigrateV4(t *testing.T) {
 	}
 	if id, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "t", StatusAsked); err == nil {
 		t.Errorf("append after the highest id: id %d, want an error", id)
+	}
+}
+
+// TestShellRecorded: each row keeps the shell its verdict was classified in
+// (schema v6), immutably; a row written before version 6 reads as unknown.
+func TestShellRecorded(t *testing.T) {
+	l := openTemp(t)
+	ctx := context.Background()
+	v := verdict("ls *(e:true:)", "codex", part(effects.OpaqueHigh, "ls", "ls", effects.Refuse))
+	v.Shell = gate.ShellZsh
+	id := mustAppend(t, l, v)
+	e, err := l.Get(ctx, id)
+	if err != nil || e.Shell != gate.ShellZsh {
+		t.Errorf("shell %v (%v), want zsh", e.Shell, err)
+	}
+	if _, err := l.db.Exec(`UPDATE verdicts SET shell = 'bash' WHERE id = ?`, id); err == nil {
+		t.Error("the shell of a row changed")
 	}
 }

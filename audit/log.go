@@ -19,7 +19,7 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // LockWait bounds how long [Open] and [Log.Append] each wait for another
 // process's lock on the log before they fail (and [Record] turns an allow
@@ -233,7 +233,7 @@ func (l *Log) setup(ctx context.Context) error {
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

@@ -43,7 +43,7 @@ var ErrNotFound = errors.New("no such decision log entry")
 
 const columns = `v.id, v.time, v.request_id, v.command, v.cwd, v.workspaces, v.agent, v.mode,
 	v.session, v.decision, v.effects, v.decided_by, v.rule, v.reason, v.classification_enabled,
-	v.micros, v.classifier_version, v.status, v.reviewer, v.reviewed_at, v.note`
+	v.micros, v.classifier_version, v.status, v.reviewer, v.reviewed_at, v.note, v.shell`
 
 // from builds the FROM clause (over `verdicts AS v`) and the WHERE clause
 // (empty or starting with " WHERE") of f, their arguments, and the column
@@ -179,15 +179,15 @@ func (l *Log) query(ctx context.Context, q string, args ...any) ([]Entry, error)
 
 func scanEntry(rows *sql.Rows) (Entry, error) {
 	var (
-		e                                         Entry
-		tm, ws, decision, effs, decidedBy, status string
-		enabled                                   int
-		reviewer, reviewedAt, note                sql.NullString
+		e                                                Entry
+		tm, ws, decision, effs, decidedBy, status, shell string
+		enabled                                          int
+		reviewer, reviewedAt, note                       sql.NullString
 	)
 	v := &e.Verdict
 	if err := rows.Scan(&v.LogID, &tm, &v.ID, &v.Command, &v.Cwd, &ws, &v.Agent, &v.Mode, &e.Session,
 		&decision, &effs, &decidedBy, &v.Rule, &v.Reason, &enabled, &v.Micros, &e.ClassifierVersion,
-		&status, &reviewer, &reviewedAt, &note); err != nil {
+		&status, &reviewer, &reviewedAt, &note, &shell); err != nil {
 		return Entry{}, err
 	}
 	var err error
@@ -207,6 +207,9 @@ func scanEntry(rows *sql.Rows) (Entry, error) {
 		return Entry{}, fmt.Errorf("entry %d: %w", v.LogID, err)
 	}
 	v.ClassificationEnabled = enabled != 0
+	if v.Shell, err = gate.ParseShell(shell); err != nil { // '' (before schema v6) reads as unknown
+		return Entry{}, fmt.Errorf("entry %d: %w", v.LogID, err)
+	}
 	v.DecidedBy = decider(v.Effects, decidedBy, v.Decision)
 	e.Status = Status(status)
 	e.Reviewer = reviewer.String

@@ -379,3 +379,28 @@ BEGIN
 	SELECT RAISE(ABORT, 'verdict effects are immutable: they are written with their verdict');
 END;
 `
+
+// schemaV6 records the shell dialect each verdict was classified in (SPEC §7,
+// issue 15): bash, zsh, sh or unknown; ” for rows written before it. The
+// column is a verdict column, immutable like the others: the immutability
+// trigger is made again with it.
+const schemaV6 = `
+ALTER TABLE verdicts ADD COLUMN shell TEXT NOT NULL DEFAULT '';
+
+DROP TRIGGER verdicts_immutable;
+CREATE TRIGGER verdicts_immutable BEFORE UPDATE ON verdicts
+WHEN NEW.id IS NOT OLD.id OR NEW.time IS NOT OLD.time OR NEW.request_id IS NOT OLD.request_id
+	OR NEW.command IS NOT OLD.command OR NEW.cwd IS NOT OLD.cwd
+	OR NEW.workspaces IS NOT OLD.workspaces OR NEW.agent IS NOT OLD.agent
+	OR NEW.mode IS NOT OLD.mode OR NEW.session IS NOT OLD.session
+	OR NEW.decision IS NOT OLD.decision OR NEW.effects IS NOT OLD.effects
+	OR NEW.classes IS NOT OLD.classes
+	OR NEW.decided_by IS NOT OLD.decided_by OR NEW.rule IS NOT OLD.rule
+	OR NEW.reason IS NOT OLD.reason
+	OR NEW.classification_enabled IS NOT OLD.classification_enabled
+	OR NEW.micros IS NOT OLD.micros OR NEW.classifier_version IS NOT OLD.classifier_version
+	OR NEW.shell IS NOT OLD.shell
+BEGIN
+	SELECT RAISE(ABORT, 'decision log rows are immutable: only status, reviewer, reviewed_at and note may change');
+END;
+`

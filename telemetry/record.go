@@ -35,6 +35,7 @@ const (
 	AttrReason          attribute.Key = "command_safety.reason"
 	AttrEffects         attribute.Key = "command_safety.effects" // []string, each class once
 	AttrMode            attribute.Key = "command_safety.mode"
+	AttrShell           attribute.Key = "command_safety.shell"  // bash, zsh, sh or unknown: the dialect classified in
 	AttrStatus          attribute.Key = "command_safety.status" // auto, held, asked, advisory, approved, rejected
 	AttrDecidedBy       attribute.Key = "command_safety.decided_by"
 	AttrClassification  attribute.Key = "command_safety.classification_enabled"
@@ -118,6 +119,7 @@ func common(e audit.Entry, redact bool) []attribute.KeyValue {
 		AttrEffects.StringSlice(classes),
 		AttrAgent.String(e.Agent),
 		AttrMode.String(e.Mode),
+		AttrShell.String(e.Shell.String()),
 		semconv.SessionID(e.Session),
 		AttrStatus.String(string(e.Status)),
 		AttrClassification.Bool(e.ClassificationEnabled),
