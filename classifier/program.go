@@ -1199,10 +1199,7 @@ func (inv *invocation) notCheck(e *effects.Program, names, passed []field) strin
 		}
 	}
 	for _, d := range inv.dirs {
-		if d != "" {
-			d = w.physical(d, false) // the cwd as given may be a path through a link
-		}
-		if l := w.locate(d); l != locInside && l != locRoot {
+		if l := w.placeDir(d); l != locInside && l != locRoot {
 			return fmt.Sprintf("it runs the scripts of a project in %s", w.describe(d, l))
 		}
 	}

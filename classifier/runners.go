@@ -108,11 +108,8 @@ func (inv *invocation) installed(e *effects.Program, a field) (entry *effects.Pr
 // lookup npm, pnpm, yarn and bun make, and where uv keeps a project's
 // virtualenv.
 func (w *walker) installedIn(d, rel string) bool {
-	if d != "" {
-		d = w.physical(d, false) // the cwd as given may be a path through a link
-	}
 	for q := d; q != ""; q = path.Dir(q) {
-		l := w.locate(q)
+		l := w.placeDir(q)
 		if l != locInside && l != locRoot {
 			return false
 		}
@@ -135,6 +132,22 @@ func (w *walker) installedIn(d, rel string) bool {
 	return false
 }
 
+// placeDir is where directory d lies: a workspace root as the options spell
+// it is that root (without asking the filesystem: most commands run there),
+// any other directory is located where it resolves (the cwd as an agent
+// gives it may be a path through a link).
+func (w *walker) placeDir(d string) location {
+	if d == "" {
+		return locUnknown
+	}
+	for _, r := range w.opts.Workspaces {
+		if r != "" && w.same(d, r) {
+			return locRoot
+		}
+	}
+	return w.locate(w.physical(d, false))
+}
+
 // noScript reports whether no project script is named name where the
 // script runner (pnpm, yarn) looks for one: the nearest package.json from
 // each directory it works in, within the workspace. A manifest that cannot
@@ -143,11 +156,8 @@ func (inv *invocation) noScript(name string) bool {
 	w := inv.w
 	for _, d := range inv.dirs {
 		found := false
-		if d != "" {
-			d = w.physical(d, false)
-		}
 		for q := d; q != ""; q = path.Dir(q) {
-			l := w.locate(q)
+			l := w.placeDir(q)
 			if l != locInside && l != locRoot {
 				return false
 			}

@@ -113,6 +113,14 @@ type Program struct {
 	// verify by name when [Program.Checks] lists them (SPEC §3 judgment
 	// calls: project check scripts are verify by name).
 	Scripts Scripts
+	// Runner: the entry runs the program its command names from the
+	// project's installation of this ecosystem when it is there (npx, npm
+	// exec, pnpm exec, bunx, uv run; the script runners pnpm and yarn when
+	// no project script has the name): see [Ecosystem].
+	Runner Ecosystem
+	// Request says how the operands name the requests an HTTP client makes,
+	// so that one that stays on the machine is a read ([Request]).
+	Request Request
 	// Checks are the script names that verify by name, as Goals are a goal
 	// runner's: a name as written (`test`, `type-check`), or a pattern
 	// `BASE:*` / `BASE-*` that takes further segments of letters and digits
@@ -126,14 +134,6 @@ type Program struct {
 	// into a project (eslint: Node; pytest: Python): a [Program.Runner] of
 	// one of them that finds it installed there runs it as this entry.
 	Packages []Ecosystem
-	// Runner: the entry runs the program its command names from the
-	// project's installation of this ecosystem when it is there (npx, npm
-	// exec, pnpm exec, bunx, uv run; the script runners pnpm and yarn when
-	// no project script has the name): see [Ecosystem].
-	Runner Ecosystem
-	// Request says how the operands name the requests an HTTP client makes,
-	// so that one that stays on the machine is a read ([Request]).
-	Request Request
 	// LocalExamples classify to exactly read: requests to a loopback
 	// address that stay local (`curl -s http://localhost:3000/health`).
 	LocalExamples []string
@@ -252,7 +252,7 @@ const (
 // the workspace, and no argument makes the check write ([ScriptWrites]) or
 // names a path outside the workspace. "By name" is the seed's trade: a
 // project test script that deletes files is still trusted at this layer.
-type Scripts int
+type Scripts uint8
 
 const (
 	// NoScripts: the operands are not script names.
@@ -378,7 +378,7 @@ func isLetters(s string) bool {
 // address), and the line sets no variable that moves the request or the
 // client's configuration (`http_proxy`, `CURL_HOME`, `HOME`). Anything else
 // stays network.
-type Request int
+type Request uint8
 
 const (
 	// NoRequest: the entry is not an HTTP client with local reads.
@@ -404,7 +404,7 @@ const (
 // keeps the runner's own effects, as does a program not installed (the
 // runner may download it), a version or package spec (`npx pkg@1.2`) and a
 // runner option with effects of its own (`npx -p`, `uv run --with`).
-type Ecosystem int
+type Ecosystem uint8
 
 const (
 	// NoEcosystem: not a package runner, or not a package.
