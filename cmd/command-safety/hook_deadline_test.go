@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,7 +48,7 @@ func TestHookDeadlineProcess(t *testing.T) {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := syscall.Mkfifo(filepath.Join(dir, "settings.json"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(dir, "settings.json")); err != nil {
 					t.Fatal(err)
 				}
 			case "locked-log":
