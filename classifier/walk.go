@@ -147,8 +147,11 @@ func newWalker(src string, opts Options) *walker {
 	w.opts.Home = w.absPath(opts.Home)
 	w.cwd = []string{w.absPath(opts.Cwd)}
 	w.lcwd = w.cwd
-	for i := range w.opts.Workspaces {
-		w.opts.Workspaces[i] = w.absPath(w.opts.Workspaces[i])
+	// A copy: the caller's slice may be shared by classifications running
+	// at once (the rule checker's), and is never written.
+	w.opts.Workspaces = make([]string, len(opts.Workspaces))
+	for i, r := range opts.Workspaces {
+		w.opts.Workspaces[i] = w.absPath(r)
 	}
 	if opts.Platform == Windows && len(opts.RuleStore) > 0 {
 		// The store as the classifier spells paths (the caller's slice
