@@ -7,7 +7,10 @@ var makeFlags = fl(dir("-C", "--directory"), rpath("-f", "--file", "--makefile")
 	"--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), optArg("-j", "--jobs", "-l", "--load-average", "--max-load",
 	"-O", "--output-sync", "--debug", "--shuffle", "--jobserver-style"),
 	Flag{Names: names("--eval", "-E"), Value: Arg, Effects: fx(OpaqueMedium), Why: "make --eval runs make code given on the command line",
-		Examples: ex("make --eval 'x: ; ls' x")})
+		Examples: ex("make --eval 'x: ; ls' x")},
+	// A dry run is no read: make still evaluates the Makefile's $(shell)
+	// calls and runs recipe lines marked `+` and those naming $(MAKE).
+	Flag{Names: names("-n", "--just-print", "--dry-run", "--recon"), Examples: ex("make -n build", "make --dry-run install")})
 
 // buildPrograms are the build systems and task runners: they run code the
 // project defines (opaque-low), except goals that verify by name.
