@@ -9,44 +9,14 @@ import (
 
 	"github.com/ml-ai/command-safety/classifier"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/internal/benchmix"
 )
 
-// typical is a mix of what coding agents run, weighted towards reads and tests.
-var typical = []string{
-	"ls -la",
-	"git status",
-	"git diff --stat HEAD~1",
-	"cat go.mod",
-	"grep -rn 'func main' .",
-	"go test ./...",
-	"npm test",
-	"rg -n TODO src",
-	"find . -name '*.go' -not -path './vendor/*'",
-	"git log --oneline -20",
-	"cd src && ls",
-	"sed -n '1,40p' main.go",
-	"python -m pytest -q tests/",
-	"npm install lodash",
-	"rm -rf build",
-	"git add -A && git commit -m 'fix: handle empty input'",
-	"head -50 README.md | tail -20",
-	"cargo test --workspace",
-	"echo done > /tmp/out.txt",
-	"bash -lc 'ls && git status'",
-}
+// typical is the mix of the README's typical-command figure.
+var typical = benchmix.Typical
 
-// benchEnv makes a real home with a workspace in it (with src/ and build/),
-// as on a developer's machine: path resolution asks the real filesystem.
-func benchEnv(b *testing.B) classifier.Options {
-	home := b.TempDir()
-	ws := filepath.Join(home, "ws")
-	for _, d := range []string{"src", "build"} {
-		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home, Shell: classifier.Bash}
-}
+// benchEnv is a real home with a workspace in it.
+func benchEnv(b *testing.B) classifier.Options { return benchmix.Env(b) }
 
 // typicalZsh is what coding agents run in zsh (macOS): the typical mix,
 // with some of zsh's own forms (glob qualifiers, parameter flags).

@@ -13,8 +13,6 @@
 package classify_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,44 +21,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ml-ai/command-safety/classifier"
+	"github.com/ml-ai/command-safety/internal/benchmix"
 )
-
-// typical is what coding agents run (the same mix as gate's benchmarks).
-var typical = []string{
-	"ls -la",
-	"git status",
-	"git diff --stat HEAD~1",
-	"cat go.mod",
-	"grep -rn 'func main' .",
-	"go test ./...",
-	"npm test",
-	"rg -n TODO src",
-	"find . -name '*.go' -not -path './vendor/*'",
-	"git log --oneline -20",
-	"cd src && ls",
-	"sed -n '1,40p' main.go",
-	"python -m pytest -q tests/",
-	"npm install lodash",
-	"rm -rf build",
-	"git add -A && git commit -m 'fix: handle empty input'",
-	"head -50 README.md | tail -20",
-	"cargo test --workspace",
-	"echo done > /tmp/out.txt",
-	"bash -lc 'ls && git status'",
-}
-
-// env is a real home with a workspace (src/ and build/ in it): path
-// resolution asks the real filesystem, as on a developer's machine.
-func env(b *testing.B) classifier.Options {
-	home := b.TempDir()
-	ws := filepath.Join(home, "ws")
-	for _, d := range []string{"src", "build"} {
-		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return classifier.Options{Cwd: ws, Workspaces: []string{ws}, Home: home}
-}
 
 // parse is the floor: the parser the classifier uses, configured the same.
 func parse(p *syntax.Parser, src string) {
@@ -85,9 +47,9 @@ func pair(p *syntax.Parser, cmd string, opts classifier.Options, n int) (parseNs
 }
 
 func BenchmarkClassifyVsParse(b *testing.B) {
-	opts := env(b)
+	opts := benchmix.Env(b)
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	for _, cmd := range typical {
+	for _, cmd := range benchmix.Typical {
 		b.Run(cmd, func(b *testing.B) {
 			var sp, sc float64
 			n := 0
@@ -104,7 +66,7 @@ func BenchmarkClassifyVsParse(b *testing.B) {
 		var ps, cs, rs []float64
 		for b.Loop() {
 			ps, cs, rs = ps[:0], cs[:0], rs[:0]
-			for _, cmd := range typical {
+			for _, cmd := range benchmix.Typical {
 				pn, cn := pair(p, cmd, opts, 20)
 				ps, cs, rs = append(ps, pn), append(cs, cn), append(rs, cn/pn)
 			}
