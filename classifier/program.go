@@ -367,6 +367,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
+	if e.Joined && !inv.replacing {
+		// No command: the shell it starts reads its commands from stdin.
+		inv.fedShell()
+	}
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
 	}
@@ -451,11 +455,38 @@ func (inv *invocation) carry(args []field, red redirInfo) {
 // (`docker exec web CMD`, `unshare -R d CMD`).
 func (inv *invocation) carryIn(args []field, red redirInfo, ctx callCtx) {
 	w := inv.w
+	if inv.entry != nil && inv.entry.Joined {
+		inv.joined(args, ctx)
+		return
+	}
 	if inv.elsewhere || inv.entry != nil && inv.entry.Elsewhere {
 		w.elsewhere(func(ctx callCtx) { w.argv(args, inv.at, inv.depth+1, red, ctx) })
 		return
 	}
 	w.argv(args, inv.at, inv.depth+1, red, ctx)
+}
+
+// joined classifies the words of a [effects.Program.Joined] entry's
+// command: joined with spaces, they are the code a shell runs (`wsl rm -rf
+// ~`); after an Exec flag, each word as it is (quoted for the parse).
+func (inv *invocation) joined(args []field, ctx callCtx) {
+	exec := false
+	for _, h := range inv.flags {
+		exec = exec || h.flag.Exec
+	}
+	code := make([]string, 0, len(args))
+	for _, a := range args {
+		if a.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return
+		}
+		if exec {
+			code = append(code, shellQuote(a.value))
+		} else {
+			code = append(code, a.value)
+		}
+	}
+	inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 }
 
 // shellCode classifies shell code that a new shell started by the

@@ -947,17 +947,26 @@ func (inv *invocation) ssh(args []field) bool {
 			continue
 		}
 		// v is the host.
-		switch red := inv.red; {
-		case i+1 < len(args):
+		if i+1 < len(args) {
 			inv.remoteArgv(args[i+1:])
-		case red.script != nil && !red.scriptDyn:
-			inv.remoteArgv([]field{{value: *red.script}})
-		case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe || red.stdinFile != "":
-			inv.opaqueHigh("remote commands fed to ssh at run time")
+		} else {
+			inv.fedShell()
 		}
 		return true
 	}
 	return true
+}
+
+// fedShell classifies the commands a shell started elsewhere with no
+// command reads from its stdin (`ssh host < cmds`, `echo ls | wsl`): a
+// literal here-doc is parsed there; anything else is only known at run time.
+func (inv *invocation) fedShell() {
+	switch red := inv.red; {
+	case red.script != nil && !red.scriptDyn:
+		inv.remoteArgv([]field{{value: *red.script}})
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe || red.stdinFile != "":
+		inv.opaqueHigh(fmt.Sprintf("commands fed to %s at run time", inv.prog))
+	}
 }
 
 // remoteArgv classifies a command that runs on another machine: its words are

@@ -79,6 +79,14 @@ var extraPrograms = []Program{
 			{Name: "list", Aliases: names("search", "version"), Effects: fx(Read), Examples: ex("conan list '*'")},
 		},
 		Examples: ex("conan --version")},
+	// cygpath (Git Bash, MSYS2, Cygwin) and wslpath print a path converted
+	// between Windows' and the POSIX spelling; -f reads the paths from a file.
+	{Name: "cygpath", Effects: fx(Read), Flags: fl(rpath("-f", "--file"), arg("-F", "--folder", "-t", "--type", "-C", "--codepage"),
+		Flag{Names: names("-u", "--unix", "-w", "--windows", "-m", "--mixed", "-a", "--absolute", "-l", "--long-name", "-s", "--short-name",
+			"-p", "--path", "-d", "--dos", "-D", "--desktop", "-A", "--allusers", "-H", "--homeroot", "-O", "--mydocs", "-P", "--smprograms",
+			"-S", "--sysdir", "-W", "--windir", "-U", "--proc-cygdrive", "-o", "--option", "-i", "--ignore", "-c", "--close", "-h", "--help", "-V", "--version")}),
+		Examples: ex(`cygpath -u 'C:\Users\u\ws'`, "cygpath -w /c/Users/u", "cygpath -m -a .")},
+	{Name: "wslpath", Effects: fx(Read), Flags: fl(Flag{Names: names("-a", "-u", "-w", "-m")}), Examples: ex(`wslpath -u 'C:\Users'`, "wslpath -w /home/u")},
 	{Name: "ctags", Aliases: names("etags", "uctags"), Effects: fx(WriteInside), Why: "ctags writes a tags file", Flags: fl(wpath("-f", "-o"), arg("--languages", "--exclude", "--kinds-all", "--fields", "--extras")),
 		Examples: ex("ctags -R src")},
 	{Name: "dmidecode", Aliases: names("iotop", "sensors", "system_profiler", "systemd-analyze", "vm_stat"), Effects: fx(Read), Flags: fl(arg("-t", "--type", "-s", "--string")),
@@ -239,6 +247,24 @@ var extraPrograms = []Program{
 			{Name: "search", Effects: fx(Network), Why: "winget search asks the package source", Examples: ex("winget search git")},
 		},
 		Examples: ex("winget --version")},
+	// wsl runs a command in a Linux distribution of the Windows Subsystem
+	// for Linux: by the distribution's shell, the words joined as ssh joins
+	// a remote command, or as they are after -e. Its paths are the
+	// distribution's (`/mnt/c` is drive C:, `~` another home), so they are
+	// unknown here: a deletion or write there cannot be placed. With no
+	// command it starts that shell.
+	{Name: "wsl", Aliases: names("wsl.exe"), Effects: fx(OpaqueMedium), Why: "wsl runs a shell in a Linux distribution", Operands: Command, Joined: true, Elsewhere: true,
+		Flags: fl(arg("-d", "--distribution", "-u", "--user", "--shell-type", "--distribution-id"), Flag{Names: names("--cd"), Value: Arg},
+			Flag{Names: names("-e", "--exec"), Exec: true},
+			Flag{Names: names("-l", "--list", "--status", "-v", "--version", "--help"), Replace: true, Effects: fx(Read), Examples: ex("wsl -l -v", "wsl --status")},
+			Flag{Names: names("--shutdown", "--unmount", "--set-default-version"), Replace: true, Effects: fx(SystemChange), Why: "wsl changes a distribution or the subsystem", Examples: ex("wsl --shutdown")},
+			// The distribution's name; what follows it (a version, a file)
+			// is classified as a command, which only adds to the effects.
+			Flag{Names: names("-t", "--terminate", "-s", "--set-default", "--set-version", "--import", "--import-in-place", "--mount", "--manage", "--export"), Value: Arg,
+				Replace: true, Effects: fx(SystemChange), Why: "wsl changes a distribution or the subsystem", Examples: ex("wsl -t Ubuntu", "wsl --set-default Debian")},
+			Flag{Names: names("--install", "--update"), Replace: true, Effects: fx(SystemChange, Network), Why: "wsl downloads and installs a distribution or the subsystem", Examples: ex("wsl --install -d Ubuntu")},
+			Flag{Names: names("--unregister"), Value: Arg, Replace: true, Effects: fx(Deletion), Outside: true, Why: "wsl --unregister deletes a distribution and every file in it", Examples: ex("wsl --unregister Ubuntu")}),
+		Examples: ex("wsl", "wsl ls -la", "wsl -d Ubuntu -e uname -a"), NotExamples: ex("wsl rm -rf /", "wsl 'rm -rf ~'", "wsl -e sh -c 'rm -rf /'")},
 	{Name: "xcode-select", Effects: fx(Read), Flags: fl(Flag{Names: names("--install", "-s", "--switch", "-r", "--reset"), Effects: fx(SystemChange), Why: "xcode-select --install installs the command line tools",
 		Examples: ex("xcode-select --install")}), Examples: ex("xcode-select -p")},
 	{Name: "zfs", Aliases: names("zpool"), Effects: fx(Read), Other: fx(SystemChange),

@@ -99,6 +99,11 @@ type Program struct {
 	// x`, `chroot /srv/jail ls`, `systemd-run rm x`): its paths are unknown,
 	// as a remote command's are (SPEC §3 rule 13).
 	Elsewhere bool
+	// Joined: the command the entry carries is its words joined with
+	// spaces and run by a shell, as ssh runs a remote command (`wsl ls
+	// -la`, `wsl 'rm -rf ~'`): the words are parsed as shell code. After a
+	// flag with [Flag.Exec] the words run as they are (`wsl -e CMD`).
+	Joined bool
 	// Shell, for a shell (SpecialShell): the dialect it reads code in,
 	// "bash", "zsh" or "sh" (`zsh -c 'ls *(e:rm:)'` is read as zsh).
 	Shell string
@@ -167,6 +172,9 @@ type Flag struct {
 	// Elsewhere: like [Program.Elsewhere], for this flag (`unshare -R DIR`,
 	// `parallel -S host`).
 	Elsewhere bool
+	// Exec: for a [Program.Joined] entry, the carried words run as they
+	// are, not through a shell (`wsl --exec CMD`).
+	Exec bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen

@@ -118,6 +118,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if p.Joined {
+		b.WriteString("Joined: true, ")
+	}
 	str(b, "Shell", p.Shell)
 	if p.Zsh {
 		b.WriteString("Zsh: true, ")
@@ -168,6 +171,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	str(b, "HomeWrite", f.HomeWrite)
 	if f.Links {
 		b.WriteString("Links: true, ")
+	}
+	if f.Exec {
+		b.WriteString("Exec: true, ")
 	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
