@@ -604,8 +604,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.WritePath:
 		inv.flagWrites = append(inv.flagWrites, val) // see writeFlagValues
 	case effects.ReadPath:
-		if !val.dynamic && w.credentialPath(strings.TrimPrefix(val.value, "@")) {
-			w.noteCredential(inv.at, val.value)
+		if !val.dynamic {
+			w.noteReadValue(inv.at, val.value)
 		}
 	case effects.Dir, effects.ProjectDir:
 		inv.moved = true

@@ -701,6 +701,8 @@ func (inv *invocation) find(args []field) bool {
 		starts = []field{{value: "."}}
 	}
 	inv.emit()
+	fx := parseFindExpr(args[i:], i)
+	inv.findCredentials(fx, starts)
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
@@ -712,8 +714,9 @@ func (inv *invocation) find(args []field) bool {
 					continue
 				}
 				target := s.value
-				if base := path.Base(target); base == "." || target == "./" {
-					// find never removes the `.` it starts from, only what is below.
+				if base := path.Base(target); base == "." || target == "./" || !inv.startReaches(fx, i, s) {
+					// find never removes the `.` it starts from, nor a
+					// start its expression rules out: only what is below.
 					target = startChild(s)
 				}
 				for _, p := range w.resolveIn(target, s.glob || target != s.value, inv.dirs) {
@@ -736,7 +739,7 @@ func (inv *invocation) find(args []field) bool {
 			// itself (`find /ws -exec rm -rf {} +` deletes /ws), unless
 			// the tests before the action rule the start out.
 			found := []field{{value: startChild(starts[0]), glob: true}}
-			if s := starts[0]; !s.dynamic && inv.findsStart(s, args[:i]) {
+			if s := starts[0]; !s.dynamic && inv.findsStart(fx, i, s) {
 				found = append(found, field{value: s.value, glob: s.glob})
 			}
 			for _, f := range found {
@@ -758,7 +761,9 @@ func (inv *invocation) find(args []field) bool {
 					}
 					inner = append(inner, x)
 				}
+				w.found = append(w.found, f.value)
 				inv.carryIn(inner, redirInfo{}, ctx)
+				w.found = w.found[:len(w.found)-1]
 			}
 			i = j
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
@@ -771,12 +776,11 @@ func (inv *invocation) find(args []field) bool {
 	return true
 }
 
-// findsStart reports whether find may hand its start path s itself to an
-// action after the expression words before it: not `.` or `..` (no program
-// deletes or moves them), not with -mindepth 1, not when a -name, -iname or
-// -type test before the action rules s out and nothing (-o, !, a comma, a
-// parenthesis) could get around that test.
-func (inv *invocation) findsStart(s field, before []field) bool {
+// findsStart reports whether find may hand its start path s itself to the
+// action at index i of its arguments (x is its expression): not `.` or `..`
+// (no program deletes or moves them), and not when the expression rules s
+// out ([invocation.startReaches]).
+func (inv *invocation) findsStart(x *findExpr, i int, s field) bool {
 	start, ok := inv.w.pathText(s.value)
 	if !ok {
 		return true // not placeable: it may be anything, the root included
@@ -784,43 +788,7 @@ func (inv *invocation) findsStart(s field, before []field) bool {
 	if b := path.Base(start); b == "." || b == ".." {
 		return false
 	}
-	for k := 0; k+1 < len(before); k++ {
-		if before[k].value == "-mindepth" && !before[k+1].dynamic && before[k+1].value != "0" {
-			return false // an option: it holds whatever the tests say
-		}
-	}
-	for _, a := range before {
-		switch a.value {
-		case "-o", "-or", "!", "-not", ",", "(", ")":
-			return true
-		}
-	}
-	for k := 0; k+1 < len(before); k++ {
-		a, v := before[k], before[k+1]
-		if a.dynamic || v.dynamic {
-			continue
-		}
-		switch a.value {
-		case "-name", "-iname":
-			pat, name := v.value, path.Base(start)
-			if a.value == "-iname" {
-				pat, name = strings.ToLower(pat), strings.ToLower(name)
-			}
-			if m, err := path.Match(pat, name); err == nil && !m && !s.glob {
-				return false
-			}
-		case "-type":
-			if !strings.Contains(v.value, "d") && !s.glob {
-				for _, p := range inv.w.resolveIn(s.value, false, inv.dirs) {
-					if p == "" || !inv.w.exists(p) || inv.w.fs().IsFile(p) {
-						return true // not known to be a directory
-					}
-				}
-				return false
-			}
-		}
-	}
-	return true
+	return inv.startReaches(x, i, s)
 }
 
 func startChild(s field) string {
@@ -841,6 +809,12 @@ func sameStarts(s []field) bool {
 
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
+	if w := inv.w; w.credentialNames && w.credential == nil {
+		// find printed names that may be files of stored credentials:
+		// the command run on them may read them (SPEC §5.5).
+		w.noteCredential(inv.at, inv.prog)
+		w.credential.Reason = fmt.Sprintf("`%s` runs its command on the names a find prints, which may be files of stored credentials", brief(inv.text))
+	}
 	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}

@@ -70,6 +70,14 @@ type walker struct {
 
 	// Facts for the line-wide rules of SPEC §5.5.
 	credential *Part // first part that reads stored credentials
+	// credentialNames: a find in the line prints names of files that may
+	// hold stored credentials; an xargs or parallel given names runs its
+	// command on them (`find . -name '.env*' | xargs curl -T`).
+	credentialNames bool
+	// found are the values find puts for `{}` in the command it is
+	// running: its expression decides whether they may be credentials,
+	// not their glob.
+	found []string
 	// printed: the credential is the output of a command that fetches it
 	// (`vault kv get`): only another part reaching the network sends it on.
 	printed  bool
