@@ -207,6 +207,9 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 		}
 		inv.ruleStoreOperands()
 	}
+	if e.Request == effects.ItemRequests {
+		inv.requestItemFiles()
+	}
 	switch e.Special {
 	case effects.SpecialChmod:
 		inv.chmod()
@@ -1227,9 +1230,12 @@ func (inv *invocation) sed() {
 		ops = ops[1:]
 	}
 	for _, s := range scripts {
-		executes, writes := sedScan(s)
+		executes, writes, reads := sedScan(s)
 		if executes {
 			inv.opaqueMedium("a sed script that executes commands")
+		}
+		for _, f := range reads {
+			w.noteRead(inv.at, f, nil) // `r FILE`, `R FILE`: its lines go to the output
 		}
 		for _, f := range writes {
 			if f != "/dev/stdout" && f != "/dev/stderr" {
@@ -1253,8 +1259,9 @@ func (inv *invocation) sed() {
 }
 
 // sedScan reads a sed script the way GNU sed would, far enough to find the
-// commands that execute (`e`, `s///e`) and the files written (`w`, `s///w`).
-func sedScan(s string) (executes bool, writes []string) {
+// commands that execute (`e`, `s///e`), the files written (`w`, `s///w`)
+// and the files read into the output (`r`, `R`).
+func sedScan(s string) (executes bool, writes, reads []string) {
 	i := 0
 	skipSpace := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '\n' || s[i] == '{' || s[i] == '}' || s[i] == '!') {
@@ -1306,10 +1313,12 @@ func sedScan(s string) (executes bool, writes []string) {
 		i++
 		switch cmd {
 		case 'e':
-			return true, writes
+			return true, writes, reads
 		case 'w', 'W':
 			writes = append(writes, restOfLine())
-		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
+		case 'r', 'R':
+			reads = append(reads, restOfLine())
+		case 'a', 'i', 'c', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
 			restOfLine()
 		case 's', 'y':
 			if i >= len(s) {
@@ -1335,8 +1344,11 @@ func sedScan(s string) (executes bool, writes []string) {
 			}
 		}
 	}
-	return executes, writes
+	return executes, writes, reads
 }
+
+// awkString finds awk's string literals.
+var awkString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 
 // awkPrintTo finds `print ... > "file"` (the file when it is a literal).
 var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
@@ -1359,6 +1371,13 @@ func (inv *invocation) awk() {
 	s := prog.value
 	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
+	}
+	if strings.Contains(s, "getline") {
+		// `getline < FILE` reads any file the program names: each string
+		// in it may be one (`f = ".env"; getline l < f`).
+		for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+			inv.w.noteRead(inv.at, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]), nil)
+		}
 	}
 	for _, m := range awkPrintTo.FindAllStringSubmatch(s, -1) {
 		if m[1] == "" {

@@ -369,6 +369,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 				info.stdinDyn = true
 				continue
 			}
+			w.netRedirect(r, f.fields[0].value)
 			p := w.resolve(f.fields[0].value, f.fields[0].glob)
 			w.noteRead(r, f.fields[0].value, p)
 			if len(p) == 1 && p[0] != "" {
@@ -498,12 +499,31 @@ func (w *walker) redirectWrite(r *syntax.Redirect) {
 		return
 	}
 	target := f.fields[0].value
-	if harmlessDevice(target) {
+	if harmlessDevice(target) || w.netRedirect(r, target) {
 		return
 	}
 	for _, p := range w.resolve(target, f.fields[0].glob) {
 		w.write(w.part(r, effects.WriteOutside, "", ""), p, p == "")
 	}
+}
+
+// netRedirect classifies a redirection to target that bash turns into a
+// connection (`> /dev/tcp/HOST/PORT`, `< /dev/udp/HOST/PORT`, `3<>`): a
+// part that reaches the network, not a file opened. Other shells open the
+// file of that name, which does not exist. It reports whether it was one.
+func (w *walker) netRedirect(r *syntax.Redirect, target string) bool {
+	if w.frame.lang != syntax.LangBash {
+		return false
+	}
+	rest, ok := strings.CutPrefix(target, "/dev/tcp/")
+	if !ok {
+		rest, ok = strings.CutPrefix(target, "/dev/udp/")
+	}
+	if !ok || !strings.Contains(rest, "/") {
+		return false
+	}
+	w.add(w.part(r, effects.Network, "", fmt.Sprintf("`%s` opens a network connection (bash's %s)", w.textOf(r), target)))
+	return true
 }
 
 func harmlessDevice(p string) bool {
