@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ml-ai/command-safety/effects"
 )
@@ -266,4 +267,25 @@ func TestCredentialGlob(t *testing.T) {
 			t.Errorf("credentialGlob(%q, %+v) = %v, want %v", c.pat, c.o, got, c.want)
 		}
 	}
+}
+
+// FuzzGlob reads any pattern without panicking, and a pattern matches its
+// own text when it has no glob syntax (known to, unless folding bytes that
+// are not ASCII).
+func FuzzGlob(f *testing.F) {
+	for _, s := range []string{"*.pyc", "[!w]*", "[[:alpha:]]", "[a-", "\\", "[]]", ".env*", "id_*", "*/.ssh/*"} {
+		f.Add(s, "ws", false)
+	}
+	w := newWalker("", Options{Home: "/home/u"})
+	f.Fuzz(func(t *testing.T, pat, name string, fold bool) {
+		globMatch(pat, name, globOpts{fold: fold})
+		w.credentialName(pat, fold)
+		w.credentialGlob(pat, globOpts{dots: true, fold: fold})
+		if !strings.ContainsAny(pat, "*?[\\") && len(pat) <= maxGlob {
+			ascii := !strings.ContainsFunc(pat, func(r rune) bool { return r >= 0x80 || r == utf8.RuneError })
+			if m, known := globMatch(pat, pat, globOpts{fold: fold}); !m || !known && (!fold || ascii) {
+				t.Errorf("globMatch(%q, itself) = %v, %v", pat, m, known)
+			}
+		}
+	})
 }
