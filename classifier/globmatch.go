@@ -227,8 +227,15 @@ func literalToks(s string) []globTok {
 // by a's (see [walker.credentialGlob]).
 func meet(a, b []globTok, loose bool) bool {
 	n, m := len(a), len(b)
-	seen := make([]bool, (n+1)*(m+1))
-	stack := []int{0}
+	var seenBuf [1024]bool
+	var stackBuf [64]int
+	var seen []bool
+	if k := (n + 1) * (m + 1); k <= len(seenBuf) {
+		seen = seenBuf[:k]
+	} else {
+		seen = make([]bool, k)
+	}
+	stack := append(stackBuf[:0], 0)
 	seen[0] = true
 	push := func(i, j int) {
 		if k := i*(m+1) + j; !seen[k] {

@@ -681,6 +681,11 @@ var credentialNameLangs, credentialPathLangs = func() (names, paths []credential
 	return names, paths
 }()
 
+// maxGlobWork bounds the work of comparing globs with credential names in
+// one command (product states, a few ns each: about 60 globs): past it a
+// glob is taken to match them, the conservative answer.
+const maxGlobWork = 1 << 18
+
 // credentialName reports whether a file whose base name matches the glob
 // pat (find's -name) may hold stored credentials.
 func (w *walker) credentialName(pat string, fold bool) bool {
@@ -690,11 +695,12 @@ func (w *walker) credentialName(pat string, fold bool) bool {
 		}
 		return w.credentialPath(pat)
 	}
-	if len(pat) > maxGlob {
+	if len(pat) > maxGlob || w.globWork > maxGlobWork {
 		return true
 	}
 	toks, _ := parseGlob(pat, globOpts{fold: fold || w.foldCase()})
 	for _, c := range credentialNameLangs {
+		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
 		if meet(toks, c.toks, c.loose) {
 			return true
 		}
@@ -712,7 +718,7 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 	if !isPattern(pat) {
 		return false
 	}
-	if len(pat) > maxGlob {
+	if len(pat) > maxGlob || w.globWork > maxGlobWork {
 		return true
 	}
 	if w.opts.Platform == Windows {
@@ -721,6 +727,7 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 	o.fold = o.fold || w.foldCase()
 	toks, _ := parseGlob(pat, o)
 	for _, c := range credentialPathLangs {
+		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
 		if meet(toks, c.toks, c.loose) {
 			return true
 		}
@@ -781,6 +788,9 @@ func braceAlternatives(s string) []string {
 
 // noteRead records a literal read of v (already resolved to p) for §5.5.
 func (w *walker) noteRead(n syntax.Node, v string, p []string) {
+	if w.credential != nil {
+		return // only the first counts
+	}
 	if w.credentialPath(v) || isPattern(v) && !slices.Contains(w.found, v) && w.credentialGlob(v, globOpts{dots: true}) {
 		w.noteCredential(n, v)
 		return

@@ -78,6 +78,9 @@ type walker struct {
 	// running: its expression decides whether they may be credentials,
 	// not their glob.
 	found []string
+	// globWork counts the work of comparing globs with credential names
+	// (see maxGlobWork).
+	globWork int
 	// printed: the credential is the output of a command that fetches it
 	// (`vault kv get`): only another part reaching the network sends it on.
 	printed  bool
