@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // find's expression (after the start points) parsed into a tree, and read
@@ -476,5 +478,26 @@ func (inv *invocation) findCredentials(x *findExpr, starts []field) {
 	walk(x.root)
 	if !x.actions && whole {
 		w.credentialNames = true // the implicit -print
+	}
+}
+
+// noteTree records for §5.5 a directory v (run in dirs) that a program
+// copies or archives whole (`tar cz ~`, `rsync -a ~/ host:`): one at or
+// above a home directory of stored credentials reads them.
+func (w *walker) noteTree(n syntax.Node, v string, dirs []string) {
+	if w.credential != nil || w.opts.Home == "" {
+		return
+	}
+	for _, p := range w.resolveIn(v, false, dirs) {
+		if p == "" {
+			continue
+		}
+		for _, d := range homeCredentialDirs {
+			if w.under(w.opts.Home+"/"+d, p) {
+				w.noteCredential(n, v)
+				w.credential.Reason = fmt.Sprintf("`%s` holds stored credentials (~/%s)", v, d)
+				return
+			}
+		}
 	}
 }

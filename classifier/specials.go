@@ -1433,6 +1433,7 @@ func (inv *invocation) tar() {
 		for _, o := range ops {
 			if !o.dynamic {
 				w.noteRead(inv.at, o.value, nil)
+				w.noteTree(inv.at, o.value, inv.dirs)
 			}
 		}
 	}
@@ -1497,6 +1498,11 @@ func (inv *invocation) copyTool() {
 	}
 	if !anyRemote && len(inv.operands) > 0 {
 		inv.classes = without(inv.classes, effects.Network)
+	}
+	for _, o := range inv.operands[:max(len(inv.operands)-1, 0)] {
+		if !o.dynamic && !remote(o.value) {
+			w.noteTree(inv.at, o.value, inv.dirs) // the sources
+		}
 	}
 	deletes := false
 	for _, h := range inv.flags {
