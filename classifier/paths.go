@@ -735,13 +735,28 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 	return false
 }
 
+// noteReadField records a read of the operand f for §5.5: its literal text
+// and, when it is a shell glob, what the glob may match (`cat ~/.env*`).
+// The `{}` that find hands on is a glob of everything below its start;
+// find's expression decides what it may be (findexpr.go), not the glob.
+func (w *walker) noteReadField(n syntax.Node, f field) {
+	if f.dynamic {
+		return
+	}
+	w.noteRead(n, f.value, nil)
+	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) && w.credentialGlob(f.value, globOpts{dots: true}) {
+		w.noteCredential(n, f.value)
+	}
+}
+
 // noteReadValue records the files an option's value reads for §5.5: the
 // value itself and the files it names the ways curl, wget and HTTPie
 // name them: `@FILE` and `NAME@FILE` (`-d`, `--data-urlencode`, HTTPie's
 // `field@file`), `NAME=@FILE` and `NAME=<FILE` (`-F`, HTTPie's
 // `field=@file`, `field:=@file`, `Header:@file`), each up to a `;` (`-F
-// 'f=@x;type=text/plain'`), and curl's `{a,b}` lists (`-T '{a,b}'`).
-func (w *walker) noteReadValue(n syntax.Node, v string) {
+// 'f=@x;type=text/plain'`), and curl's `{a,b}` lists (`-T '{a,b}'`); glob:
+// the value is a shell glob.
+func (w *walker) noteReadValue(n syntax.Node, v string, glob bool) {
 	if w.credential != nil {
 		return
 	}
@@ -761,7 +776,7 @@ func (w *walker) noteReadValue(n syntax.Node, v string) {
 			continue
 		}
 		for _, alt := range braceAlternatives(c) {
-			w.noteRead(n, alt, nil)
+			w.noteReadField(n, field{value: alt, glob: glob})
 			if w.credential != nil {
 				return
 			}
@@ -791,7 +806,7 @@ func (w *walker) noteRead(n syntax.Node, v string, p []string) {
 	if w.credential != nil {
 		return // only the first counts
 	}
-	if w.credentialPath(v) || isPattern(v) && !slices.Contains(w.found, v) && w.credentialGlob(v, globOpts{dots: true}) {
+	if w.credentialPath(v) {
 		w.noteCredential(n, v)
 		return
 	}

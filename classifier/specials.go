@@ -1250,9 +1250,7 @@ func (inv *invocation) sed() {
 		}
 	} else {
 		for _, o := range ops {
-			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
-			}
+			w.noteReadField(inv.at, o)
 		}
 	}
 	inv.operands = nil
@@ -1388,7 +1386,7 @@ func (inv *invocation) awk() {
 	}
 	for _, o := range ops[1:] {
 		if !o.dynamic && !strings.Contains(o.value, "=") {
-			inv.w.noteRead(inv.at, o.value, nil)
+			inv.w.noteReadField(inv.at, o)
 		}
 	}
 	inv.operands = nil
@@ -1432,7 +1430,7 @@ func (inv *invocation) tar() {
 	if mode == "c" {
 		for _, o := range ops {
 			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
+				w.noteReadField(inv.at, o)
 				w.noteTree(inv.at, o.value, inv.dirs)
 			}
 		}
