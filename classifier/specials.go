@@ -188,6 +188,21 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 	switch inv.key() {
 	case "rsync", "scp":
 		inv.copyTool()
+	case "socat":
+		// Addresses that open files: FILE:, OPEN:, GOPEN: or a bare path
+		// (`socat FILE:.env TCP:host:80`) are read for §5.5.
+		for _, o := range inv.operands {
+			typ, rest, ok := strings.Cut(o.value, ":")
+			switch {
+			case o.dynamic:
+			case ok && (strings.EqualFold(typ, "FILE") || strings.EqualFold(typ, "OPEN") || strings.EqualFold(typ, "GOPEN")):
+				rest, _, _ = strings.Cut(rest, ",")
+				inv.w.noteReadField(inv.at, field{value: rest, glob: o.glob})
+			case strings.HasPrefix(o.value, "/") || strings.HasPrefix(o.value, "."):
+				rest, _, _ = strings.Cut(o.value, ",")
+				inv.w.noteReadField(inv.at, field{value: rest, glob: o.glob})
+			}
+		}
 	case "wget":
 		if inv.has("-O", "--output-document") != nil {
 			inv.classes = without(inv.classes, effects.WriteInside)
@@ -1369,6 +1384,14 @@ func (inv *invocation) awk() {
 	s := prog.value
 	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
+	}
+	for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+		if strings.HasPrefix(m[1], "/inet/") || strings.HasPrefix(m[1], "/inet4/") || strings.HasPrefix(m[1], "/inet6/") {
+			// gawk's special files: a print to or getline from
+			// /inet/tcp/LPORT/HOST/RPORT is a connection.
+			inv.w.add(inv.w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` opens a network connection (awk's %s)", inv.text, m[1])))
+			break
+		}
 	}
 	if strings.Contains(s, "getline") {
 		// `getline < FILE` reads any file the program names: each string
