@@ -273,8 +273,17 @@ func (x *findExpr) mayReach(i int, s findSubject) bool {
 // rootSubject answers find's tests for the start path itself: names are
 // its base names (as typed, `..`, and as resolved, `ws`; "" when one is not
 // known), typed is the path as find prints it ("" when not known), and dir
-// says whether it is known to be a directory.
-func rootSubject(names []string, typed string, dir bool) findSubject {
+// says whether it is known to be a directory. caseless: the filesystem
+// matches names without case (macOS, Windows), so the name on disk may be
+// spelled otherwise: a test whose answer depends on case is a maybe.
+func rootSubject(names []string, typed string, dir, caseless bool) findSubject {
+	match := func(pat string, names []string, o globOpts) tv {
+		v := matchAll(pat, names, o)
+		if caseless && !o.fold && v != matchAll(pat, names, globOpts{slash: o.slash, fold: true}) {
+			return tvMaybe
+		}
+		return v
+	}
 	return func(n *findNode) tv {
 		if len(n.args) == 0 || n.args[0].dynamic {
 			return tvMaybe
@@ -282,12 +291,12 @@ func rootSubject(names []string, typed string, dir bool) findSubject {
 		v := n.args[0].value
 		switch n.name {
 		case "-name", "-iname":
-			return matchAll(v, names, globOpts{fold: n.name == "-iname"})
+			return match(v, names, globOpts{fold: n.name == "-iname"})
 		case "-path", "-wholename", "-ipath", "-iwholename":
 			if typed == "" {
 				return tvMaybe
 			}
-			return matchAll(v, []string{typed}, globOpts{slash: true, fold: n.name == "-ipath" || n.name == "-iwholename"})
+			return match(v, []string{typed}, globOpts{slash: true, fold: n.name == "-ipath" || n.name == "-iwholename"})
 		case "-type":
 			if !dir {
 				return tvMaybe
@@ -405,7 +414,7 @@ func (inv *invocation) startReaches(x *findExpr, i int, s field) bool {
 	w := inv.w
 	typed, ok := w.pathText(s.value)
 	if !ok || s.dynamic || s.glob {
-		return x.mayReach(i, rootSubject([]string{""}, "", false))
+		return x.mayReach(i, rootSubject([]string{""}, "", false, false))
 	}
 	names := []string{path.Base(typed)}
 	dir := true
@@ -419,7 +428,7 @@ func (inv *invocation) startReaches(x *findExpr, i int, s field) bool {
 			dir = false // not known to be a directory
 		}
 	}
-	return x.mayReach(i, rootSubject(names, s.value, dir))
+	return x.mayReach(i, rootSubject(names, s.value, dir, w.foldCase()))
 }
 
 // findCredentials records for §5.5 what find hands on: the files the action at
