@@ -289,3 +289,54 @@ func FuzzGlob(f *testing.F) {
 		}
 	})
 }
+
+// TestDevTCPMatchesShells opens /dev/tcp/127.0.0.1/1 (a closed local port,
+// so nothing is sent) in each shell and checks the classifier's reading of
+// the redirection against what the shell did: bash connects (a network
+// part), zsh and dash open a file of that name (no network part).
+func TestDevTCPMatchesShells(t *testing.T) {
+	const cmd = "exec 3<>/dev/tcp/127.0.0.1/1"
+	shells := []struct {
+		name    string
+		path    string
+		d       Dialect
+		network bool
+	}{
+		{"bash", realBash(t), Bash, true},
+		{"zsh", realZsh(t), Zsh, false},
+	}
+	if dash, err := exec.LookPath("dash"); err == nil {
+		shells = append(shells, struct {
+			name    string
+			path    string
+			d       Dialect
+			network bool
+		}{"dash", dash, Sh, false})
+	}
+	for _, sh := range shells {
+		args := []string{"-c", cmd}
+		if sh.name == "zsh" {
+			args = []string{"-f", "-c", cmd}
+		}
+		c := exec.Command(sh.path, args...)
+		c.Dir, c.Env = t.TempDir(), []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}
+		out, _ := c.CombinedOutput()
+		connected := strings.Contains(string(out), "Connection refused") || strings.Contains(string(out), "connect")
+		if connected != sh.network {
+			t.Fatalf("%s: connected = %v, want %v (%s)", sh.name, connected, sh.network, out)
+		}
+		r := Classify(cmd, Options{Cwd: "/home/u/ws", Workspaces: []string{"/home/u/ws"}, Home: "/home/u", Shell: sh.d, FS: emptyFS{}})
+		network := slices.Contains(classesOf(r), effects.Network)
+		// sh is read as POSIX sh and as bash: bash's reading adds the
+		// network part; the POSIX reading's device write must be there.
+		if sh.d == Sh {
+			if !network || !slices.Contains(refusals(r), string(effects.WriteProtectedPath)) {
+				t.Errorf("%s: %s classified %v, want bash's network and POSIX sh's device write", sh.name, cmd, r.Parts)
+			}
+			continue
+		}
+		if network != sh.network {
+			t.Errorf("%s: %s has a network part = %v, want %v (%v)", sh.name, cmd, network, sh.network, r.Parts)
+		}
+	}
+}
