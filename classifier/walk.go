@@ -375,6 +375,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 			w.netRedirect(r, f.fields[0].value)
 			p := w.resolve(f.fields[0].value, f.fields[0].glob)
 			w.noteRead(r, f.fields[0].value, p)
+			w.noteReadField(r, f.fields[0]) // a glob: `< ~/.env*`
 			if len(p) == 1 && p[0] != "" {
 				info.stdinFile = p[0]
 			} else {
