@@ -368,15 +368,14 @@ func (w *walker) credentialSubject(anyName bool) findSubject {
 // stored credentials whatever their names.
 var homeCredentialDirs = []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".config/gh"}
 
-// credentialsAnyName reports whether files below the start s of a find may
-// be stored credentials whatever their names: s is at or above one of the
-// home directories of them, inside one, or not known.
-func (inv *invocation) credentialsAnyName(s field) bool {
-	w := inv.w
+// credentialsAnyName reports whether files below the start s of a find
+// (run in dirs) may be stored credentials whatever their names: s is at or
+// above one of the home directories of them, inside one, or not known.
+func (w *walker) credentialsAnyName(s field, dirs []string) bool {
 	if s.dynamic || w.opts.Home == "" {
 		return true
 	}
-	for _, p := range w.resolveIn(s.value, s.glob, inv.dirs) {
+	for _, p := range w.resolveIn(s.value, s.glob, dirs) {
 		if p == "" {
 			return true
 		}
@@ -392,12 +391,12 @@ func (inv *invocation) credentialsAnyName(s field) bool {
 
 // credentialSubjectOf is the kind of file "a stored credential below one
 // of the starts": the most a name can be for any of them.
-func (inv *invocation) credentialSubjectOf(starts []field) findSubject {
+func (w *walker) credentialSubjectOf(starts []field, dirs []string) findSubject {
 	anyName := false
 	for _, s := range starts {
-		anyName = anyName || inv.credentialsAnyName(s)
+		anyName = anyName || w.credentialsAnyName(s, dirs)
 	}
-	return inv.w.credentialSubject(anyName)
+	return w.credentialSubject(anyName)
 }
 
 // startReaches reports whether find's expression x may run the primary at
@@ -405,7 +404,7 @@ func (inv *invocation) credentialSubjectOf(starts []field) findSubject {
 // not when a test before it rules s out by its name (as typed and as
 // resolved), its path as find prints it, or its type (a directory).
 func (inv *invocation) startReaches(x *findExpr, i int, s field) bool {
-	if x.bad || x.mindepth < 0 {
+	if x == nil || x.bad || x.mindepth < 0 {
 		return true
 	}
 	if x.mindepth > 0 {
@@ -431,19 +430,48 @@ func (inv *invocation) startReaches(x *findExpr, i int, s field) bool {
 	return x.mayReach(i, rootSubject(names, s.value, dir, w.foldCase()))
 }
 
-// findCredentials records for §5.5 what find hands on: the files the action at
-// index i gets as `{}` (words holds the action's command) and the names
-// it prints, when they may be stored credentials.
+// findExpr parses find's expression words (base: the index of words[0]
+// among find's arguments) when an action needs it (-delete, -exec and its
+// relatives) and records what the find hands on for §5.5; otherwise it
+// returns nil and leaves the names the find prints to be judged only if an
+// xargs or parallel asks ([walker.printedCredentials]).
+func (inv *invocation) findExpr(words []field, base int, starts []field) *findExpr {
+	w := inv.w
+	for _, a := range words {
+		switch a.value {
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+			x := parseFindExpr(words, base)
+			inv.findCredentials(x, starts)
+			return x
+		}
+	}
+	if !w.credentialNames {
+		dirs := inv.dirs
+		w.pendingNames = append(w.pendingNames, func() bool { return w.findPrints(parseFindExpr(words, base), starts, dirs) })
+	}
+	return nil
+}
+
+// findCredentials records for §5.5 what find hands on: the files its
+// -exec and -ok actions get as `{}`, and the names it prints, when they may
+// be stored credentials. The names matter only to an xargs or parallel in
+// the line, which asks then ([walker.printedCredentials]): most finds cost
+// no comparison of patterns with credential names.
 func (inv *invocation) findCredentials(x *findExpr, starts []field) {
 	w := inv.w
-	if w.credential != nil && w.credentialNames {
+	braces := false
+	for _, a := range inv.args {
+		braces = braces || strings.Contains(a.value, "{}")
+	}
+	dirs := inv.dirs
+	if !braces {
+		if !w.credentialNames {
+			w.pendingNames = append(w.pendingNames, func() bool { return w.findPrints(x, starts, dirs) })
+		}
 		return
 	}
-	var subject findSubject
-	reached, whole := map[int]bool{}, true
-	if !x.bad {
-		subject = inv.credentialSubjectOf(starts)
-		reached, whole = x.reach(subject)
+	if w.credential != nil && w.credentialNames {
+		return
 	}
 	note := func(reason string) {
 		if w.credential == nil {
@@ -451,6 +479,13 @@ func (inv *invocation) findCredentials(x *findExpr, starts []field) {
 			w.credential.Reason = reason
 		}
 	}
+	if x.bad {
+		// Not understood: every action may get any file.
+		note(fmt.Sprintf("`%s` hands its command files that may hold stored credentials", brief(inv.text)))
+		w.credentialNames = true
+		return
+	}
+	reached, _ := x.reach(w.credentialSubjectOf(starts, dirs))
 	var walk func(n *findNode)
 	walk = func(n *findNode) {
 		if n == nil {
@@ -469,25 +504,51 @@ func (inv *invocation) findCredentials(x *findExpr, starts []field) {
 					return
 				}
 			}
-		case "-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls":
-			w.credentialNames = true
 		}
-	}
-	if x.bad {
-		// Not understood: every action may get any file.
-		for _, a := range inv.args {
-			if strings.Contains(a.value, "{}") {
-				note(fmt.Sprintf("`%s` hands its command files that may hold stored credentials", brief(inv.text)))
-				break
-			}
-		}
-		w.credentialNames = true
-		return
 	}
 	walk(x.root)
-	if !x.actions && whole {
-		w.credentialNames = true // the implicit -print
+	if !w.credentialNames && w.findPrints(x, starts, dirs) {
+		w.credentialNames = true
 	}
+}
+
+// findPrints reports whether the find with expression x and starts (run
+// in dirs) may print the name of a file that holds stored credentials.
+func (w *walker) findPrints(x *findExpr, starts []field, dirs []string) bool {
+	if x.bad {
+		return true
+	}
+	reached, whole := x.reach(w.credentialSubjectOf(starts, dirs))
+	if !x.actions && whole {
+		return true // the implicit -print
+	}
+	var prints func(n *findNode) bool
+	prints = func(n *findNode) bool {
+		if n == nil {
+			return false
+		}
+		if n.op == 'p' && reached[n.at] {
+			switch n.name {
+			case "-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls":
+				return true
+			}
+		}
+		return prints(n.x) || prints(n.y)
+	}
+	return prints(x.root)
+}
+
+// printedCredentials reports whether a find earlier in the line may print
+// names of files that hold stored credentials.
+func (w *walker) printedCredentials() bool {
+	for _, f := range w.pendingNames {
+		if w.credentialNames {
+			break
+		}
+		w.credentialNames = f()
+	}
+	w.pendingNames = nil
+	return w.credentialNames
 }
 
 // noteTree records for §5.5 a directory v (run in dirs) that a program

@@ -719,8 +719,7 @@ func (inv *invocation) find(args []field) bool {
 		starts = []field{{value: "."}}
 	}
 	inv.emit()
-	fx := parseFindExpr(args[i:], i)
-	inv.findCredentials(fx, starts)
+	fx := inv.findExpr(args[i:], i, starts)
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
@@ -827,7 +826,7 @@ func sameStarts(s []field) bool {
 
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
-	if w := inv.w; w.credentialNames && w.credential == nil {
+	if w := inv.w; w.credential == nil && w.printedCredentials() {
 		// find printed names that may be files of stored credentials:
 		// the command run on them may read them (SPEC §5.5).
 		w.noteCredential(inv.at, inv.prog)

@@ -74,6 +74,7 @@ type walker struct {
 	// hold stored credentials; an xargs or parallel given names runs its
 	// command on them (`find . -name '.env*' | xargs curl -T`).
 	credentialNames bool
+	pendingNames    []func() bool // finds whose printed names are not judged yet
 	// found are the values find puts for `{}` in the command it is
 	// running: its expression decides whether they may be credentials,
 	// not their glob.
