@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -628,8 +629,183 @@ func (w *walker) credentialPath(v string) bool {
 	return false
 }
 
+// A glob is compared with the names of stored credentials
+// ([walker.credentialGlob]): with the names that are fixed and start with a
+// dot (`.env`, `.netrc`, a `.ssh` directory) any match counts, since a
+// shell glob reaches them only by spelling the dot and find's `*` matches
+// them; with the open ones (`*.pem`, `.env.*`, `id_rsa*`) the pattern
+// must spell what makes the name a credential (`*.pem`, `*.[kK]ey`,
+// `.env.*`, `id_*`), since any `*` can match `x.pem` (`dist/*`, `*.go`,
+// which `.env.go` or `id_rsa.go` would match, are not credentials).
+// credentialDotNames and credentialOpenNames are these names (with glob
+// patterns a little wider than [walker.credentialPath]'s: `id_*`, and
+// .env.example and its kin), credentialDirs the directories whose files
+// are credentials.
+var (
+	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store"}
+	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*"}
+	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/"}
+)
+
+// credentialLang is one pattern of the names of stored credentials as
+// tokens; loose: any match counts (see above).
+type credentialLang struct {
+	toks  []globTok
+	loose bool
+}
+
+// credentialNameLangs match base names; credentialPathLangs whole paths
+// (any directories before a base name; anything around a directory of
+// credentials, which a shell glob must spell since its `*` matches
+// no leading dot and no slash, and find's -path must spell too).
+var credentialNameLangs, credentialPathLangs = func() (names, paths []credentialLang) {
+	var anyStar globTok
+	anyStar.star = true
+	anyStar.addAll(true)
+	prefix := []globTok{anyStar, literalToks("/")[0]}
+	add := func(b string, loose bool) {
+		t, _ := parseGlob(b, globOpts{})
+		names = append(names, credentialLang{t, loose})
+		paths = append(paths, credentialLang{t, loose}, credentialLang{append(slices.Clone(prefix), t...), loose})
+	}
+	for _, b := range credentialDotNames {
+		add(b, true)
+	}
+	for _, b := range credentialOpenNames {
+		add(b, false)
+	}
+	for _, d := range credentialDirs {
+		t := append(append([]globTok{anyStar}, literalToks(d)...), anyStar)
+		paths = append(paths, credentialLang{t, false})
+	}
+	return names, paths
+}()
+
+// maxGlobWork bounds the work of comparing globs with credential names in
+// one command (product states, a few ns each: about 60 globs): past it a
+// glob is taken to match them, the conservative answer.
+const maxGlobWork = 1 << 18
+
+// credentialName reports whether a file whose base name matches the glob
+// pat (find's -name) may hold stored credentials.
+func (w *walker) credentialName(pat string, fold bool) bool {
+	if !isPattern(pat) {
+		if fold {
+			pat = asciiLower(pat)
+		}
+		return w.credentialPath(pat)
+	}
+	if len(pat) > maxGlob || w.globWork > maxGlobWork {
+		return true
+	}
+	toks, _ := parseGlob(pat, globOpts{fold: fold || w.foldCase()})
+	for _, c := range credentialNameLangs {
+		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
+		if meet(toks, c.toks, c.loose) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialGlob reports whether a path matching the glob pat (a shell
+// glob with o.dots, find's -path with o.slash) may name stored
+// credentials: whether it meets one of credentialPathLangs.
+func (w *walker) credentialGlob(pat string, o globOpts) bool {
+	if w.credentialPath(pat) {
+		return true
+	}
+	if !isPattern(pat) {
+		return false
+	}
+	if len(pat) > maxGlob || w.globWork > maxGlobWork {
+		return true
+	}
+	if w.opts.Platform == Windows {
+		pat = strings.ReplaceAll(pat, `\`, "/")
+	}
+	o.fold = o.fold || w.foldCase()
+	toks, _ := parseGlob(pat, o)
+	for _, c := range credentialPathLangs {
+		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
+		if meet(toks, c.toks, c.loose) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteReadField records a read of the operand f for §5.5: its literal text
+// and, when it is a shell glob, what the glob may match (`cat ~/.env*`).
+// The `{}` that find hands on is a glob of everything below its start;
+// find's expression decides what it may be (findexpr.go), not the glob.
+func (w *walker) noteReadField(n syntax.Node, f field) {
+	if f.dynamic {
+		return
+	}
+	w.noteRead(n, f.value, nil)
+	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) && w.credentialGlob(f.value, globOpts{dots: true}) {
+		w.noteCredential(n, f.value)
+	}
+}
+
+// noteReadValue records the files an option's value reads for §5.5: the
+// value itself and the files it names the ways curl, wget and HTTPie
+// name them: `@FILE` and `NAME@FILE` (`-d`, `--data-urlencode`, HTTPie's
+// `field@file`), `NAME=@FILE` and `NAME=<FILE` (`-F`, HTTPie's
+// `field=@file`, `field:=@file`, `Header:@file`), each up to a `;` (`-F
+// 'f=@x;type=text/plain'`), and curl's `{a,b}` lists (`-T '{a,b}'`); glob:
+// the value is a shell glob.
+func (w *walker) noteReadValue(n syntax.Node, v string, glob bool) {
+	if w.credential != nil {
+		return
+	}
+	cands := []string{v}
+	for i := 0; i < len(v); i++ {
+		if v[i] != '@' && v[i] != '<' {
+			continue
+		}
+		f := v[i+1:]
+		if j := strings.IndexByte(f, ';'); j >= 0 {
+			f = f[:j]
+		}
+		cands = append(cands, f)
+	}
+	for _, c := range cands {
+		if c == "" || c == "-" {
+			continue
+		}
+		for _, alt := range braceAlternatives(c) {
+			w.noteReadField(n, field{value: alt, glob: glob})
+			if w.credential != nil {
+				return
+			}
+		}
+	}
+}
+
+// braceAlternatives expands the first `{a,b,...}` of s (curl's file and URL
+// globbing), once: a nested or later list stays as it is, and is compared
+// as a glob by noteRead.
+func braceAlternatives(s string) []string {
+	i := strings.IndexByte(s, '{')
+	j := strings.IndexByte(s[max(i, 0):], '}')
+	if i < 0 || j < 0 {
+		return []string{s}
+	}
+	j += i
+	out := []string{s}
+	for _, alt := range strings.Split(s[i+1:j], ",") {
+		out = append(out, s[:i]+alt+s[j+1:])
+	}
+	return out
+}
+
 // noteRead records a literal read of v (already resolved to p) for §5.5.
 func (w *walker) noteRead(n syntax.Node, v string, p []string) {
+	if w.credential != nil {
+		return // only the first counts
+	}
 	if w.credentialPath(v) {
 		w.noteCredential(n, v)
 		return

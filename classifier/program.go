@@ -635,8 +635,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.WritePath:
 		inv.flagWrites = append(inv.flagWrites, val) // see writeFlagValues
 	case effects.ReadPath:
-		if !val.dynamic && w.credentialPath(strings.TrimPrefix(val.value, "@")) {
-			w.noteCredential(inv.at, val.value)
+		if !val.dynamic {
+			w.noteReadValue(inv.at, val.value, val.glob)
 		}
 	case effects.Dir, effects.ProjectDir:
 		inv.moved = true
@@ -864,9 +864,7 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 	switch inv.operandRole() {
 	case effects.ReadPaths:
 		for _, o := range ops {
-			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
-			}
+			w.noteReadField(inv.at, o)
 		}
 	case effects.WritePaths:
 		for _, o := range ops {
@@ -895,18 +893,14 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 			w.noTouch = false
 		}
 		for _, o := range sources {
-			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
-			}
+			w.noteReadField(inv.at, o)
 		}
 		if links {
 			inv.recordLinks(sources, dest, len(ops) == 1)
 		}
 	case effects.MovePaths:
 		for _, o := range ops {
-			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
-			}
+			w.noteReadField(inv.at, o)
 		}
 		var sources []field
 		var dest *field

@@ -189,6 +189,29 @@ func headerOrQuery(item string) bool {
 	return false // `name=value` is a data field: a body
 }
 
+// requestItemFiles records for §5.5 the files HTTPie's or xh's request
+// items read: `field@file` (an upload), `field=@file`, `field:=@file`,
+// `Header:@file`, `name==@file`, and a bare `@file` (the body).
+func (inv *invocation) requestItemFiles() {
+	for _, o := range inv.operands {
+		if o.dynamic {
+			continue
+		}
+		item := o.value
+		i := strings.IndexAny(item, ":=@")
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(item[i:], ":=")
+		if len(item[i:])-len(rest) > 2 || !strings.HasPrefix(rest, "@") {
+			continue
+		}
+		if f := rest[1:]; f != "" {
+			inv.w.noteRead(inv.at, f, nil)
+		}
+	}
+}
+
 // authority is the host part of a URL as typed ("" when there is none).
 func authority(u string) string {
 	if i := strings.Index(u, "://"); i >= 0 {

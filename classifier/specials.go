@@ -188,6 +188,21 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 	switch inv.key() {
 	case "rsync", "scp":
 		inv.copyTool()
+	case "socat":
+		// Addresses that open files: FILE:, OPEN:, GOPEN: or a bare path
+		// (`socat FILE:.env TCP:host:80`) are read for §5.5.
+		for _, o := range inv.operands {
+			typ, rest, ok := strings.Cut(o.value, ":")
+			switch {
+			case o.dynamic:
+			case ok && (strings.EqualFold(typ, "FILE") || strings.EqualFold(typ, "OPEN") || strings.EqualFold(typ, "GOPEN")):
+				rest, _, _ = strings.Cut(rest, ",")
+				inv.w.noteReadField(inv.at, field{value: rest, glob: o.glob})
+			case strings.HasPrefix(o.value, "/") || strings.HasPrefix(o.value, "."):
+				rest, _, _ = strings.Cut(o.value, ",")
+				inv.w.noteReadField(inv.at, field{value: rest, glob: o.glob})
+			}
+		}
 	case "wget":
 		if inv.has("-O", "--output-document") != nil {
 			inv.classes = without(inv.classes, effects.WriteInside)
@@ -206,6 +221,9 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
 		inv.ruleStoreOperands()
+	}
+	if e.Request == effects.ItemRequests {
+		inv.requestItemFiles()
 	}
 	switch e.Special {
 	case effects.SpecialChmod:
@@ -701,6 +719,7 @@ func (inv *invocation) find(args []field) bool {
 		starts = []field{{value: "."}}
 	}
 	inv.emit()
+	fx := inv.findExpr(args[i:], i, starts)
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
@@ -712,8 +731,9 @@ func (inv *invocation) find(args []field) bool {
 					continue
 				}
 				target := s.value
-				if base := path.Base(target); base == "." || target == "./" {
-					// find never removes the `.` it starts from, only what is below.
+				if base := path.Base(target); base == "." || target == "./" || !inv.startReaches(fx, i, s) {
+					// find never removes the `.` it starts from, nor a
+					// start its expression rules out: only what is below.
 					target = startChild(s)
 				}
 				for _, p := range w.resolveIn(target, s.glob || target != s.value, inv.dirs) {
@@ -736,7 +756,7 @@ func (inv *invocation) find(args []field) bool {
 			// itself (`find /ws -exec rm -rf {} +` deletes /ws), unless
 			// the tests before the action rule the start out.
 			found := []field{{value: startChild(starts[0]), glob: true}}
-			if s := starts[0]; !s.dynamic && inv.findsStart(s, args[:i]) {
+			if s := starts[0]; !s.dynamic && inv.findsStart(fx, i, s) {
 				found = append(found, field{value: s.value, glob: s.glob})
 			}
 			for _, f := range found {
@@ -758,7 +778,9 @@ func (inv *invocation) find(args []field) bool {
 					}
 					inner = append(inner, x)
 				}
+				w.found = append(w.found, f.value)
 				inv.carryIn(inner, redirInfo{}, ctx)
+				w.found = w.found[:len(w.found)-1]
 			}
 			i = j
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
@@ -771,12 +793,11 @@ func (inv *invocation) find(args []field) bool {
 	return true
 }
 
-// findsStart reports whether find may hand its start path s itself to an
-// action after the expression words before it: not `.` or `..` (no program
-// deletes or moves them), not with -mindepth 1, not when a -name, -iname or
-// -type test before the action rules s out and nothing (-o, !, a comma, a
-// parenthesis) could get around that test.
-func (inv *invocation) findsStart(s field, before []field) bool {
+// findsStart reports whether find may hand its start path s itself to the
+// action at index i of its arguments (x is its expression): not `.` or `..`
+// (no program deletes or moves them), and not when the expression rules s
+// out ([invocation.startReaches]).
+func (inv *invocation) findsStart(x *findExpr, i int, s field) bool {
 	start, ok := inv.w.pathText(s.value)
 	if !ok {
 		return true // not placeable: it may be anything, the root included
@@ -784,43 +805,7 @@ func (inv *invocation) findsStart(s field, before []field) bool {
 	if b := path.Base(start); b == "." || b == ".." {
 		return false
 	}
-	for k := 0; k+1 < len(before); k++ {
-		if before[k].value == "-mindepth" && !before[k+1].dynamic && before[k+1].value != "0" {
-			return false // an option: it holds whatever the tests say
-		}
-	}
-	for _, a := range before {
-		switch a.value {
-		case "-o", "-or", "!", "-not", ",", "(", ")":
-			return true
-		}
-	}
-	for k := 0; k+1 < len(before); k++ {
-		a, v := before[k], before[k+1]
-		if a.dynamic || v.dynamic {
-			continue
-		}
-		switch a.value {
-		case "-name", "-iname":
-			pat, name := v.value, path.Base(start)
-			if a.value == "-iname" {
-				pat, name = strings.ToLower(pat), strings.ToLower(name)
-			}
-			if m, err := path.Match(pat, name); err == nil && !m && !s.glob {
-				return false
-			}
-		case "-type":
-			if !strings.Contains(v.value, "d") && !s.glob {
-				for _, p := range inv.w.resolveIn(s.value, false, inv.dirs) {
-					if p == "" || !inv.w.exists(p) || inv.w.fs().IsFile(p) {
-						return true // not known to be a directory
-					}
-				}
-				return false
-			}
-		}
-	}
-	return true
+	return inv.startReaches(x, i, s)
 }
 
 func startChild(s field) string {
@@ -841,6 +826,12 @@ func sameStarts(s []field) bool {
 
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
+	if w := inv.w; w.credential == nil && w.printedCredentials() {
+		// find printed names that may be files of stored credentials:
+		// the command run on them may read them (SPEC §5.5).
+		w.noteCredential(inv.at, inv.prog)
+		w.credential.Reason = fmt.Sprintf("`%s` runs its command on the names a find prints, which may be files of stored credentials", brief(inv.text))
+	}
 	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}
@@ -1262,9 +1253,12 @@ func (inv *invocation) sed() {
 		ops = ops[1:]
 	}
 	for _, s := range scripts {
-		executes, writes := sedScan(s)
+		executes, writes, reads := sedScan(s)
 		if executes {
 			inv.opaqueMedium("a sed script that executes commands")
+		}
+		for _, f := range reads {
+			w.noteRead(inv.at, f, nil) // `r FILE`, `R FILE`: its lines go to the output
 		}
 		for _, f := range writes {
 			if f != "/dev/stdout" && f != "/dev/stderr" {
@@ -1279,17 +1273,16 @@ func (inv *invocation) sed() {
 		}
 	} else {
 		for _, o := range ops {
-			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
-			}
+			w.noteReadField(inv.at, o)
 		}
 	}
 	inv.operands = nil
 }
 
 // sedScan reads a sed script the way GNU sed would, far enough to find the
-// commands that execute (`e`, `s///e`) and the files written (`w`, `s///w`).
-func sedScan(s string) (executes bool, writes []string) {
+// commands that execute (`e`, `s///e`), the files written (`w`, `s///w`)
+// and the files read into the output (`r`, `R`).
+func sedScan(s string) (executes bool, writes, reads []string) {
 	i := 0
 	skipSpace := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '\n' || s[i] == '{' || s[i] == '}' || s[i] == '!') {
@@ -1341,10 +1334,12 @@ func sedScan(s string) (executes bool, writes []string) {
 		i++
 		switch cmd {
 		case 'e':
-			return true, writes
+			return true, writes, reads
 		case 'w', 'W':
 			writes = append(writes, restOfLine())
-		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
+		case 'r', 'R':
+			reads = append(reads, restOfLine())
+		case 'a', 'i', 'c', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
 			restOfLine()
 		case 's', 'y':
 			if i >= len(s) {
@@ -1370,8 +1365,11 @@ func sedScan(s string) (executes bool, writes []string) {
 			}
 		}
 	}
-	return executes, writes
+	return executes, writes, reads
 }
+
+// awkString finds awk's string literals.
+var awkString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 
 // awkPrintTo finds `print ... > "file"` (the file when it is a literal).
 var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
@@ -1395,6 +1393,21 @@ func (inv *invocation) awk() {
 	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
+	for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+		if strings.HasPrefix(m[1], "/inet/") || strings.HasPrefix(m[1], "/inet4/") || strings.HasPrefix(m[1], "/inet6/") {
+			// gawk's special files: a print to or getline from
+			// /inet/tcp/LPORT/HOST/RPORT is a connection.
+			inv.w.add(inv.w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` opens a network connection (awk's %s)", inv.text, m[1])))
+			break
+		}
+	}
+	if strings.Contains(s, "getline") {
+		// `getline < FILE` reads any file the program names: each string
+		// in it may be one (`f = ".env"; getline l < f`).
+		for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+			inv.w.noteRead(inv.at, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]), nil)
+		}
+	}
 	for _, m := range awkPrintTo.FindAllStringSubmatch(s, -1) {
 		if m[1] == "" {
 			inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
@@ -1404,7 +1417,7 @@ func (inv *invocation) awk() {
 	}
 	for _, o := range ops[1:] {
 		if !o.dynamic && !strings.Contains(o.value, "=") {
-			inv.w.noteRead(inv.at, o.value, nil)
+			inv.w.noteReadField(inv.at, o)
 		}
 	}
 	inv.operands = nil
@@ -1448,7 +1461,8 @@ func (inv *invocation) tar() {
 	if mode == "c" {
 		for _, o := range ops {
 			if !o.dynamic {
-				w.noteRead(inv.at, o.value, nil)
+				w.noteReadField(inv.at, o)
+				w.noteTree(inv.at, o.value, inv.dirs)
 			}
 		}
 	}
@@ -1513,6 +1527,11 @@ func (inv *invocation) copyTool() {
 	}
 	if !anyRemote && len(inv.operands) > 0 {
 		inv.classes = without(inv.classes, effects.Network)
+	}
+	for _, o := range inv.operands[:max(len(inv.operands)-1, 0)] {
+		if !o.dynamic && !remote(o.value) {
+			w.noteTree(inv.at, o.value, inv.dirs) // the sources
+		}
 	}
 	deletes := false
 	for _, h := range inv.flags {

@@ -70,6 +70,18 @@ type walker struct {
 
 	// Facts for the line-wide rules of SPEC §5.5.
 	credential *Part // first part that reads stored credentials
+	// credentialNames: a find in the line prints names of files that may
+	// hold stored credentials; an xargs or parallel given names runs its
+	// command on them (`find . -name '.env*' | xargs curl -T`).
+	credentialNames bool
+	pendingNames    []func() bool // finds whose printed names are not judged yet
+	// found are the values find puts for `{}` in the command it is
+	// running: its expression decides whether they may be credentials,
+	// not their glob.
+	found []string
+	// globWork counts the work of comparing globs with credential names
+	// (see maxGlobWork).
+	globWork int
 	// printed: the credential is the output of a command that fetches it
 	// (`vault kv get`): only another part reaching the network sends it on.
 	printed  bool
@@ -361,8 +373,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 				info.stdinDyn = true
 				continue
 			}
+			w.netRedirect(r, f.fields[0].value)
 			p := w.resolve(f.fields[0].value, f.fields[0].glob)
 			w.noteRead(r, f.fields[0].value, p)
+			w.noteReadField(r, f.fields[0]) // a glob: `< ~/.env*`
 			if len(p) == 1 && p[0] != "" {
 				info.stdinFile = p[0]
 			} else {
@@ -490,12 +504,31 @@ func (w *walker) redirectWrite(r *syntax.Redirect) {
 		return
 	}
 	target := f.fields[0].value
-	if harmlessDevice(target) {
+	if harmlessDevice(target) || w.netRedirect(r, target) {
 		return
 	}
 	for _, p := range w.resolve(target, f.fields[0].glob) {
 		w.write(w.part(r, effects.WriteOutside, "", ""), p, p == "")
 	}
+}
+
+// netRedirect classifies a redirection to target that bash turns into a
+// connection (`> /dev/tcp/HOST/PORT`, `< /dev/udp/HOST/PORT`, `3<>`): a
+// part that reaches the network, not a file opened. Other shells open the
+// file of that name, which does not exist. It reports whether it was one.
+func (w *walker) netRedirect(r *syntax.Redirect, target string) bool {
+	if w.frame.lang != syntax.LangBash {
+		return false
+	}
+	rest, ok := strings.CutPrefix(target, "/dev/tcp/")
+	if !ok {
+		rest, ok = strings.CutPrefix(target, "/dev/udp/")
+	}
+	if !ok || !strings.Contains(rest, "/") {
+		return false
+	}
+	w.add(w.part(r, effects.Network, "", fmt.Sprintf("`%s` opens a network connection (bash's %s)", w.textOf(r), target)))
+	return true
 }
 
 func harmlessDevice(p string) bool {

@@ -160,6 +160,8 @@ func hostile() map[string]string {
 		"limit-writes":        numbered("echo>f%d;", units/4-1),
 		"limit-cd":            numbered("cd d%d;ls;", units/5-1),
 		"limit-brace-fields":  fmt.Sprintf("rm src/f{1..%d}", units/2-1), // a field counts twice
+		"limit-glob-reads":    "cat" + numbered(" src/*%d*.x", units-2),  // each glob compared with credential names
+		"limit-find-names":    "find ." + strings.Repeat(" -name '*a*b*c*d*e*f*g*' -o", units/4) + " -print",
 	} {
 		if len(cmd) > classifier.MaxBytes {
 			panic(name + " is over 64 KiB")
