@@ -530,32 +530,37 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.CallExpr:
 		w.call(c, depth, red)
 	case *syntax.BinaryCmd:
+		// A chain of `&&`, `||` and `|` is a list, not nesting: the
+		// parser nests each operator's left side (`a && b && c` is `(a && b)
+		// && c`), so both sides stay at the chain's depth. Only real nesting
+		// (substitutions, groups, bodies) counts toward MaxDepth; a chain's
+		// length is bounded by MaxUnits.
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			// bash runs every element in a child process; zsh runs the
 			// last one in the shell: it may or may not move the shell.
 			before := w.saveCwd()
-			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.X, depth, red.stdin)
 			w.settle()
 			w.restoreCwd(before)
-			w.stmt(c.Y, depth+1, stdinPipe)
+			w.stmt(c.Y, depth, stdinPipe)
 			w.settle()
 			w.restoreCwd(unionState(before, w.saveCwd()))
 		case syntax.AndStmt: // worst wins for effects; Y runs where X succeeded
-			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.X, depth, red.stdin)
 			xFailed, ok := w.takeFail()
-			w.stmt(c.Y, depth+1, red.stdin)
+			w.stmt(c.Y, depth, red.stdin)
 			if ok {
 				w.alsoFails(xFailed) // X && Y fails also where X failed
 			}
 		default: // ||: Y runs where X failed
-			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.X, depth, red.stdin)
 			xFailed, ok := w.takeFail()
 			xOK := w.saveCwd()
 			if ok {
 				w.restoreCwd(xFailed)
 			}
-			w.stmt(c.Y, depth+1, red.stdin)
+			w.stmt(c.Y, depth, red.stdin)
 			if !ok { // X cannot fail: Y never runs
 				w.restoreCwd(xOK)
 				w.fail = failNever
@@ -994,8 +999,9 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 	case *syntax.CallExpr:
 		return spawned && len(c.Args) > 0 && c.Args[0].Lit() == name
 	case *syntax.BinaryCmd:
+		// A chain is flat (see walker.command): its elements keep the depth.
 		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
-		return selfSpawns(name, c.X, spawned || pipe, depth+1) || selfSpawns(name, c.Y, spawned || pipe, depth+1)
+		return selfSpawns(name, c.X, spawned || pipe, depth) || selfSpawns(name, c.Y, spawned || pipe, depth)
 	case *syntax.Block:
 		for _, st := range c.Stmts {
 			if selfSpawns(name, st, spawned, depth+1) {

@@ -182,6 +182,8 @@ func hostile() map[string]string {
 	for name, cmd := range map[string]string{
 		"limit-commands":      strings.Repeat("ls;", units/2-1),
 		"limit-pipeline":      strings.Repeat("ls | ", units/2-1) + "ls",
+		"limit-and-list":      strings.Repeat("ls && ", units/3-1) + "ls",
+		"limit-mixed-chain":   strings.Repeat("ls && ls || ls | ", units/9-1) + "ls",
 		"limit-words":         "echo" + strings.Repeat(" abcdefg", units-2),
 		"limit-substitutions": "echo " + strings.Repeat("$(ls)", units/2-2),
 		"limit-sh-c":          "sh -c '" + strings.Repeat("ls;", units/2-4) + "'",
