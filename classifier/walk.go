@@ -61,6 +61,7 @@ type walker struct {
 	funcGen int                 // counts function definitions, to tell a stale walk
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
+	attrs   varAttrs            // attributes declared in this line (arith.go)
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -596,6 +597,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 					w.zshGlobs(it, depth+1)
 				}
 			}
+			w.loopVar(l)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)
@@ -1038,7 +1040,16 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 			}
 		}
 	}
+	var attrs string // the attribute letters of the options so far: -i, +i, -A, -n
 	for _, a := range c.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if v := a.Value.Lit(); len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+				attrs += v
+			}
+		}
+		if a.Name != nil {
+			w.declAttrs(a, attrs)
+		}
 		w.assign(a, depth, c)
 	}
 }
@@ -1051,7 +1062,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if a.Array != nil {
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
-				w.arith(el.Index, depth+1)
+				w.subscript(a.Name, el.Index, depth+1)
 			}
 			if el.Value != nil {
 				w.wordSubst(el.Value, depth+1)
@@ -1059,13 +1070,15 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		}
 	}
 	if a.Index != nil {
-		w.arith(a.Index, depth+1)
+		w.subscript(a.Name, a.Index, depth+1)
 	}
 	if a.Name == nil {
 		if a.Naked && a.Value != nil && isDynamicWord(a.Value, false) {
 			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", brief(w.textOf(a))))
 			p.Refusal = effects.UnidentifiableProgram
 			w.add(p)
+		} else if a.Naked && a.Value != nil {
+			w.nakedName(a.Value) // declare 'a[$(cmd)]=1'
 		}
 		return
 	}
@@ -1084,14 +1097,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		f := w.word(a.Value)
 		val, literal = strings.Join(f.values(), " "), true
 	}
-	if w.vars == nil {
-		w.vars = map[string]string{}
-	}
-	if literal {
-		w.vars[name] = val
-	} else {
-		w.vars[name] = "$(unknown)"
-	}
+	w.assignVar(a, name)
 	if name == "CDPATH" {
 		w.cdpath = true
 	}
@@ -1173,8 +1179,21 @@ func (w *walker) test(x syntax.TestExpr, depth int) {
 	case *syntax.BinaryTest:
 		w.test(t.X, depth+1)
 		w.test(t.Y, depth+1)
+		if arithTest(t.Op) {
+			// [[ a -eq b ]] evaluates both sides as arithmetic.
+			for _, side := range []syntax.TestExpr{t.X, t.Y} {
+				if word, ok := side.(*syntax.Word); ok {
+					if why := w.arithWordRisk(word); why != "" {
+						w.evalRefuse(word, why)
+					}
+				}
+			}
+		}
 	case *syntax.UnaryTest:
 		w.test(t.X, depth+1)
+		if word, ok := t.X.(*syntax.Word); ok && t.Op == syntax.TsVarSet {
+			w.nameField(w.wordField(word), word) // [[ -v 'a[$(cmd)]' ]]
+		}
 	case *syntax.ParenTest:
 		w.test(t.X, depth+1)
 	default:
@@ -1182,9 +1201,10 @@ func (w *walker) test(x syntax.TestExpr, depth int) {
 	}
 }
 
-// arith walks an arithmetic expression. Bash evaluates variable values in
-// arithmetic as expressions, and `a[$(cmd)]` inside such a value runs cmd:
-// a variable assigned such a value in this line makes the line opaque-high.
+// arith walks an arithmetic expression. The shell evaluates the text of
+// every word in it, and the values of the names in that text, as
+// arithmetic, and `a[$(cmd)]` in such text runs cmd: a word whose text is
+// not known to be harmless is opaque-high (arith.go).
 func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	if depth > MaxDepth {
 		w.tooDeep()
@@ -1194,18 +1214,23 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	case nil:
 	case *syntax.Word:
 		w.wordSubst(a, depth)
-		if name := a.Lit(); name != "" {
-			if v, ok := w.vars[name]; ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
-				p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("arithmetic evaluates `%s`, whose value runs a command", name))
-				p.Refusal = effects.UnidentifiableProgram
-				w.add(p)
-			}
+		if why := w.arithWordRisk(a); why != "" {
+			w.evalRefuse(a, why)
 		}
 	case *syntax.BinaryArithm:
+		if assignOp(a.Op) {
+			// `x = y` assigns x without reading it; `x += y` reads it too.
+			w.arith(a.Y, depth+1)
+			w.arithTarget(a.X, a.Op != syntax.Assgn, depth+1)
+			break
+		}
 		w.arith(a.X, depth+1)
 		w.arith(a.Y, depth+1)
 	case *syntax.UnaryArithm:
 		w.arith(a.X, depth+1)
+		if a.Op == syntax.Inc || a.Op == syntax.Dec {
+			w.arithTarget(a.X, false, depth+1) // read above; now a number
+		}
 	case *syntax.ParenArithm:
 		w.arith(a.X, depth+1)
 	case *syntax.FlagsArithm:
@@ -1213,6 +1238,10 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 		// pattern as literal text, in which zsh still expands $(...).
 		if strings.ContainsAny(a.Flags.Value, "$`") || litHasSubst(a.X) {
 			w.zshRefuse(a, fmt.Sprintf("`%s` has a substitution inside a zsh subscript, which the classifier cannot read", brief(w.textOf(a))))
+		}
+		if word, ok := a.X.(*syntax.Word); ok {
+			w.wordSubst(word, depth+1) // a pattern or a string, not arithmetic
+			break
 		}
 		w.arith(a.X, depth+1)
 	default:
@@ -1333,13 +1362,14 @@ func (w *walker) paramExp(x *syntax.ParamExp, depth int) {
 	}
 	if x.Excl && x.Param != nil {
 		// ${!prefix*} names only; ${!x} is indirection: it can read any
-		// variable, secrets included.
-		if x.Names == 0 {
+		// variable, secrets included, and evaluates a subscript in the name.
+		if x.Names == 0 && (x.Index == nil || !allIndex(x.Index)) {
 			w.noteCredential(x, "${!"+x.Param.Value+"}")
+			w.indirect(x)
 		}
 	}
 	if x.Index != nil {
-		w.arith(x.Index, depth+1)
+		w.subscript(x.Param, x.Index, depth+1)
 	}
 	if x.Slice != nil {
 		w.arith(x.Slice.Offset, depth+1)
@@ -1465,17 +1495,19 @@ type shellState struct {
 	cwd     cwdState
 	funcs   map[string]*funcDef
 	vars    map[string]string
+	attrs   varAttrs
 	cdpath  bool
 	zshOpts string
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts}
 }
 
 func (w *walker) restoreShell(s shellState) {
 	w.restoreCwd(s.cwd)
 	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+	w.attrs = s.attrs.clone()
 }
 
 // dedupeParts starts keeping each part once: the readings of a source in
