@@ -738,7 +738,7 @@ func (w *walker) assignVar(a *syntax.Assign, name string) {
 				continue
 			}
 			if why := w.arithWordRisk(word); why != "" {
-				w.evalRefuse(word, fmt.Sprintf("assigns the integer variable %s: the shell %s", name, why))
+				w.evalRefuse(word, fmt.Sprintf("assigns the integer variable %s, and %s", name, why))
 			}
 		}
 	}
@@ -791,7 +791,7 @@ func (w *walker) loopVar(l *syntax.WordIter) {
 	for _, it := range l.Items {
 		if w.attrs.ints[name] {
 			if why := w.arithWordRisk(it); why != "" {
-				w.evalRefuse(it, fmt.Sprintf("assigns the integer variable %s: the shell %s", name, why))
+				w.evalRefuse(it, fmt.Sprintf("assigns the integer variable %s, and %s", name, why))
 			}
 		}
 		v := w.wordValue(it)
@@ -967,13 +967,13 @@ func (inv *invocation) zshNumbers(args []field) {
 			}
 			for _, p := range rest {
 				if why := w.partRisk(p, 0); why != "" {
-					w.evalRefuse(a.word, fmt.Sprintf("assigns the number variable %s: zsh %s", name, why))
+					w.evalRefuse(a.word, fmt.Sprintf("assigns the number variable %s, and %s", name, why))
 					break
 				}
 			}
 		} else if assigns {
 			if why := w.textRisk(value, 0); why != "" {
-				w.evalRefuse(inv.at, fmt.Sprintf("assigns the number variable %s: zsh %s", name, why))
+				w.evalRefuse(inv.at, fmt.Sprintf("assigns the number variable %s, and %s", name, why))
 			}
 		}
 		if isNameLit(name) {
@@ -981,6 +981,45 @@ func (inv *invocation) zshNumbers(args []field) {
 			w.setVar(name, numberValue)
 		} else {
 			w.nameField(field{value: name, word: a.word}, inv.at)
+		}
+	}
+}
+
+// varsState is what the walker knows of the variables at one point, saved
+// around code whose assignments do not reach what follows (a subshell, a
+// substitution, a pipeline's element in bash, a job) or may not (a branch,
+// a loop body, the rest of a chain).
+type varsState struct {
+	vars  map[string]string
+	assoc map[string]bool
+}
+
+func (w *walker) saveVars() varsState {
+	return varsState{maps.Clone(w.vars), maps.Clone(w.attrs.assoc)}
+}
+
+// restoreVars makes s the state again: what ran in between assigned in a
+// child process. Integer attributes stay: they only add checks.
+func (w *walker) restoreVars(s varsState) { w.vars, w.attrs.assoc = s.vars, s.assoc }
+
+// joinVars makes the state one in which the code since s may or may not
+// have run: a variable it assigned holds either value (a variable that had
+// none comes from outside the command), and only arrays associative in
+// both stay so.
+func (w *walker) joinVars(s varsState) {
+	for name, v := range w.vars {
+		old, ok := s.vars[name]
+		switch {
+		case ok && old == v:
+		case !ok:
+			w.vars[name] = unknownValue
+		default:
+			w.vars[name] = joinValues(old, v)
+		}
+	}
+	for name := range w.attrs.assoc {
+		if !s.assoc[name] {
+			delete(w.attrs.assoc, name)
 		}
 	}
 }

@@ -262,6 +262,14 @@ func (w *walker) stmts(list []*syntax.Stmt, depth int) {
 		return
 	}
 	for _, s := range list {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+			// What follows a chain sees an assignment in it that may not
+			// have run (arith.go).
+			vars := w.saveVars()
+			w.stmt(s, depth, stdinNone)
+			w.joinVars(vars)
+			continue
+		}
 		w.stmt(s, depth, stdinNone)
 	}
 }
@@ -284,10 +292,11 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		w.zshAfterOptions(s)
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		// A job in a child process: its cd stays there.
-		saved := w.saveCwd()
+		// A job in a child process: its cd and assignments stay there.
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmtNow(s, depth, in)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 		return
 	}
 	w.stmtNow(s, depth, in)
@@ -540,11 +549,15 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		case syntax.Pipe, syntax.PipeAll:
 			// bash runs every element in a child process; zsh runs the
 			// last one in the shell: it may or may not move the shell.
-			before := w.saveCwd()
+			before, vars := w.saveCwd(), w.saveVars()
 			w.stmt(c.X, depth, red.stdin)
 			w.settle()
 			w.restoreCwd(before)
+			w.restoreVars(vars)
 			w.stmt(c.Y, depth, stdinPipe)
+			if !w.zsh() {
+				w.restoreVars(vars)
+			}
 			w.settle()
 			w.restoreCwd(unionState(before, w.saveCwd()))
 		case syntax.AndStmt: // worst wins for effects; Y runs where X succeeded
@@ -575,14 +588,19 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			}
 		}
 	case *syntax.Subshell:
-		saved := w.saveCwd()
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmts(c.Stmts, depth+1)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.Block:
 		w.stmts(c.Stmts, depth+1)
 	case *syntax.IfClause:
+		vars := w.saveVars() // a branch's assignments may not run
 		w.ifClause(c, depth)
+		w.joinVars(vars)
 	case *syntax.WhileClause:
+		vars := w.saveVars() // the body may run no time
+		defer w.joinVars(vars)
 		w.loop(c, depth, func() {
 			w.stmts(c.Cond, depth+1)
 			w.settle()
@@ -605,9 +623,13 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		default:
 			w.unsupported(c, "a loop form")
 		}
+		vars := w.saveVars()
 		w.loop(c, depth, func() { w.stmts(c.Do, depth+1) })
+		w.joinVars(vars)
 	case *syntax.CaseClause:
 		w.wordSubst(c.Word, depth+1)
+		vars := w.saveVars() // an item's assignments may not run
+		defer w.joinVars(vars)
 		start := w.saveCwd()
 		end := start // no pattern matched
 		from := start
@@ -932,7 +954,9 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 		return
 	}
 	w.enter(def)
+	vars := w.saveVars() // the body assigns when it is called
 	w.stmt(c.Body, depth+1, stdinNone)
+	w.restoreVars(vars)
 	w.settle()
 	w.leave(def)
 	def.end, def.gen = w.saveCwd(), w.funcGen
@@ -1311,19 +1335,22 @@ func (w *walker) wordPart(p syntax.WordPart, depth int) {
 			w.wordPart(q, depth+1)
 		}
 	case *syntax.CmdSubst:
-		saved := w.saveCwd()
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmts(x.Stmts, depth+1)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.ProcSubst:
 		saved := w.saveCwd()
 		in := stdinNone
 		if x.Op == syntax.CmdOut { // >(cmd): fed by the outer command
 			in = stdinPipe
 		}
+		vars := w.saveVars()
 		for _, s := range x.Stmts {
 			w.stmt(s, depth+1, in)
 		}
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.ArithmExp:
 		w.arith(x.X, depth+1)
 	case *syntax.ParamExp:
@@ -1440,10 +1467,11 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 // time the line does not say (a trap action): as [walker.nested], from a
 // directory that is not known, since it runs wherever the shell is then.
 func (w *walker) later(code string, at syntax.Node, depth int) {
-	saved := w.saveCwd()
+	saved, vars := w.saveCwd(), w.saveVars()
 	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 	w.here(code, at, depth)
 	w.restoreCwd(saved)
+	w.restoreVars(vars)
 }
 
 // nestedIn is [walker.nested] with the code read in langs.
