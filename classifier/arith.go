@@ -94,7 +94,12 @@ func (w *walker) numberParam(name string) bool {
 // evalRefuse adds an opaque-high part: at makes the shell evaluate text
 // that can run commands the line does not show.
 func (w *walker) evalRefuse(at syntax.Node, why string) {
-	p := w.part(at, effects.OpaqueHigh, "", fmt.Sprintf("`%s`: %s; a subscript in such text (`a[$(cmd)]`) runs commands that cannot be identified", brief(w.textOf(at)), why))
+	w.unidentified(at, fmt.Sprintf("`%s`: %s; a subscript in such text (`a[$(cmd)]`) runs commands that cannot be identified", brief(w.textOf(at)), why))
+}
+
+// unidentified adds an opaque-high part for at with reason.
+func (w *walker) unidentified(at syntax.Node, reason string) {
+	p := w.part(at, effects.OpaqueHigh, "", reason)
 	p.Refusal = effects.UnidentifiableProgram
 	w.allKnown = false
 	w.add(p)
@@ -1021,5 +1026,31 @@ func (w *walker) joinVars(s varsState) {
 		if !s.assoc[name] {
 			delete(w.attrs.assoc, name)
 		}
+	}
+}
+
+// promptVars are the variables whose value the shell expands when it
+// prints the prompt: PS4 before every traced command (`set -x`), the others
+// in an interactive shell (zsh with PROMPT_SUBST). The parameter
+// expansions, command substitutions and arithmetic in the value run then.
+var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS4": true,
+	"PROMPT": true, "PROMPT2": true, "PROMPT3": true, "PROMPT4": true, "RPROMPT": true, "RPROMPT2": true,
+	"RPS1": true, "RPS2": true, "SPROMPT": true}
+
+// promptVar classifies the expansions of a prompt's value as code that
+// runs later, from wherever the shell is then: a literal value as the
+// double-quoted word it is expanded like (`PS4='+ $(date) '` runs date), a
+// value only known at run time as unidentifiable.
+func (w *walker) promptVar(a *syntax.Assign, name string, depth int) {
+	if !promptVars[name] || a.Value == nil {
+		return
+	}
+	switch v := w.wordValue(a.Value); {
+	case v == unknownValue:
+		w.unidentified(a.Value, fmt.Sprintf("`%s` sets %s to a value only known at run time, which the shell expands as a prompt, running the commands in it: they cannot be identified", brief(w.textOf(a)), name))
+	case v != numberValue && strings.ContainsAny(v, "$`"):
+		// Escapes the prompt decodes are quoted again before the
+		// expansion (bash's decode_prompt_string): `\$` stays literal.
+		w.later(`: "`+strings.ReplaceAll(v, `"`, `\"`)+`"`, a.Value, depth)
 	}
 }

@@ -87,6 +87,9 @@ var evalCases = []evalCase{
 	{cmd: `[ -v "$X" ]`, bash: true, zsh: true},
 	{cmd: `mapfile -C "$X" -c 1 arr <<< 1`, bash: true},
 	{cmd: `print -v "$X" 1`, zsh: true},
+	// Prompts are expanded when they are printed: PS4 before each traced command.
+	{cmd: "PS4=$X; set -x; :", bash: true},
+	{cmd: "PS4='$((X)) '; set -x; :", bash: true},
 
 	// Look-alikes: nothing is evaluated, or only what is known.
 	{cmd: `[ "$X" -eq 1 ]`, lookalike: true},
@@ -131,6 +134,8 @@ var evalCases = []evalCase{
 	{cmd: "unset v; echo ok", lookalike: true},
 	{cmd: "[[ -v HOME ]]", lookalike: true},
 	{cmd: "mapfile -t lines < f", lookalike: true},
+	{cmd: "PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; :", lookalike: true},
+	{cmd: `PS4='+\$(touch ran) '; set -x; :`, lookalike: true},
 }
 
 // TestEvalMatchesBash runs each of evalCases in a real bash, with

@@ -1122,6 +1122,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		val, literal = strings.Join(f.values(), " "), true
 	}
 	w.assignVar(a, name)
+	w.promptVar(a, name, depth)
 	if name == "CDPATH" {
 		w.cdpath = true
 	}
