@@ -1051,6 +1051,15 @@ func (w *walker) promptVar(a *syntax.Assign, name string, depth int) {
 	case v != numberValue && strings.ContainsAny(v, "$`"):
 		// Escapes the prompt decodes are quoted again before the
 		// expansion (bash's decode_prompt_string): `\$` stays literal.
-		w.later(`: "`+strings.ReplaceAll(v, `"`, `\"`)+`"`, a.Value, depth)
+		code := `: "` + strings.ReplaceAll(v, `"`, `\"`) + `"`
+		// As [walker.later], with every span the value's: the code is not
+		// the command's text.
+		saved, vars, frame := w.saveCwd(), w.saveVars(), w.frame
+		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
+		start, end, _ := w.span(a.Value)
+		w.classifySource(code, start, end, false, depth+1, w.dialect().readings())
+		w.frame = frame
+		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	}
 }
