@@ -1063,3 +1063,52 @@ func (w *walker) promptVar(a *syntax.Assign, name string, depth int) {
 		w.restoreVars(vars)
 	}
 }
+
+// letArg walks one argument of `let`: a quoted word is an expression the
+// shell parses from the word's text (`let "i = n + 1"`), walked as such
+// when its text is known; otherwise the text is evaluated as a whole.
+func (w *walker) letArg(x syntax.ArithmExpr, depth int) {
+	word, ok := x.(*syntax.Word)
+	quoted := false
+	if ok {
+		for _, p := range word.Parts {
+			switch p.(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true
+			}
+		}
+	}
+	if !quoted {
+		w.arith(x, depth)
+		return
+	}
+	w.wordSubst(word, depth) // the substitutions in it run first
+	var b strings.Builder
+	number := true
+	for _, p := range word.Parts {
+		if !w.partValue(p, &b, &number, 0) {
+			if why := w.arithWordRisk(word); why != "" {
+				w.evalRefuse(word, why)
+			}
+			return
+		}
+	}
+	// The expression, with every span the word's, when the text is one
+	// expression and nothing else (a text that closes the (( )) around it
+	// is evaluated as a whole).
+	code := "(( " + b.String() + " ))"
+	if f, err := parse(code, w.frame.lang); err != nil || len(f.Stmts) != 1 || strings.ContainsAny(b.String(), ";#\n") ||
+		strings.Contains(b.String(), "))") || strings.Contains(b.String(), "((") {
+		if why := w.arithWordRisk(word); why != "" {
+			w.evalRefuse(word, why)
+		}
+		return
+	} else if _, ok := f.Stmts[0].Cmd.(*syntax.ArithmCmd); !ok {
+		w.evalRefuse(word, "the shell evaluates the text as arithmetic")
+		return
+	}
+	frame := w.frame
+	start, end, _ := w.span(word)
+	w.classifySource(code, start, end, false, depth+1, w.dialect().readings())
+	w.frame = frame
+}

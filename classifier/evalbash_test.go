@@ -87,6 +87,10 @@ var evalCases = []evalCase{
 	{cmd: `[ -v "$X" ]`, bash: true, zsh: true},
 	{cmd: `mapfile -C "$X" -c 1 arr <<< 1`, bash: true},
 	{cmd: `print -v "$X" 1`, zsh: true},
+	{cmd: "let 'a[$(touch ran)]'", bash: true, zsh: true},
+	{cmd: `let "n = X"`, bash: true, zsh: true},
+	{cmd: "exec {b[X]}>/dev/null", bash: true},
+	{cmd: "coproc a[$(touch ran)] { :; }", bash: true},
 	// Prompts are expanded when they are printed: PS4 before each traced command.
 	{cmd: "PS4=$X; set -x; :", bash: true},
 	{cmd: "PS4='$((X)) '; set -x; :", bash: true},
@@ -134,6 +138,8 @@ var evalCases = []evalCase{
 	{cmd: "unset v; echo ok", lookalike: true},
 	{cmd: "[[ -v HOME ]]", lookalike: true},
 	{cmd: "mapfile -t lines < f", lookalike: true},
+	{cmd: `let "i = 1 + 2" 'j = i * 2'; echo $j`, lookalike: true},
+	{cmd: "exec {fd}>/dev/null; echo $((fd + 1))", lookalike: true},
 	{cmd: "PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; :", lookalike: true},
 	{cmd: `PS4='+\$(touch ran) '; set -x; :`, lookalike: true},
 }

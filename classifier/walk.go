@@ -341,6 +341,13 @@ type redirInfo struct {
 func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 	var info redirInfo
 	for _, r := range rs {
+		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+			// `{name}>f` assigns the descriptor to name, evaluating its subscript.
+			w.nameField(field{value: strings.Trim(r.N.Value, "{}")}, r)
+			if name := strings.Trim(r.N.Value, "{}"); isNameLit(name) {
+				w.setVar(name, numberValue)
+			}
+		}
 		if r.Word != nil {
 			w.wordSubst(r.Word, depth)
 			if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
@@ -661,7 +668,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.LetClause:
 		w.add(w.part(c, effects.Read, "", ""))
 		for _, x := range c.Exprs {
-			w.arith(x, depth+1)
+			w.letArg(x, depth+1)
 		}
 	case *syntax.TimeClause:
 		if c.Stmt == nil {
@@ -670,6 +677,11 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		}
 		w.stmt(c.Stmt, depth+1, red.stdin)
 	case *syntax.CoprocClause:
+		if c.Name != nil {
+			// bash expands the name, and its subscript, before it checks it.
+			w.wordSubst(c.Name, depth+1)
+			w.nameField(w.wordField(c.Name), c.Name)
+		}
 		w.stmt(c.Stmt, depth+1, stdinNone)
 	default:
 		w.unsupported(cmd, fmt.Sprintf("%T", cmd))
