@@ -1083,7 +1083,7 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 				attrs += v
 			}
 		}
-		if a.Name != nil {
+		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
 			w.declAttrs(a, attrs)
 		}
 		w.assign(a, depth, c)
