@@ -62,7 +62,16 @@ func setAttr(m *map[string]bool, name string, on bool) {
 
 // maxNameHops bounds how many names the arithmetic check follows through
 // values (`x=y; y=z; $((x))`); past it the value counts as unknown.
-const maxNameHops = 16
+// maxNameVisits bounds the names it looks up in one command (a value of
+// thousands of names, each naming thousands, took exponential time), a
+// visit per 64 bytes of text scanned, and
+// maxValueLen the text kept for an array's or a loop variable's values:
+// past either, values count as unknown.
+const (
+	maxNameHops   = 16
+	maxNameVisits = 4096
+	maxValueLen   = 4096
+)
 
 // numberParams are parameters whose value is always a number, in every
 // dialect: the shell sets them and ignores the environment's.
@@ -125,6 +134,9 @@ func (w *walker) setElem(name, value string) {
 // it cannot): it holds an expansion (`$`, a backquote) or a name whose
 // value may. hops counts the names followed so far.
 func (w *walker) textRisk(text string, hops int) string {
+	if w.nameVisits += len(text) / 64; w.nameVisits > maxNameVisits {
+		return "the shell evaluates more text as arithmetic than the classifier follows"
+	}
 	if strings.ContainsAny(text, "$`") {
 		return fmt.Sprintf("the shell evaluates %q as arithmetic, expansions included", brief(text))
 	}
@@ -158,7 +170,7 @@ func isNameByte(c byte) bool {
 // nameRisk says why the value of the variable name, evaluated as
 // arithmetic, may run code ("" when it cannot).
 func (w *walker) nameRisk(name string, hops int) string {
-	if hops > maxNameHops {
+	if w.nameVisits++; hops > maxNameHops || w.nameVisits > maxNameVisits {
 		return fmt.Sprintf("the shell evaluates %s as arithmetic through more names than the classifier follows", name)
 	}
 	if v, ok := w.vars[name]; ok {
@@ -180,6 +192,9 @@ func (w *walker) nameRisk(name string, hops int) string {
 // names: what a substring or a replacement of it leaves is harmless too.
 func (w *walker) numeric(name string) bool {
 	if v, ok := w.vars[name]; ok {
+		if w.nameVisits += len(v) / 64; w.nameVisits > maxNameVisits {
+			return false
+		}
 		return v == numberValue || v != unknownValue && !strings.ContainsAny(v, "$`") && !hasName(v)
 	}
 	return w.numberParam(name)
@@ -752,9 +767,11 @@ func (w *walker) assignVar(a *syntax.Assign, name string) {
 		if !a.Append {
 			w.setVar(name, "")
 		}
+		value := w.vars[name]
 		for _, el := range a.Array.Elems {
-			w.setElem(name, w.wordValue(el.Value))
+			value = joinValues(value, w.wordValue(el.Value))
 		}
+		w.setVar(name, value)
 	case a.Value == nil:
 		// `declare x`, `local x`: the value is what it was.
 	case w.attrs.ints[name] && a.Index == nil:
@@ -823,6 +840,8 @@ func joinValues(a, b string) string {
 		return b
 	case b == numberValue:
 		return a
+	case len(a)+len(b) >= maxValueLen:
+		return unknownValue
 	}
 	return a + " " + b
 }

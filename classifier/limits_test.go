@@ -27,6 +27,9 @@ func TestLimits(t *testing.T) {
 		{"long and-list", strings.Repeat("ls && ", 500) + "ls", ""},
 		{"long mixed chain", strings.Repeat("ls && ls || ls | ", 150) + "ls", ""},
 		{"10,000-part chain", strings.Repeat("ls && ", 9999) + "ls", effects.TooLarge},
+		// Arithmetic follows names through values: bounded, never exponential.
+		{"names naming names", arithNames(), effects.UnidentifiableProgram},
+		{"long arithmetic text used often", "x='" + strings.Repeat("1+", 16000) + "1'; " + strings.Repeat("echo $((x)); ", 300), effects.UnidentifiableProgram},
 		{"65 groups around chains", strings.Repeat("{ ls && ls | ", 65) + "ls" + strings.Repeat("; }", 65), effects.TooDeep},
 		// Past MaxUnits of syntax, refused before parsing (SPEC rule 10's
 		// bounded time): each shape took 5–13 ms at 64 KiB.
@@ -80,6 +83,12 @@ func TestLimits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// arithNames is a command whose arithmetic names a value of 5,000 names,
+// each naming 5,000 names, and so on.
+func arithNames() string {
+	return "x='" + strings.Repeat("b ", 5000) + "'; b='" + strings.Repeat("c ", 5000) + "'; c='" + strings.Repeat("d ", 5000) + "'; d=1; echo $((x))"
 }
 
 // TestChainWalkIsFlat walks a 10,000-part chain of every operator with the

@@ -62,6 +62,8 @@ type walker struct {
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
 	attrs   varAttrs            // attributes declared in this line (arith.go)
+	// nameVisits counts the names the arithmetic checks looked up (arith.go).
+	nameVisits int
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs

@@ -175,6 +175,8 @@ func hostile() map[string]string {
 		"deep-parens":    strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000),
 		"64KiB-escapes":  "echo " + strings.Repeat(`\a`, 32000),
 		"64KiB-dq-lines": `echo -e "` + strings.Repeat(`a\n`, 21000) + `"`,
+		"arith-names":    "x='" + strings.Repeat("b ", 5000) + "'; b='" + strings.Repeat("c ", 5000) + "'; c='" + strings.Repeat("d ", 5000) + "'; d=1; echo $((x))",
+		"arith-text":     "x='" + strings.Repeat("1+", 16000) + "1'; " + strings.Repeat("echo $((x)); ", 300),
 	}
 	// Just under classifier.MaxUnits: the costliest commands that are
 	// classified rather than refused before parsing.
