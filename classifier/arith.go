@@ -1061,6 +1061,11 @@ var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS4": t
 // double-quoted word it is expanded like (`PS4='+ $(date) '` runs date), a
 // value only known at run time as unidentifiable.
 func (w *walker) promptVar(a *syntax.Assign, name string, depth int) {
+	if name == "PROMPT_COMMAND" && a.Value != nil && w.wordValue(a.Value) == unknownValue {
+		// A literal one is classified where it is assigned (rule 11).
+		w.unidentified(a.Value, fmt.Sprintf("`%s` sets PROMPT_COMMAND to code only known at run time, which the shell runs before each prompt: it cannot be identified", brief(w.textOf(a))))
+		return
+	}
 	if !promptVars[name] || a.Value == nil {
 		return
 	}
