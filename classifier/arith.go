@@ -846,117 +846,88 @@ func joinValues(a, b string) string {
 	return a + " " + b
 }
 
-// builtinNames are the value-taking options and the name-taking ones of the
-// builtins that take variable names: the shell expands and evaluates a
-// subscript in each name, and most assign what they read.
-var builtinNames = map[string]struct {
-	values string // options that take a value
-	names  string // options whose value is a variable's name
-	ops    bool   // the operands are names
-}{
-	"read":      {values: "ptudnNi", names: "a", ops: true},
-	"mapfile":   {values: "dnOsuCc", ops: true},
-	"readarray": {values: "dnOsuCc", ops: true},
-	"printf":    {names: "v"},
-	"print":     {values: "CfuxX", names: "v"}, // zsh
-	"wait":      {names: "p"},
-	"unset":     {ops: true},
-	"getopts":   {ops: true},
-}
-
-// varNames checks the variable names a builtin is given (`read
-// 'a[$(cmd)]'`, `printf -v "$x"`, `unset "a[$i]"`, `test -v NAME`) and
-// records that what the builtins assign is only known at run time. It also
-// classifies the callback of `mapfile -C CODE`, which this shell runs.
+// varNames checks the variable names a builtin is given before its
+// options are parsed: every word of `read`, `mapfile`, `readarray` and
+// `unset` that is not an option is taken as a name (an option's value, a
+// prompt or a delimiter, is checked too, since the builtins' options differ
+// between bash and zsh), and so is getopts' second operand and what follows
+// test's `-v`. What the builtins read is only known at run time (`read
+// 'a[$(cmd)]'`, `unset "a[$i]"`, `test -v "$x"`).
 func (inv *invocation) varNames(args []field) {
 	w, key := inv.w, inv.key()
-	if key == "[" {
+	switch key {
+	case "[":
 		for i := 0; i+1 < len(args); i++ {
 			if args[i].value == "-v" && !args[i].dynamic {
 				w.nameField(args[i+1], inv.at)
 			}
 		}
 		return
-	}
-	spec, ok := builtinNames[key]
-	if !ok {
-		return
-	}
-	zshRead := key == "read" && w.zsh()
-	if zshRead {
-		spec.values, spec.names = "du", ""
-	}
-	var ops []field
-	functions := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.dynamic || len(a.value) < 2 || a.value[0] != '-' || len(ops) > 0 {
-			ops = append(ops, a)
-			continue
-		}
-		if a.value == "--" {
-			ops = append(ops, args[i+1:]...)
-			break
-		}
-		for j := 1; j < len(a.value); j++ {
-			c := a.value[j]
-			if c == 'f' && key == "unset" {
-				functions = true
-			}
-			if !strings.ContainsRune(spec.values+spec.names, rune(c)) {
-				continue
-			}
-			v := field{value: a.value[j+1:], word: a.word}
-			if v.value == "" {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v = args[i]
-			}
-			switch {
-			case strings.ContainsRune(spec.names, rune(c)):
-				w.assignedAtRunTime(v, inv.at)
-			case c == 'C' && (key == "mapfile" || key == "readarray"):
-				if v.dynamic {
-					inv.opaqueHigh("a mapfile callback only known at run time")
-				} else {
-					w.nested(v.value, v.word, inv.depth) // run by this shell, as `CODE INDEX LINE`
-				}
-			}
-			break
-		}
-	}
-	switch key {
-	case "printf", "print", "wait":
-		return
-	case "unset":
-		if functions {
-			return
-		}
-		for _, o := range ops {
-			w.nameField(o, inv.at)
-			if name, _, _ := strings.Cut(o.value, "["); !o.dynamic && isNameLit(name) {
-				w.setVar(name, unknownValue) // unset here, or a local unset shows the caller's
-			}
-		}
-		return
 	case "getopts":
-		if len(ops) >= 2 {
-			w.assignedAtRunTime(ops[1], inv.at)
+		if len(args) >= 2 {
+			w.assignedAtRunTime(args[1], inv.at)
 		}
 		w.setVar("OPTARG", unknownValue)
 		return
 	}
-	for _, o := range ops {
-		if zshRead {
-			o.value, _, _ = strings.Cut(o.value, "?") // read 'name?prompt'
+	var names []field
+	functions := false
+	for i, a := range args {
+		if !a.dynamic && a.value == "--" {
+			names = append(names, args[i+1:]...)
+			break
 		}
-		w.assignedAtRunTime(o, inv.at)
+		if !a.dynamic && len(a.value) > 1 && a.value[0] == '-' {
+			functions = functions || strings.ContainsRune(a.value, 'f')
+			continue
+		}
+		names = append(names, a)
 	}
-	if len(ops) == 0 {
-		w.setVar("REPLY", unknownValue)
-		w.setVar("MAPFILE", unknownValue)
+	if key == "unset" {
+		if functions {
+			return // unset -f: the names are functions'
+		}
+		for _, n := range names {
+			w.nameField(n, inv.at)
+			if name, _, _ := strings.Cut(n.value, "["); !n.dynamic && isNameLit(name) {
+				w.setVar(name, unknownValue) // unset here, or a local unset shows the caller's
+			}
+		}
+		return
+	}
+	for _, n := range names {
+		if w.zsh() {
+			n.value, _, _ = strings.Cut(n.value, "?") // read 'name?prompt'
+		}
+		w.assignedAtRunTime(n, inv.at)
+	}
+	w.setVar("REPLY", unknownValue)
+	w.setVar("MAPFILE", unknownValue)
+}
+
+// namedByFlag checks, once options are parsed, the variable a flag of a
+// builtin names (`printf -v NAME`, zsh's `print -v NAME`, `wait -p NAME`),
+// and classifies the code `mapfile -C CODE` runs in this shell, as `CODE
+// INDEX LINE` every -c lines.
+func (inv *invocation) namedByFlag() {
+	w := inv.w
+	switch inv.key() {
+	case "printf", "print":
+		if h := inv.has("-v"); h != nil && h.value != nil {
+			w.assignedAtRunTime(*h.value, inv.at)
+		}
+	case "wait":
+		if h := inv.has("-p"); h != nil && h.value != nil {
+			w.assignedAtRunTime(*h.value, inv.at)
+		}
+	case "mapfile", "readarray":
+		if h := inv.has("-C"); h != nil && h.value != nil {
+			if h.value.dynamic {
+				inv.opaqueHigh("a mapfile callback only known at run time")
+			} else {
+				w.nested(h.value.value, h.value.word, inv.depth)
+			}
+		}
 	}
 }
 

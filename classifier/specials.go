@@ -60,7 +60,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		}
 	case "float": // and integer: the values are arithmetic, which evaluates variables' values as code
 		inv.zshNumbers(args) // arith.go
-	case "read", "mapfile", "readarray", "printf", "print", "getopts", "wait", "[":
+	case "read", "mapfile", "readarray", "getopts", "[":
 		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
 	case "command":
 		for _, a := range args {
@@ -184,6 +184,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 // finishSpecial runs the logic an entry needs after option parsing.
 func (inv *invocation) finishSpecial(e *effects.Program) {
 	switch inv.key() {
+	case "printf", "print", "wait", "mapfile", "readarray":
+		inv.namedByFlag() // arith.go
 	case "rsync", "scp":
 		inv.copyTool()
 	case "wget":

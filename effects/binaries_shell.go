@@ -77,7 +77,8 @@ var shellPrograms = []Program{
 	ro("umask", "umask 022"),
 	ro("unalias", "unalias ll"),
 	ro("unset", "unset FOO", "unset -f f"),
-	ro("wait", "wait", "wait %1"),
+	// wait -p NAME: bash assigns the finished job's id to NAME.
+	rof("wait", fl(arg("-p")), "wait", "wait %1", "wait -n -p id"),
 
 	// Shells (SpecialShell parses `-c 'literal'` recursively, in the
 	// entry's Shell dialect: ksh and mksh as bash, which they are closest to).
