@@ -412,8 +412,8 @@ func (w *walker) partValue(p syntax.WordPart, b *strings.Builder, number *bool, 
 // printsNumber reports whether a command substitution prints one number
 // and nothing else: the last command of its pipeline is a program that
 // prints a count (`nproc`, `wc -l` of its input, `date +%s`, `id -u`, `seq
-// 1 5`), with its standard error not on its output, and no function of
-// the line has its name. Anything else prints text that may name things.
+// 1 5`, `grep -c PATTERN FILE`), with its standard error not on its
+// output, and no function of the line has its name. Anything else prints text that may name things.
 func (w *walker) printsNumber(stmts []*syntax.Stmt) bool {
 	if len(stmts) != 1 {
 		return false
@@ -469,6 +469,22 @@ func (w *walker) printsNumber(stmts []*syntax.Stmt) bool {
 		return len(opts) > 0 && allOf(opts, func(a string) bool {
 			return a == "-u" || a == "-g" || a == "-r" || a == "-ur" || a == "-ru" || a == "-gr" || a == "-rg"
 		})
+	case "grep": // a count of one file's (or the input's) matching lines, without its name
+		count, words := false, 0
+		for _, a := range opts {
+			switch {
+			case a == "--count":
+				count = true
+			case len(a) > 1 && a[0] == '-':
+				if strings.Trim(a[1:], "civwxsEFGP") != "" {
+					return false // -e, -f, -r, -H, -o, ...: values, names, other output
+				}
+				count = count || strings.ContainsRune(a, 'c')
+			default:
+				words++
+			}
+		}
+		return count && words >= 1 && words <= 2
 	case "seq":
 		return len(opts) > 0 && len(opts) <= 3 && allOf(opts, func(a string) bool {
 			return strings.Trim(a, "0123456789.") == "" || a[0] == '-' && strings.Trim(a[1:], "0123456789.") == "" && a != "-"
