@@ -22,7 +22,15 @@ func TestLimits(t *testing.T) {
 		{"exactly 64 KiB", "echo " + strings.Repeat("x", MaxBytes-5), ""},
 		{"65-deep substitutions", strings.Repeat("echo $(", 65) + "ls" + strings.Repeat(")", 65), effects.TooDeep},
 		{"200-deep subshells", strings.Repeat("(", 200) + "ls" + strings.Repeat(")", 200), effects.TooDeep},
-		{"long pipeline", strings.Repeat("ls | ", 100) + "ls", effects.TooDeep},
+		// A chain is flat: only real nesting counts toward MaxDepth.
+		{"long pipeline", strings.Repeat("ls | ", 100) + "ls", ""},
+		{"long and-list", strings.Repeat("ls && ", 500) + "ls", ""},
+		{"long mixed chain", strings.Repeat("ls && ls || ls | ", 150) + "ls", ""},
+		{"10,000-part chain", strings.Repeat("ls && ", 9999) + "ls", effects.TooLarge},
+		// Arithmetic follows names through values: bounded, never exponential.
+		{"names naming names", arithNames(), effects.UnidentifiableProgram},
+		{"long arithmetic text used often", "x='" + strings.Repeat("1+", 16000) + "1'; " + strings.Repeat("echo $((x)); ", 300), effects.UnidentifiableProgram},
+		{"65 groups around chains", strings.Repeat("{ ls && ls | ", 65) + "ls" + strings.Repeat("; }", 65), effects.TooDeep},
 		// Past MaxUnits of syntax, refused before parsing (SPEC rule 10's
 		// bounded time): each shape took 5–13 ms at 64 KiB.
 		{"64 KiB pipeline", strings.Repeat("ls | ", (64<<10)/5-1) + "ls", effects.TooLarge},
@@ -74,6 +82,31 @@ func TestLimits(t *testing.T) {
 				t.Errorf("refusals %v, want %s", rs, tc.want)
 			}
 		})
+	}
+}
+
+// arithNames is a command whose arithmetic names a value of 5,000 names,
+// each naming 5,000 names, and so on.
+func arithNames() string {
+	return "x='" + strings.Repeat("b ", 5000) + "'; b='" + strings.Repeat("c ", 5000) + "'; c='" + strings.Repeat("d ", 5000) + "'; d=1; echo $((x))"
+}
+
+// TestChainWalkIsFlat walks a 10,000-part chain of every operator with the
+// unit limit lifted (Classify refuses it as too large before parsing): the
+// walk neither counts the chain as nesting nor runs out of stack.
+func TestChainWalkIsFlat(t *testing.T) {
+	for _, op := range []string{" && ", " || ", " | ", " |& "} {
+		src := strings.Repeat("ls"+op, 9999) + "ls"
+		f, err := parse(src, syntax.LangBash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newWalker(src, tableOpts)
+		w.unitLimit = 1 << 30
+		w.walkSource(f.Stmts, src, 0, len(src), true, syntax.LangBash, 0)
+		if rs := refusals(Result{Parts: w.parts}); len(rs) > 0 {
+			t.Errorf("%q chain: refusals %v, want none", op, rs)
+		}
 	}
 }
 

@@ -48,6 +48,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 				w.requestEnv = true // `unset no_proxy; curl ...`
 			}
 		}
+		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")
@@ -58,12 +59,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 	case "float": // and integer: the values are arithmetic, which evaluates variables' values as code
-		for _, a := range args {
-			if _, v, ok := strings.Cut(a.value, "="); a.dynamic && (ok || !strings.Contains(partialLiteral(a.word), "=")) || ok && strings.ContainsAny(v, "$`") {
-				inv.opaqueHigh("arithmetic on a value only known at run time")
-				return nil, true
-			}
-		}
+		inv.zshNumbers(args) // arith.go
+	case "read", "mapfile", "readarray", "getopts", "[":
+		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
 	case "command":
 		for _, a := range args {
 			if a.value == "-v" || a.value == "-V" {
@@ -186,6 +184,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 // finishSpecial runs the logic an entry needs after option parsing.
 func (inv *invocation) finishSpecial(e *effects.Program) {
 	switch inv.key() {
+	case "printf", "print", "wait", "mapfile", "readarray":
+		inv.namedByFlag() // arith.go
 	case "rsync", "scp":
 		inv.copyTool()
 	case "socat":

@@ -61,6 +61,9 @@ type walker struct {
 	funcGen int                 // counts function definitions, to tell a stale walk
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
+	attrs   varAttrs            // attributes declared in this line (arith.go)
+	// nameVisits counts the names the arithmetic checks looked up (arith.go).
+	nameVisits int
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -273,6 +276,14 @@ func (w *walker) stmts(list []*syntax.Stmt, depth int) {
 		return
 	}
 	for _, s := range list {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+			// What follows a chain sees an assignment in it that may not
+			// have run (arith.go).
+			vars := w.saveVars()
+			w.stmt(s, depth, stdinNone)
+			w.joinVars(vars)
+			continue
+		}
 		w.stmt(s, depth, stdinNone)
 	}
 }
@@ -295,10 +306,11 @@ func (w *walker) stmt(s *syntax.Stmt, depth int, in stdinKind) {
 		w.zshAfterOptions(s)
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		// A job in a child process: its cd stays there.
-		saved := w.saveCwd()
+		// A job in a child process: its cd and assignments stay there.
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmtNow(s, depth, in)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 		return
 	}
 	w.stmtNow(s, depth, in)
@@ -343,6 +355,13 @@ type redirInfo struct {
 func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 	var info redirInfo
 	for _, r := range rs {
+		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+			// `{name}>f` assigns the descriptor to name, evaluating its subscript.
+			w.nameField(field{value: strings.Trim(r.N.Value, "{}")}, r)
+			if name := strings.Trim(r.N.Value, "{}"); isNameLit(name) {
+				w.setVar(name, numberValue)
+			}
+		}
 		if r.Word != nil {
 			w.wordSubst(r.Word, depth)
 			if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
@@ -563,32 +582,41 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.CallExpr:
 		w.call(c, depth, red)
 	case *syntax.BinaryCmd:
+		// A chain of `&&`, `||` and `|` is a list, not nesting: the
+		// parser nests each operator's left side (`a && b && c` is `(a && b)
+		// && c`), so both sides stay at the chain's depth. Only real nesting
+		// (substitutions, groups, bodies) counts toward MaxDepth; a chain's
+		// length is bounded by MaxUnits.
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			// bash runs every element in a child process; zsh runs the
 			// last one in the shell: it may or may not move the shell.
-			before := w.saveCwd()
-			w.stmt(c.X, depth+1, red.stdin)
+			before, vars := w.saveCwd(), w.saveVars()
+			w.stmt(c.X, depth, red.stdin)
 			w.settle()
 			w.restoreCwd(before)
-			w.stmt(c.Y, depth+1, stdinPipe)
+			w.restoreVars(vars)
+			w.stmt(c.Y, depth, stdinPipe)
+			if !w.zsh() {
+				w.restoreVars(vars)
+			}
 			w.settle()
 			w.restoreCwd(unionState(before, w.saveCwd()))
 		case syntax.AndStmt: // worst wins for effects; Y runs where X succeeded
-			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.X, depth, red.stdin)
 			xFailed, ok := w.takeFail()
-			w.stmt(c.Y, depth+1, red.stdin)
+			w.stmt(c.Y, depth, red.stdin)
 			if ok {
 				w.alsoFails(xFailed) // X && Y fails also where X failed
 			}
 		default: // ||: Y runs where X failed
-			w.stmt(c.X, depth+1, red.stdin)
+			w.stmt(c.X, depth, red.stdin)
 			xFailed, ok := w.takeFail()
 			xOK := w.saveCwd()
 			if ok {
 				w.restoreCwd(xFailed)
 			}
-			w.stmt(c.Y, depth+1, red.stdin)
+			w.stmt(c.Y, depth, red.stdin)
 			if !ok { // X cannot fail: Y never runs
 				w.restoreCwd(xOK)
 				w.fail = failNever
@@ -602,14 +630,19 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			}
 		}
 	case *syntax.Subshell:
-		saved := w.saveCwd()
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmts(c.Stmts, depth+1)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.Block:
 		w.stmts(c.Stmts, depth+1)
 	case *syntax.IfClause:
+		vars := w.saveVars() // a branch's assignments may not run
 		w.ifClause(c, depth)
+		w.joinVars(vars)
 	case *syntax.WhileClause:
+		vars := w.saveVars() // the body may run no time
+		defer w.joinVars(vars)
 		w.loop(c, depth, func() {
 			w.stmts(c.Cond, depth+1)
 			w.settle()
@@ -624,6 +657,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 					w.zshGlobs(it, depth+1)
 				}
 			}
+			w.loopVar(l)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)
@@ -631,9 +665,13 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		default:
 			w.unsupported(c, "a loop form")
 		}
+		vars := w.saveVars()
 		w.loop(c, depth, func() { w.stmts(c.Do, depth+1) })
+		w.joinVars(vars)
 	case *syntax.CaseClause:
 		w.wordSubst(c.Word, depth+1)
+		vars := w.saveVars() // an item's assignments may not run
+		defer w.joinVars(vars)
 		start := w.saveCwd()
 		end := start // no pattern matched
 		from := start
@@ -665,7 +703,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 	case *syntax.LetClause:
 		w.add(w.part(c, effects.Read, "", ""))
 		for _, x := range c.Exprs {
-			w.arith(x, depth+1)
+			w.letArg(x, depth+1)
 		}
 	case *syntax.TimeClause:
 		if c.Stmt == nil {
@@ -674,6 +712,11 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		}
 		w.stmt(c.Stmt, depth+1, red.stdin)
 	case *syntax.CoprocClause:
+		if c.Name != nil {
+			// bash expands the name, and its subscript, before it checks it.
+			w.wordSubst(c.Name, depth+1)
+			w.nameField(w.wordField(c.Name), c.Name)
+		}
 		w.stmt(c.Stmt, depth+1, stdinNone)
 	default:
 		w.unsupported(cmd, fmt.Sprintf("%T", cmd))
@@ -958,7 +1001,9 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 		return
 	}
 	w.enter(def)
+	vars := w.saveVars() // the body assigns when it is called
 	w.stmt(c.Body, depth+1, stdinNone)
+	w.restoreVars(vars)
 	w.settle()
 	w.leave(def)
 	def.end, def.gen = w.saveCwd(), w.funcGen
@@ -1027,8 +1072,9 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 	case *syntax.CallExpr:
 		return spawned && len(c.Args) > 0 && c.Args[0].Lit() == name
 	case *syntax.BinaryCmd:
+		// A chain is flat (see walker.command): its elements keep the depth.
 		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
-		return selfSpawns(name, c.X, spawned || pipe, depth+1) || selfSpawns(name, c.Y, spawned || pipe, depth+1)
+		return selfSpawns(name, c.X, spawned || pipe, depth) || selfSpawns(name, c.Y, spawned || pipe, depth)
 	case *syntax.Block:
 		for _, st := range c.Stmts {
 			if selfSpawns(name, st, spawned, depth+1) {
@@ -1065,7 +1111,16 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 			}
 		}
 	}
+	var attrs string // the attribute letters of the options so far: -i, +i, -A, -n
 	for _, a := range c.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if v := a.Value.Lit(); len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+				attrs += v
+			}
+		}
+		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
+			w.declAttrs(a, attrs)
+		}
 		w.assign(a, depth, c)
 	}
 }
@@ -1078,7 +1133,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if a.Array != nil {
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
-				w.arith(el.Index, depth+1)
+				w.subscript(a.Name, el.Index, depth+1)
 			}
 			if el.Value != nil {
 				w.wordSubst(el.Value, depth+1)
@@ -1086,13 +1141,15 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		}
 	}
 	if a.Index != nil {
-		w.arith(a.Index, depth+1)
+		w.subscript(a.Name, a.Index, depth+1)
 	}
 	if a.Name == nil {
 		if a.Naked && a.Value != nil && isDynamicWord(a.Value, false) {
 			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", brief(w.textOf(a))))
 			p.Refusal = effects.UnidentifiableProgram
 			w.add(p)
+		} else if a.Naked && a.Value != nil {
+			w.nakedName(a.Value) // declare 'a[$(cmd)]=1'
 		}
 		return
 	}
@@ -1111,14 +1168,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		f := w.word(a.Value)
 		val, literal = strings.Join(f.values(), " "), true
 	}
-	if w.vars == nil {
-		w.vars = map[string]string{}
-	}
-	if literal {
-		w.vars[name] = val
-	} else {
-		w.vars[name] = "$(unknown)"
-	}
+	w.assignVar(a, name)
+	w.promptVar(a, name, depth)
 	if name == "CDPATH" {
 		w.cdpath = true
 	}
@@ -1200,8 +1251,21 @@ func (w *walker) test(x syntax.TestExpr, depth int) {
 	case *syntax.BinaryTest:
 		w.test(t.X, depth+1)
 		w.test(t.Y, depth+1)
+		if arithTest(t.Op) {
+			// [[ a -eq b ]] evaluates both sides as arithmetic.
+			for _, side := range []syntax.TestExpr{t.X, t.Y} {
+				if word, ok := side.(*syntax.Word); ok {
+					if why := w.arithWordRisk(word); why != "" {
+						w.evalRefuse(word, why)
+					}
+				}
+			}
+		}
 	case *syntax.UnaryTest:
 		w.test(t.X, depth+1)
+		if word, ok := t.X.(*syntax.Word); ok && t.Op == syntax.TsVarSet {
+			w.nameField(w.wordField(word), word) // [[ -v 'a[$(cmd)]' ]]
+		}
 	case *syntax.ParenTest:
 		w.test(t.X, depth+1)
 	default:
@@ -1209,9 +1273,10 @@ func (w *walker) test(x syntax.TestExpr, depth int) {
 	}
 }
 
-// arith walks an arithmetic expression. Bash evaluates variable values in
-// arithmetic as expressions, and `a[$(cmd)]` inside such a value runs cmd:
-// a variable assigned such a value in this line makes the line opaque-high.
+// arith walks an arithmetic expression. The shell evaluates the text of
+// every word in it, and the values of the names in that text, as
+// arithmetic, and `a[$(cmd)]` in such text runs cmd: a word whose text is
+// not known to be harmless is opaque-high (arith.go).
 func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	if depth > MaxDepth {
 		w.tooDeep()
@@ -1221,18 +1286,23 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 	case nil:
 	case *syntax.Word:
 		w.wordSubst(a, depth)
-		if name := a.Lit(); name != "" {
-			if v, ok := w.vars[name]; ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
-				p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("arithmetic evaluates `%s`, whose value runs a command", name))
-				p.Refusal = effects.UnidentifiableProgram
-				w.add(p)
-			}
+		if why := w.arithWordRisk(a); why != "" {
+			w.evalRefuse(a, why)
 		}
 	case *syntax.BinaryArithm:
+		if assignOp(a.Op) {
+			// `x = y` assigns x without reading it; `x += y` reads it too.
+			w.arith(a.Y, depth+1)
+			w.arithTarget(a.X, a.Op != syntax.Assgn, depth+1)
+			break
+		}
 		w.arith(a.X, depth+1)
 		w.arith(a.Y, depth+1)
 	case *syntax.UnaryArithm:
 		w.arith(a.X, depth+1)
+		if a.Op == syntax.Inc || a.Op == syntax.Dec {
+			w.arithTarget(a.X, false, depth+1) // read above; now a number
+		}
 	case *syntax.ParenArithm:
 		w.arith(a.X, depth+1)
 	case *syntax.FlagsArithm:
@@ -1240,6 +1310,10 @@ func (w *walker) arith(x syntax.ArithmExpr, depth int) {
 		// pattern as literal text, in which zsh still expands $(...).
 		if strings.ContainsAny(a.Flags.Value, "$`") || litHasSubst(a.X) {
 			w.zshRefuse(a, fmt.Sprintf("`%s` has a substitution inside a zsh subscript, which the classifier cannot read", brief(w.textOf(a))))
+		}
+		if word, ok := a.X.(*syntax.Word); ok {
+			w.wordSubst(word, depth+1) // a pattern or a string, not arithmetic
+			break
 		}
 		w.arith(a.X, depth+1)
 	default:
@@ -1309,19 +1383,22 @@ func (w *walker) wordPart(p syntax.WordPart, depth int) {
 			w.wordPart(q, depth+1)
 		}
 	case *syntax.CmdSubst:
-		saved := w.saveCwd()
+		saved, vars := w.saveCwd(), w.saveVars()
 		w.stmts(x.Stmts, depth+1)
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.ProcSubst:
 		saved := w.saveCwd()
 		in := stdinNone
 		if x.Op == syntax.CmdOut { // >(cmd): fed by the outer command
 			in = stdinPipe
 		}
+		vars := w.saveVars()
 		for _, s := range x.Stmts {
 			w.stmt(s, depth+1, in)
 		}
 		w.restoreCwd(saved)
+		w.restoreVars(vars)
 	case *syntax.ArithmExp:
 		w.arith(x.X, depth+1)
 	case *syntax.ParamExp:
@@ -1360,13 +1437,14 @@ func (w *walker) paramExp(x *syntax.ParamExp, depth int) {
 	}
 	if x.Excl && x.Param != nil {
 		// ${!prefix*} names only; ${!x} is indirection: it can read any
-		// variable, secrets included.
-		if x.Names == 0 {
+		// variable, secrets included, and evaluates a subscript in the name.
+		if x.Names == 0 && (x.Index == nil || !allIndex(x.Index)) {
 			w.noteCredential(x, "${!"+x.Param.Value+"}")
+			w.indirect(x)
 		}
 	}
 	if x.Index != nil {
-		w.arith(x.Index, depth+1)
+		w.subscript(x.Param, x.Index, depth+1)
 	}
 	if x.Slice != nil {
 		w.arith(x.Slice.Offset, depth+1)
@@ -1437,10 +1515,11 @@ func (w *walker) nested(code string, at syntax.Node, depth int) {
 // time the line does not say (a trap action): as [walker.nested], from a
 // directory that is not known, since it runs wherever the shell is then.
 func (w *walker) later(code string, at syntax.Node, depth int) {
-	saved := w.saveCwd()
+	saved, vars := w.saveCwd(), w.saveVars()
 	w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
 	w.here(code, at, depth)
 	w.restoreCwd(saved)
+	w.restoreVars(vars)
 }
 
 // nestedIn is [walker.nested] with the code read in langs.
@@ -1492,17 +1571,19 @@ type shellState struct {
 	cwd     cwdState
 	funcs   map[string]*funcDef
 	vars    map[string]string
+	attrs   varAttrs
 	cdpath  bool
 	zshOpts string
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts}
 }
 
 func (w *walker) restoreShell(s shellState) {
 	w.restoreCwd(s.cwd)
 	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+	w.attrs = s.attrs.clone()
 }
 
 // dedupeParts starts keeping each part once: the readings of a source in

@@ -45,14 +45,19 @@ var shellPrograms = []Program{
 	{Name: "kill", Effects: fx(SystemChange), Why: "kill sends a signal that can stop a process",
 		Flags:    fl(arg("-s", "-n"), Flag{Names: names("-l", "-L"), Replace: true, Effects: fx(Read), Examples: ex("kill -l")}),
 		Examples: ex("kill 1234", "kill -9 1234", "kill -s TERM %1")},
-	ro("let", "let i=i+1"),
+	// let evaluates arithmetic: a name whose value comes from outside the
+	// line is evaluated too, and `a[$(cmd)]` in it runs cmd (issue 13).
+	{Name: "let", Effects: fx(Read), Examples: ex("let i=1+2", "let i=2 j=i+1"), NotExamples: ex("let i=i+1")},
 	ro("local", "local x=1"),
-	rof("mapfile", fl(arg("-d", "-n", "-O", "-s", "-u", "-C", "-c")), "mapfile -t lines"),
+	// mapfile -C CODE: this shell runs CODE every -c lines (classified as code).
+	{Name: "mapfile", Effects: fx(Read), Flags: fl(arg("-d", "-n", "-O", "-s", "-u", "-C", "-c")),
+		Examples: ex("mapfile -t lines", "mapfile -C 'echo got' -c 1 lines"), NotExamples: ex("mapfile -C 'rm -rf ~' -c 1 lines", `mapfile -C "$cb" lines`)},
 	{Name: "popd", Effects: fx(Read), Special: SpecialCD, Examples: ex("popd")},
 	{Name: "printf", Effects: fx(Read), Flags: fl(arg("-v")), Examples: ex("printf '%s\\n' a b", "printf -v x '%d' 3")},
 	{Name: "pushd", Effects: fx(Read), Special: SpecialCD, Examples: ex("pushd src")},
 	ro("pwd", "pwd", "pwd -P"),
-	rof("read", fl(arg("-p", "-t", "-u", "-d", "-n", "-N", "-a", "-i")), "read -r line", "read -p 'ok? ' yn"),
+	{Name: "read", Effects: fx(Read), Flags: fl(arg("-p", "-t", "-u", "-d", "-n", "-N", "-a", "-i")),
+		Examples: ex("read -r line", "read -p 'ok? ' yn"), NotExamples: ex("read 'a[$(rm -rf ~)]'", `read -r "$name"`)},
 	rof("readarray", fl(arg("-d", "-n", "-O", "-s", "-u", "-C", "-c")), "readarray -t lines"),
 	ro("readonly", "readonly X=1"),
 	ro("return", "return 0"),
@@ -72,7 +77,8 @@ var shellPrograms = []Program{
 	ro("umask", "umask 022"),
 	ro("unalias", "unalias ll"),
 	ro("unset", "unset FOO", "unset -f f"),
-	ro("wait", "wait", "wait %1"),
+	// wait -p NAME: bash assigns the finished job's id to NAME.
+	rof("wait", fl(arg("-p")), "wait", "wait %1", "wait -n -p id"),
 
 	// Shells (SpecialShell parses `-c 'literal'` recursively, in the
 	// entry's Shell dialect: ksh and mksh as bash, which they are closest to).

@@ -145,6 +145,8 @@ func hostile() map[string]string {
 		"deep-parens":    strings.Repeat("(", 32000) + "ls" + strings.Repeat(")", 32000),
 		"64KiB-escapes":  "echo " + strings.Repeat(`\a`, 32000),
 		"64KiB-dq-lines": `echo -e "` + strings.Repeat(`a\n`, 21000) + `"`,
+		"arith-names":    "x='" + strings.Repeat("b ", 5000) + "'; b='" + strings.Repeat("c ", 5000) + "'; c='" + strings.Repeat("d ", 5000) + "'; d=1; echo $((x))",
+		"arith-text":     "x='" + strings.Repeat("1+", 16000) + "1'; " + strings.Repeat("echo $((x)); ", 300),
 	}
 	// Just under classifier.MaxUnits: the costliest commands that are
 	// classified rather than refused before parsing.
@@ -152,6 +154,8 @@ func hostile() map[string]string {
 	for name, cmd := range map[string]string{
 		"limit-commands":      strings.Repeat("ls;", units/2-1),
 		"limit-pipeline":      strings.Repeat("ls | ", units/2-1) + "ls",
+		"limit-and-list":      strings.Repeat("ls && ", units/3-1) + "ls",
+		"limit-mixed-chain":   strings.Repeat("ls && ls || ls | ", units/9-1) + "ls",
 		"limit-words":         "echo" + strings.Repeat(" abcdefg", units-2),
 		"limit-substitutions": "echo " + strings.Repeat("$(ls)", units/2-2),
 		"limit-sh-c":          "sh -c '" + strings.Repeat("ls;", units/2-4) + "'",
