@@ -241,6 +241,13 @@ type invocation struct {
 	// entry (nil: unknown to the table); run classifies them last.
 	bin      []field
 	binEntry *effects.Program
+	// envWords are options the environment gives the program (GOFLAGS,
+	// GIT_DIR as --git-dir) that no level of its entry has taken yet
+	// ([invocation.envOptions]).
+	envWords []field
+	// treeDirs are where a TreeDir or RepoDir option puts the program's
+	// tree (`git --work-tree=/`): its location classes land there too.
+	treeDirs []string
 }
 
 type flagHit struct {
@@ -263,7 +270,14 @@ func (inv *invocation) has(names ...string) *flagHit {
 // run classifies e invoked with args (the arguments after the program or
 // subcommand name).
 func (inv *invocation) run(e *effects.Program, args []field) {
+	top := inv.entry == nil
 	inv.entry = e
+	if top && len(inv.w.env) > 0 {
+		inv.applyEnv(e)
+	}
+	if len(inv.envWords) > 0 {
+		inv.envOptions(e)
+	}
 	inv.args = args
 	inv.ruleStore = e.RuleStore
 	inv.classes = append(inv.classes[:0], e.Effects...)
@@ -619,6 +633,24 @@ func (inv *invocation) applyFlag(h flagHit) {
 			moved = unionDirs(inv.runDirs, moved)
 		}
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
+	case effects.TreeDir, effects.RepoDir:
+		dirs := unknownDirs
+		if !val.dynamic {
+			dirs = w.resolveIn(val.value, false, inv.dirs)
+		}
+		inv.treeDirs = unionDirs(inv.treeDirs, dirs)
+		if h.flag.Value == effects.RepoDir {
+			for _, d := range dirs {
+				if l := w.locate(d); l != locInside && l != locRoot {
+					w.allKnown = false
+					why := h.flag.Why
+					if why == "" {
+						why = fmt.Sprintf("%s uses the repository there, with its configuration and hooks", h.name)
+					}
+					w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` uses %s, whose configuration may name programs that are not inspected: %s", inv.text, w.describe(d, l), why)))
+				}
+			}
+		}
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -740,9 +772,24 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
+	case c == effects.HistoryRewrite && len(inv.treeDirs) > 0:
+		// A history rewrite changes the files of the work tree, which an
+		// option moved (`git --work-tree=/ checkout -- .`).
+		w.add(p)
+		for _, d := range inv.treeDirs {
+			wp := p
+			wp.Class = effects.WriteInside
+			w.write(wp, d, d == "")
+		}
+		return
 	case (c == effects.WriteInside || c == effects.Deletion) && !inv.pathDriven():
-		// The program writes where it runs: relocate by its directory.
-		for _, d := range inv.dirs {
+		// The program writes where it runs: relocate by its directory,
+		// and by where an option put its tree.
+		dirs := inv.dirs
+		if len(inv.treeDirs) > 0 {
+			dirs = unionDirs(inv.dirs, inv.treeDirs)
+		}
+		for _, d := range dirs {
 			if c == effects.Deletion {
 				base := p
 				base.Reason = why

@@ -462,14 +462,8 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			if requestVar(name) {
 				w.requestEnv = true
 			}
-			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
-				w.allKnown = false
-				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
-				if codeVars[name] {
-					_, val, _ := strings.Cut(v, "=")
-					w.codeValue(val, a.dynamic, inv.at, inv.depth, inv.carried())
-				}
-			}
+			_, val, _ := strings.Cut(v, "=")
+			w.setEnv(name, val, false, inv.at, inv.at, inv.depth)
 		case v == "-": // a lone - is -i
 		default:
 			inv.emit()
@@ -1432,7 +1426,7 @@ func (inv *invocation) tar() {
 		}
 		if mode != "" && strings.ContainsRune(first, 'f') && len(ops) > 1 {
 			if mode == "c" {
-				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), ops[1])
+				inv.archive(ops[1])
 			}
 		}
 	}
@@ -1455,13 +1449,24 @@ func (inv *invocation) tar() {
 		inv.classes = nil
 		if h := inv.has("-f", "--file"); h != nil && h.value != nil {
 			if h.value.value != "-" {
-				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), *h.value)
+				inv.archive(*h.value)
 			}
 		}
 		if len(inv.classes) == 0 {
 			w.add(w.part(inv.at, effects.Read, "tar", ""))
 		}
 	}
+}
+
+// archive classifies writing tar's archive a: tar opens it before any -C
+// takes effect (GNU tar and bsdtar alike), so it is relative to the
+// directory tar runs in, not to -C's (`tar -C /tmp -cf out.tar x` writes
+// ./out.tar).
+func (inv *invocation) archive(a field) {
+	moved := inv.dirs
+	inv.dirs = inv.ctx.dirs
+	inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "tar", ""), a)
+	inv.dirs = moved
 }
 
 // codeValue classifies a literal value that is shell code another program

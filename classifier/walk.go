@@ -61,6 +61,9 @@ type walker struct {
 	funcGen int                 // counts function definitions, to tell a stale walk
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
+	// env are the assignments of variables programs read (env.go), in
+	// the order the walk met them.
+	env []*envAssign
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -815,10 +818,11 @@ func (w *walker) ifClause(c *syntax.IfClause, depth int) {
 // bounds nested loops.
 func (w *walker) loop(n syntax.Node, depth int, walk func()) {
 	start := w.saveCwd()
+	envs := len(w.env)
 	walk()
 	w.settle()
-	if sameState(w.saveCwd(), start) {
-		return
+	if sameState(w.saveCwd(), start) && len(w.env) == envs {
+		return // a body that assigns a variable a program reads runs again after it
 	}
 	starts := unionState(start, w.saveCwd())
 	for pass := 0; pass < 2; pass++ {
@@ -1096,62 +1100,9 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
 	}
-	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
-		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(a)), name, why)))
-		if codeVars[name] && a.Value != nil {
-			// Another program runs it, from the shell's directory.
-			w.codeValue(val, !literal, a.Value, depth, processCtx(w.cwd, w.lcwd))
-		}
+	if !(a.Naked && a.Value == nil) { // `export X` exports the value X has
+		w.setEnv(name, val, !literal || a.Array != nil, a, at, depth)
 	}
-}
-
-// codeVars hold a command line that runs later; their values are classified
-// as code (rule 11).
-var codeVars = map[string]bool{"GIT_PAGER": true, "PAGER": true, "EDITOR": true, "VISUAL": true,
-	"GIT_EDITOR": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "MANPAGER": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_SSH": true}
-
-// runsPrograms are variables whose value changes what runs (SPEC §3 rule 8).
-var runsPrograms = map[string]string{
-	"PATH":                    "changes which programs run",
-	"LD_PRELOAD":              "loads code into every program",
-	"LD_LIBRARY_PATH":         "changes which libraries programs load",
-	"DYLD_INSERT_LIBRARIES":   "loads code into every program",
-	"DYLD_LIBRARY_PATH":       "changes which libraries programs load",
-	"BASH_ENV":                "names a script every bash runs",
-	"ENV":                     "names a script every sh runs",
-	"PROMPT_COMMAND":          "runs a command at every prompt",
-	"GIT_SSH_COMMAND":         "runs a program for git's ssh",
-	"GIT_SSH":                 "runs a program for git's ssh",
-	"GIT_EXTERNAL_DIFF":       "runs a program for git diff",
-	"GIT_EDITOR":              "runs a program as git's editor",
-	"GIT_PAGER":               "runs a program as git's pager",
-	"GIT_ASKPASS":             "runs a program for git's passwords",
-	"GIT_CONFIG_GLOBAL":       "changes git's configuration",
-	"GIT_CONFIG_PARAMETERS":   "changes git's configuration",
-	"GIT_CONFIG_COUNT":        "changes git's configuration",
-	"PAGER":                   "runs a program as the pager",
-	"EDITOR":                  "runs a program as the editor",
-	"VISUAL":                  "runs a program as the editor",
-	"NODE_OPTIONS":            "can load code into node",
-	"PYTHONSTARTUP":           "names a script python runs",
-	"PYTHONPATH":              "changes which modules python imports",
-	"PERL5OPT":                "passes options to every perl",
-	"RUBYOPT":                 "passes options to every ruby",
-	"SHELLOPTS":               "changes how shells run",
-	"BASHOPTS":                "changes how bash runs",
-	"IFS":                     "changes how the shell splits words",
-	"SSH_ASKPASS":             "runs a program for ssh's passwords",
-	"LESSOPEN":                "runs a program when less opens a file",
-	"MANPAGER":                "runs a program as man's pager",
-	"GOFLAGS":                 "passes flags such as -toolexec to every go command",
-	"CC":                      "names the C compiler builds run",
-	"CXX":                     "names the C++ compiler builds run",
-	"GIT_DIR":                 "points git at another repository and its hooks",
-	"GIT_TEMPLATE_DIR":        "makes git copy hooks from elsewhere",
-	"GIT_CONFIG":              "changes git's configuration",
-	"MAKEFLAGS":               "passes flags to every make",
-	"NPM_CONFIG_SCRIPT_SHELL": "runs npm scripts with another program",
 }
 
 // test walks a `[[ ]]` expression for command substitutions.

@@ -57,7 +57,7 @@ var buildPrograms = []Program{
 			Flag{Names: names("-l", "--list", "--summary", "--dump", "-n", "--dry-run", "--variables", "--groups", "-s", "--show"), Replace: true, Effects: fx(Read), Examples: ex("just --list")}),
 		Goals:    makeGoals,
 		Examples: ex("just", "just build", "just test build", "just test deploy", "just fmt", "just lint-fix"), NotExamples: ex("just lint", "just -f /tmp/x.just test")},
-	withFlags(Program{Name: "make", Aliases: names("gmake"), Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
+	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
 		Flags:       fl(Flag{Names: names("-v", "--version", "-p", "--print-data-base", "-q", "--question"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
 		Goals:       makeGoals,
 		Examples:    ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make test CC=x", "make lint-fix"),

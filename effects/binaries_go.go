@@ -7,7 +7,10 @@ package effects
 var goBuildFlags = fl(
 	arg("-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-buildmode", "-compiler", "-gccgoflags",
 		"-installsuffix", "-buildvcs", "-covermode", "-coverpkg", "-pgo"),
-	dir("-C"), rpath("-modfile", "-overlay"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	dir("-C"), rpath("-modfile"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	Flag{Names: names("-overlay"), Value: ReadPath, Effects: fx(OpaqueMedium),
+		Why:      "-overlay builds files named in a JSON file in place of the package's own, which are not inspected",
+		Examples: ex("go test -overlay=/tmp/o.json ./...")},
 )
 
 // goTestFlags are go test's own flags (`go help testflag`), including the
@@ -20,7 +23,7 @@ var goTestFlags = fl(
 
 // goPrograms are the go command (Go 1.26) and the Go tools agents run.
 var goPrograms = []Program{
-	singleDash(Program{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), SingleDashLong: true, Flags: fl(dir("-C")),
+	singleDash(Program{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), Env: goEnv, EnvOf: names("git"), SingleDashLong: true, Flags: fl(dir("-C")),
 		Subcommands: []Program{
 			{Name: "bug", Effects: fx(Network), Why: "go bug opens an issue form in a browser", Examples: ex("go bug")},
 			{Name: "build", Effects: fx(WriteInside), Why: "go build compiles packages and writes the binary", SingleDashLong: true,

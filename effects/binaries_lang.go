@@ -14,7 +14,7 @@ var cargoFlags = fl(
 
 // rustPrograms are cargo, rustc, rustup and rustfmt.
 var rustPrograms = []Program{
-	withFlags(Program{Name: "cargo", Effects: fx(Read), Other: fx(OpaqueMedium),
+	withFlags(Program{Name: "cargo", Effects: fx(Read), Other: fx(OpaqueMedium), Env: cargoEnv, EnvOf: names("git"),
 		Subcommands: []Program{
 			{Name: "add", Effects: fx(Network, WriteInside), Why: "cargo add changes Cargo.toml and fetches the index", Examples: ex("cargo add serde")},
 			{Name: "audit", Effects: fx(Verify, Network), Why: "cargo audit downloads the advisory database", Examples: ex("cargo audit")},

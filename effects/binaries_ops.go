@@ -218,7 +218,7 @@ var containerPrograms = []Program{
 			rsub("version", "helm version"),
 		},
 		Examples: ex("helm --help")}),
-	withFlags(Program{Name: "kubectl", Aliases: names("oc"), Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
+	withFlags(Program{Name: "kubectl", Aliases: names("oc"), Env: kubectlEnv, Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "annotate", Aliases: names("apply", "autoscale", "create", "edit", "expose", "label", "patch", "replace", "scale", "set", "taint"),
 				Effects: fx(SystemChange, Network), Why: "kubectl apply changes resources on the cluster",

@@ -135,7 +135,7 @@ var pythonPrograms = []Program{
 	{Name: "nox", Effects: fx(Verify, Network, WriteInside), Why: "nox installs each session's packages into .nox and runs them",
 		Flags:    fl(arg("-s", "--session", "--sessions", "-k", "-t", "--tags", "-p", "--python", "--db", "--default-venv-backend"), rpath("-f", "--noxfile"), dir("--envdir")),
 		Examples: ex("nox -s tests")},
-	{Name: "pip", Aliases: names("pip3"), Versioned: true, Effects: fx(Read), Other: fx(Network, WriteOutside),
+	{Name: "pip", Aliases: names("pip3"), Versioned: true, Env: pipEnv, Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Flags: fl(arg("--proxy", "--timeout", "--retries", "--cache-dir", "--python", "--exists-action", "--trusted-host"), rpath("--cert", "--client-cert"), wpath("--log")),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read),

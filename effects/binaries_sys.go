@@ -220,11 +220,13 @@ var networkTools = []Program{
 
 // archiveTools create and extract archives and compress files.
 var archiveTools = []Program{
-	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside), SingleDashLong: true,
+	// 7z's switches attach their values (`-oDIR`, `-tzip`): read as clusters.
+	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
 			{Name: "a", Aliases: names("d", "rn", "u"), Effects: fx(WriteInside), Operands: WritePaths, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
 			rsub("b", "7z b"),
-			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory", Examples: ex("7z x a.7z", "7z e a.zip")},
+			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory, or the -o directory",
+				Flags: fl(dir("-o")), Examples: ex("7z x a.7z", "7z e a.zip", "7z x -obuild a.7z")},
 			rsub("h", "7z h a.bin"),
 			rsub("i", "7z i"),
 			rsub("l", "7z l a.7z"),
