@@ -896,6 +896,7 @@ type funcDef struct {
 	frame      frame
 	start, end cwdState // the walk at the definition: from where, to where
 	gen        int      // walker.funcGen when that walk ended
+	env        int      // len(walker.env) then: a variable a program reads set since needs a new walk
 	// autoload: zsh loads the body from a file in $fpath when the
 	// function is first called (`autoload -U zmv`).
 	autoload bool
@@ -932,7 +933,7 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	w.stmt(c.Body, depth+1, stdinNone)
 	w.settle()
 	w.leave(def)
-	def.end, def.gen = w.saveCwd(), w.funcGen
+	def.end, def.gen, def.env = w.saveCwd(), w.funcGen, len(w.env)
 	w.restoreCwd(def.start)
 	if w.zsh() {
 		for _, n := range names {
@@ -959,7 +960,7 @@ func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, 
 	case w.calling[def]:
 		// A recursive call: where it leaves the shell is not known.
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
-	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start):
+	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env:
 		w.restoreCwd(def.end) // the walk at the definition holds here
 	default:
 		saved := w.frame
