@@ -15,7 +15,7 @@ var buildPrograms = []Program{
 	{Name: "autoreconf", Aliases: names("aclocal", "autoconf", "autoheader", "automake", "libtoolize"), Effects: fx(WriteInside),
 		Why: "autoreconf generates the configure script and makefiles", Examples: ex("autoreconf -fi", "automake --add-missing")},
 	inherit(Program{Name: "bazel", Aliases: names("bazelisk"), Effects: fx(Read), Other: fx(OpaqueLow),
-		Flags: fl(arg("--output_base", "--output_user_root", "--host_jvm_args", "--config", "--test_output", "--test_filter", "--define", "--copt",
+		Flags: fl(wpath("--output_base", "--output_user_root"), arg("--host_jvm_args", "--config", "--test_output", "--test_filter", "--define", "--copt",
 			"-c", "--compilation_mode", "-j", "--jobs", "--remote_cache", "--output", "--platforms", "--test_tag_filters", "--build_tag_filters"),
 			rpath("--bazelrc"), wpath("--script_path"), prog("--run_under")),
 		Subcommands: []Program{
@@ -38,7 +38,7 @@ var buildPrograms = []Program{
 		},
 		Examples: ex("bazel --version")}),
 	{Name: "cmake", Effects: fx(OpaqueLow, WriteInside), Why: "cmake runs CMakeLists.txt and writes the build tree", Operands: ReadPaths,
-		Flags: fl(rpath("-S", "-C", "--toolchain"), wpath("-B", "--install-prefix"), arg("-D", "-U", "-G", "-T", "-A", "--preset", "--target", "-t", "-j", "--parallel",
+		Flags: fl(rpath("-S", "-C", "--toolchain"), wpath("-B", "--install-prefix", "--prefix"), arg("-D", "-U", "-G", "-T", "-A", "--preset", "--target", "-t", "-j", "--parallel",
 			"--config", "--component", "--log-level"), wpath("--graphviz"), dir("--build"), prog("-P"),
 			Flag{Names: names("--install"), Value: Arg, Effects: fx(SystemChange), Why: "cmake --install copies the build into the install prefix, /usr/local by default",
 				Examples: ex("cmake --install build")},

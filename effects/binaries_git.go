@@ -314,7 +314,7 @@ var gitSubcommands = []Program{
 	{Name: "range-diff", Effects: fx(Read), Flags: flags(gitDiffFlags, fl(arg("--creation-factor"))),
 		Examples: ex("git range-diff main topic-v1 topic-v2")},
 	{Name: "read-tree", Aliases: names("update-index"), Effects: fx(WriteInside), Why: "git read-tree changes the index",
-		Flags: fl(arg("--prefix", "--index-output", "--chmod", "--cacheinfo", "--index-version")), Examples: ex("git read-tree HEAD", "git update-index --refresh")},
+		Flags: fl(arg("--prefix", "--chmod", "--cacheinfo", "--index-version"), wpath("--index-output")), Examples: ex("git read-tree HEAD", "git update-index --refresh")},
 	{Name: "rebase", Effects: fx(HistoryRewrite), Why: "git rebase rewrites the commits of a branch",
 		Flags: fl(arg("--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace", "--empty", "--rebase-merges"),
 			optArg("-S", "--gpg-sign"), prog("-x", "--exec")),

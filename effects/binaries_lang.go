@@ -276,7 +276,7 @@ var otherLangPrograms = []Program{
 		Examples: ex("dart bin/main.dart")},
 	inherit(Program{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(arg("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-v", "--verbosity", "-s", "--source", "--filter", "--logger", "-l",
-			"--arch", "--os", "--results-directory", "--settings", "-p", "--property"), wpath("-o", "--output"), rpath("--project", "--configfile")),
+			"--arch", "--os", "--settings", "-p", "--property"), wpath("-o", "--output", "--results-directory"), rpath("--project", "--configfile")),
 		Subcommands: []Program{
 			{Name: "add", Effects: fx(Network, WriteInside), Why: "dotnet add changes the project and restores packages", Examples: ex("dotnet add package Serilog")},
 			{Name: "build", Effects: fx(WriteInside), Why: "dotnet build compiles into bin/ and obj/", Examples: ex("dotnet build", "dotnet build -c Release")},

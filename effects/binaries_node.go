@@ -69,7 +69,7 @@ var nodePrograms = []Program{
 			{Name: "remove", Aliases: names("rm"), Effects: fx(WriteInside), Why: "bun remove changes package.json and node_modules", Examples: ex("bun remove zod")},
 			sub("repl", fx(OpaqueMedium), "bun repl runs code typed at the prompt", "bun repl"),
 			scriptRunner("bun", "run"),
-			{Name: "test", Effects: fx(Verify), Flags: fl(arg("-t", "--test-name-pattern", "--timeout", "--preload", "--coverage-dir"),
+			{Name: "test", Effects: fx(Verify), Flags: fl(arg("-t", "--test-name-pattern", "--timeout", "--preload"), wpath("--coverage-dir"),
 				Flag{Names: names("-u", "--update-snapshots"), Effects: fx(WriteInside), Why: "bun test -u rewrites snapshot files", Examples: ex("bun test -u")}),
 				Examples: ex("bun test", "bun test src/a.test.ts")},
 			sub("unlink", fx(SystemChange), "bun unlink unregisters a global package", "bun unlink"),
@@ -209,7 +209,7 @@ var nodePrograms = []Program{
 			sub("org", fx(Network), "npm org talks to the registry", "npm org ls x"),
 			sub("outdated", fx(Network), "npm outdated asks the registry", "npm outdated"),
 			sub("owner", fx(Network), "npm owner talks to the registry", "npm owner ls x"),
-			{Name: "pack", Effects: fx(WriteInside, OpaqueLow), Why: "npm pack runs the prepack scripts and writes a tarball", Examples: ex("npm pack")},
+			{Name: "pack", Effects: fx(WriteInside, OpaqueLow), Why: "npm pack runs the prepack scripts and writes a tarball", Flags: fl(wpath("--pack-destination")), Examples: ex("npm pack")},
 			sub("ping", fx(Network), "npm ping asks the registry", "npm ping"),
 			{Name: "pkg", Effects: fx(Read), Other: fx(WriteInside),
 				Subcommands: []Program{
@@ -364,5 +364,5 @@ var nodePrograms = []Program{
 		},
 		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("yarn lint", "yarn type-check", "yarn test:e2e"),
 		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build", "yarn lint --write", "yarn format")},
-		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "--mode"))),
+		fl(dir("--cwd"), arg("--registry", "--cache-folder", "--network-timeout", "--mode"), wpath("--modules-folder"))),
 }

@@ -363,7 +363,7 @@ var cloudPrograms = []Program{
 				Subcommands: []Program{rsub("list", "terraform workspace list"), rsub("show", "terraform workspace show")}, Examples: ex("terraform workspace")},
 		},
 		Examples: ex("terraform -help")},
-		fl(dir("-chdir"), arg("-var", "-target", "-replace", "-lock-timeout", "-parallelism", "-backend-config", "-state", "-state-out", "-backup"),
+		fl(dir("-chdir"), arg("-var", "-target", "-replace", "-lock-timeout", "-parallelism", "-backend-config", "-state"), wpath("-state-out", "-backup"),
 			rpath("-var-file"), wpath("-out")))),
 }
 

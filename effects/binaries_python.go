@@ -204,7 +204,7 @@ var pythonPrograms = []Program{
 			{Name: "add", Aliases: names("install", "lock", "remove", "sync", "update"), Effects: fx(Network, WriteInside, WriteOutside),
 				Why: "poetry install downloads packages into the project's virtualenv", Flags: fl(arg("-G", "--group", "--with", "--without", "--only", "-E", "--extras")),
 				Examples: ex("poetry install", "poetry add requests", "poetry lock")},
-			{Name: "build", Effects: fx(WriteInside, OpaqueLow), Why: "poetry build runs the build backend and writes dist", Examples: ex("poetry build")},
+			{Name: "build", Effects: fx(WriteInside, OpaqueLow), Why: "poetry build runs the build backend and writes dist", Flags: fl(wpath("-o", "--output")), Examples: ex("poetry build")},
 			{Name: "cache", Effects: fx(Read), Other: fx(Deletion),
 				Subcommands: []Program{{Name: "clear", Effects: fx(Deletion), Outside: true, Why: "poetry cache clear deletes poetry's cache", Examples: ex("poetry cache clear --all pypi")}, rsub("list", "poetry cache list")},
 				Examples:    ex("poetry cache")},
