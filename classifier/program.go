@@ -245,9 +245,12 @@ type invocation struct {
 	// GIT_DIR as --git-dir) that no level of its entry has taken yet
 	// ([invocation.envOptions]).
 	envWords []field
-	// treeDirs are where a TreeDir or RepoDir option puts the program's
-	// tree (`git --work-tree=/`): its location classes land there too.
-	treeDirs []string
+	// trees are the TreeDir and RepoDir options (`git --work-tree=/`):
+	// the program's location classes land there too. They are resolved
+	// where the program ends up ([invocation.treeDirs]): git takes a
+	// relative --work-tree or GIT_DIR from the directory -C moved it to.
+	trees       []flagHit
+	treesLooked bool // the RepoDir options were checked (repoConfig)
 }
 
 type flagHit struct {
@@ -634,23 +637,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 		}
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
 	case effects.TreeDir, effects.RepoDir:
-		dirs := unknownDirs
-		if !val.dynamic {
-			dirs = w.resolveIn(val.value, false, inv.dirs)
-		}
-		inv.treeDirs = unionDirs(inv.treeDirs, dirs)
-		if h.flag.Value == effects.RepoDir {
-			for _, d := range dirs {
-				if l := w.locate(d); l != locInside && l != locRoot {
-					w.allKnown = false
-					why := h.flag.Why
-					if why == "" {
-						why = fmt.Sprintf("%s uses the repository there, with its configuration and hooks", h.name)
-					}
-					w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` uses %s, whose configuration may name programs that are not inspected: %s", inv.text, w.describe(d, l), why)))
-				}
-			}
-		}
+		inv.trees = append(inv.trees, h)
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -726,8 +713,55 @@ func configIsCode(key, value string) bool {
 	return !strings.HasPrefix(k, "includeif.")
 }
 
+// treeDirs resolves the TreeDir and RepoDir options (inv.trees) against
+// the program's directories.
+func (inv *invocation) treeDirs() []string {
+	var out []string
+	for _, h := range inv.trees {
+		dirs := unknownDirs
+		if !h.value.dynamic {
+			dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
+		}
+		out = unionDirs(out, dirs)
+	}
+	return out
+}
+
+// repoConfig classifies the RepoDir options once: a repository outside the
+// workspace has configuration and hooks, which may name programs, that are
+// not inspected (`git --git-dir=/tmp/x/.git log`).
+func (inv *invocation) repoConfig() {
+	if inv.treesLooked {
+		return
+	}
+	inv.treesLooked = true
+	w := inv.w
+	for _, h := range inv.trees {
+		if h.flag.Value != effects.RepoDir {
+			continue
+		}
+		dirs := unknownDirs
+		if !h.value.dynamic {
+			dirs = w.resolveIn(h.value.value, false, inv.dirs)
+		}
+		for _, d := range dirs {
+			if l := w.locate(d); l != locInside && l != locRoot {
+				w.allKnown = false
+				why := h.flag.Why
+				if why == "" {
+					why = fmt.Sprintf("%s uses the repository there, with its configuration and hooks", h.name)
+				}
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` uses %s, whose configuration may name programs that are not inspected: %s", inv.text, w.describe(d, l), why)))
+			}
+		}
+	}
+}
+
 // emit adds the invocation's own classes as parts.
 func (inv *invocation) emit() {
+	if len(inv.trees) > 0 {
+		inv.repoConfig()
+	}
 	seen := map[effects.Class]bool{}
 	pathDriven := inv.pathDriven()
 	for _, c := range inv.classes {
@@ -772,11 +806,11 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
-	case c == effects.HistoryRewrite && len(inv.treeDirs) > 0:
+	case c == effects.HistoryRewrite && len(inv.trees) > 0:
 		// A history rewrite changes the files of the work tree, which an
 		// option moved (`git --work-tree=/ checkout -- .`).
 		w.add(p)
-		for _, d := range inv.treeDirs {
+		for _, d := range inv.treeDirs() {
 			wp := p
 			wp.Class = effects.WriteInside
 			w.write(wp, d, d == "")
@@ -786,8 +820,8 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		// The program writes where it runs: relocate by its directory,
 		// and by where an option put its tree.
 		dirs := inv.dirs
-		if len(inv.treeDirs) > 0 {
-			dirs = unionDirs(inv.dirs, inv.treeDirs)
+		if len(inv.trees) > 0 {
+			dirs = unionDirs(inv.dirs, inv.treeDirs())
 		}
 		for _, d := range dirs {
 			if c == effects.Deletion {
@@ -853,6 +887,9 @@ func isLocationClass(c effects.Class) bool {
 
 // emitFlags adds the classes of the flags seen so far (those not Replace).
 func (inv *invocation) emitFlags() {
+	if len(inv.trees) > 0 {
+		inv.repoConfig()
+	}
 	for _, h := range inv.flags {
 		if h.flag.Replace {
 			continue
