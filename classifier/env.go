@@ -293,8 +293,8 @@ func gitConfigParameters(s string) (kvs []string, ok bool) {
 			}
 			b.WriteString(s[i : i+j])
 			i += j + 1
-			if strings.HasPrefix(s[i:], `\''`) {
-				b.WriteByte('\'')
+			if strings.HasPrefix(s[i:], `\''`) || strings.HasPrefix(s[i:], `\!'`) {
+				b.WriteByte(s[i+1]) // sq_quote writes ' and ! as '\'' and '\!'
 				i += 3
 				continue
 			}
