@@ -680,26 +680,42 @@ func unionDirs(a, b []string) []string {
 func (inv *invocation) find(args []field) bool {
 	w := inv.w
 	var starts []field
-	i := 0
+	follow := false // -H or -L: find follows a start point that is a symlink
+	i := findOptions(args, &starts, &follow)
 	for ; i < len(args); i++ {
 		v := args[i].value
 		if !args[i].dynamic && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
 			break
 		}
-		if i == 0 && (v == "-H" || v == "-L" || v == "-P") {
-			continue
-		}
 		starts = append(starts, args[i])
+	}
+	for _, a := range args[i:] {
+		if a.value == "-files0-from" {
+			// GNU find 4.9 reads its start points from a file.
+			starts = []field{{value: "-files0-from", dynamic: true}}
+		}
 	}
 	if len(starts) == 0 {
 		starts = []field{{value: "."}}
 	}
+
 	inv.emit()
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
 		case "-delete":
-			for _, s := range starts {
+			deleted := starts
+			if follow {
+				// Through a start point that is a symlink find deletes
+				// in its target too (`find -L link -delete`).
+				deleted = append([]field(nil), starts...)
+				for _, s := range starts {
+					if !s.dynamic && !strings.HasSuffix(s.value, "/") && path.Base(s.value) != "." {
+						deleted = append(deleted, field{value: s.value + "/", glob: s.glob, word: s.word})
+					}
+				}
+			}
+			for _, s := range deleted {
 				d := w.part(inv.at, effects.Deletion, "find", "")
 				if s.dynamic {
 					w.remove(d, "")
@@ -763,6 +779,36 @@ func (inv *invocation) find(args []field) bool {
 		}
 	}
 	return true
+}
+
+// findOptions reads the options before find's start points and returns
+// the index of the first word after them: GNU find's -H, -L, -P, -D
+// DEBUGOPTS, -OLEVEL and a closing `--`, and BSD find's -E, -X, -d, -s, -x
+// and -f PATH (a start point, added to starts). follow is set by -H and -L.
+func findOptions(args []field, starts *[]field, follow *bool) int {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			return i
+		}
+		switch v := a.value; {
+		case v == "-H" || v == "-L":
+			*follow = true
+		case v == "-P" || v == "-E" || v == "-X" || v == "-d" || v == "-s" || v == "-x":
+		case v == "-D" && i+1 < len(args):
+			i++
+		case strings.HasPrefix(v, "-O") && isDigits(v[2:]):
+		case v == "-f" && i+1 < len(args):
+			*starts = append(*starts, args[i+1])
+			i++
+		case v == "--":
+			return i + 1
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // findsStart reports whether find may hand its start path s itself to an
