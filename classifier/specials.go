@@ -1447,6 +1447,7 @@ func (inv *invocation) tar() {
 	w := inv.w
 	mode := ""
 	ops := inv.operands
+	absolute := inv.has("-P", "--absolute-names") != nil
 	for _, h := range inv.flags {
 		switch h.name {
 		case "-x", "--extract", "--get":
@@ -1470,10 +1471,30 @@ func (inv *invocation) tar() {
 		case strings.ContainsRune(first, 't'):
 			mode = "t"
 		}
-		if mode != "" && strings.ContainsRune(first, 'f') && len(ops) > 1 {
-			if mode == "c" {
-				inv.archive(ops[1])
+		if mode != "" {
+			// The letters that take an argument take the next operands,
+			// in order (`tar xfC a.tar /etc`); the rest are members.
+			rest := ops[1:]
+			for _, l := range first {
+				if l == 'P' {
+					absolute = true
+				}
+				if !strings.ContainsRune(tarArgLetters, l) || len(rest) == 0 {
+					continue
+				}
+				v := rest[0]
+				rest = rest[1:]
+				if l == 'f' {
+					if mode == "c" {
+						inv.archive(v)
+					}
+					continue
+				}
+				if f := findFlag(inv.entry, "-"+string(l)); f != nil {
+					inv.applyFlag(flagHit{flag: f, name: "-" + string(l), value: &v})
+				}
 			}
+			ops = rest
 		}
 	}
 	if mode == "c" {
@@ -1488,7 +1509,19 @@ func (inv *invocation) tar() {
 	case "x":
 		inv.classes = nil
 		base := w.part(inv.at, effects.WriteInside, "tar", "`"+inv.text+"` extracts files")
-		for _, d := range inv.dirs {
+		dirs := inv.dirs
+		if h := inv.has("--one-top-level"); h != nil && h.value != nil {
+			// Every member goes into that directory.
+			dirs = unknownDirs
+			if !h.value.dynamic {
+				dirs = w.resolveIn(h.value.value, false, inv.dirs)
+			}
+		}
+		if absolute {
+			// Members keep their absolute names and `..`: anywhere.
+			dirs = unknownDirs
+		}
+		for _, d := range dirs {
 			w.write(base, d, d == "")
 		}
 	case "c":
@@ -1503,6 +1536,10 @@ func (inv *invocation) tar() {
 		}
 	}
 }
+
+// tarArgLetters are the letters of tar's old-style key that take an
+// argument (GNU tar 1.35): `tar xfC a.tar DIR`.
+const tarArgLetters = "bCfFgHIKLNTVX"
 
 // archive classifies writing tar's archive a: tar opens it before any -C
 // takes effect (GNU tar and bsdtar alike), so it is relative to the

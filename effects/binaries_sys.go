@@ -255,6 +255,8 @@ var archiveTools = []Program{
 			arg("-f", "--file", "--exclude", "-b", "--blocking-factor", "-H", "--format", "--transform", "--xform", "--strip-components", "--owner", "--group",
 				"--mode", "--mtime", "-N", "--newer", "--newer-mtime", "--label", "-V", "--exclude-tag", "--exclude-vcs-ignores", "--occurrence", "--sort"),
 			dir("-C", "--directory"), rpath("-T", "--files-from", "-X", "--exclude-from"),
+			// Read by SpecialTar: members extracted into DIR, or anywhere.
+			optArg("--one-top-level"), Flag{Names: names("-P", "--absolute-names")},
 			prog("-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command")),
 		Examples:    ex("tar -tzf a.tgz", "tar tf a.tar", "tar --list -f a.tar"),
 		NotExamples: ex("tar -xzf a.tgz", "tar -czf out.tgz src", "tar -xf a.tar -C /tmp", "tar -I 'sh -c x' -xf a")},
