@@ -262,7 +262,11 @@ var archiveTools = []Program{
 		NotExamples: ex("tar -xzf a.tgz", "tar -czf out.tgz src", "tar -xf a.tar -C /tmp", "tar -I 'sh -c x' -xf a")},
 	{Name: "unrar", Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
-			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "unrar x extracts files", Examples: ex("unrar x a.rar")},
+			// `unrar x ARCHIVE [FILE...] [DEST/]`: the destination is an
+			// operand, so every operand counts as written (the archive
+			// stands for the working directory it extracts into).
+			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Operands: WritePaths, Why: "unrar x extracts files, into the working directory or DEST/",
+				Examples: ex("unrar x a.rar", "unrar x a.rar build/"), NotExamples: ex("unrar x a.rar /tmp/x/")},
 			{Name: "l", Aliases: names("lb", "lt", "p", "t", "v", "vb", "vt"), Effects: fx(Read), Examples: ex("unrar l a.rar")},
 		},
 		Examples: ex("unrar")},

@@ -2066,7 +2066,7 @@ var table = []Program{
 	{Name: "uniq", Aliases: []string{"guniq"}, Effects: []Class{Read}, Operands: CopyPaths, Flags: []Flag{{Names: []string{"-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"}, Value: Arg}, {Names: []string{"--all-repeated", "--group"}}}, Examples: []string{"uniq -c", "uniq -d -f 1"}, NotExamples: []string{"uniq a.txt ~/.bashrc"}},
 	{Name: "unlink", Effects: []Class{Deletion}, Why: "unlink deletes a file", Operands: DeletePaths, Examples: []string{"unlink a.lock"}},
 	{Name: "unrar", Effects: []Class{Read}, Subcommands: []Program{
-		{Name: "e", Aliases: []string{"x"}, Effects: []Class{WriteInside}, Why: "unrar x extracts files", Examples: []string{"unrar x a.rar"}},
+		{Name: "e", Aliases: []string{"x"}, Effects: []Class{WriteInside}, Why: "unrar x extracts files, into the working directory or DEST/", Operands: WritePaths, Examples: []string{"unrar x a.rar", "unrar x a.rar build/"}, NotExamples: []string{"unrar x a.rar /tmp/x/"}},
 		{Name: "l", Aliases: []string{"lb", "lt", "p", "t", "v", "vb", "vt"}, Effects: []Class{Read}, Examples: []string{"unrar l a.rar"}},
 	}, Other: []Class{WriteInside}, Examples: []string{"unrar"}},
 	{Name: "unset", Effects: []Class{Read}, Examples: []string{"unset FOO", "unset -f f"}},
