@@ -31,6 +31,82 @@ type envAssign struct {
 	// its code value was classified ([walker.envLeftovers] skips it).
 	done     bool
 	codeDone bool
+	// ambient: `export X` of a value the line did not assign, so it is
+	// not known: a program it names is opaque-medium, not unidentifiable.
+	ambient bool
+}
+
+// exportEnv records `export NAME` (or `declare -x NAME`) of a variable the
+// line did not assign: its value is unknown.
+func (w *walker) exportEnv(name string, at, span syntax.Node) {
+	if v := effects.GenericEnv(name); v != nil {
+		w.allKnown = false
+		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` exports %s, which %s", brief(w.textOf(at)), name, v.Why)))
+		return
+	}
+	if effects.ReadByProgram(name) {
+		w.env = append(w.env, &envAssign{name: name, dynamic: true, ambient: true, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+	}
+}
+
+// loopVar records the variable of `for NAME in WORDS` (and `select`),
+// which takes each word's value: in the environment when exported.
+func (w *walker) loopVar(l *syntax.WordIter, at syntax.Node) {
+	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
+		return
+	}
+	if len(l.Items) == 0 && !l.InPos.IsValid() {
+		w.setEnv(l.Name.Value, "", true, l.Name, at, 0) // `for X; do`: the positional parameters
+		return
+	}
+	for _, it := range l.Items {
+		if isDynamicWord(it, w.opts.Home != "") {
+			w.setEnv(l.Name.Value, "", true, it, at, 0)
+			continue
+		}
+		for _, v := range w.word(it).values() {
+			w.setEnv(l.Name.Value, v, false, it, at, 0)
+		}
+	}
+}
+
+// readVars records the variables that `read`, `printf -v` and `getopts`
+// assign from their input (keyed on the entry): values only known at run
+// time.
+func (inv *invocation) readVars(e *effects.Program, args []field) {
+	var names []string
+	switch e.Name {
+	case "read":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a.dynamic:
+			case isOption(a.value):
+				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
+					i++ // -p PROMPT, -d DELIM, ...
+				}
+			default:
+				names = append(names, a.value)
+			}
+		}
+	case "printf":
+		for i := 0; i+1 < len(args); i++ {
+			if args[i].value == "-v" {
+				names = append(names, args[i+1].value)
+			} else if v, ok := strings.CutPrefix(args[i].value, "-v"); ok && v != "" {
+				names = append(names, v)
+			}
+		}
+	case "getopts":
+		if len(args) > 1 {
+			names = append(names, args[1].value)
+		}
+	}
+	for _, n := range names {
+		if n, _, _ = strings.Cut(n, "["); n != "" {
+			inv.w.setEnv(n, "", true, inv.at, inv.at, inv.depth)
+		}
+	}
 }
 
 // setEnv records the assignment name=value at at (SPEC §3 rule 8): a
@@ -109,8 +185,12 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 		case effects.EnvConfig:
 			config = true
 		default:
-			inv.envPart(a, fmt.Sprintf("sets %s, which %s%s", a.name, v.Why, via))
-			if v.Role == effects.EnvCode && !a.codeDone {
+			verb := "sets"
+			if a.ambient {
+				verb = "exports"
+			}
+			inv.envPart(a, fmt.Sprintf("%s %s, which %s%s", verb, a.name, v.Why, via))
+			if v.Role == effects.EnvCode && !a.codeDone && !a.ambient {
 				a.codeDone = true
 				w.codeValue(a.value, a.dynamic, a.at, inv.depth, a.ctx)
 			}

@@ -278,6 +278,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if top && len(inv.w.env) > 0 {
 		inv.applyEnv(e)
 	}
+	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts") {
+		inv.readVars(e, args)
+	}
 	if len(inv.envWords) > 0 {
 		inv.envOptions(e)
 	}

@@ -594,6 +594,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 					w.zshGlobs(it, depth+1)
 				}
 			}
+			w.loopVar(l, c)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)
@@ -1086,6 +1087,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if w.vars == nil {
 		w.vars = map[string]string{}
 	}
+	_, known := w.vars[name]
 	if literal {
 		w.vars[name] = val
 	} else {
@@ -1101,8 +1103,13 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
 	}
-	if !(a.Naked && a.Value == nil) { // `export X` exports the value X has
+	switch {
+	case !(a.Naked && a.Value == nil):
 		w.setEnv(name, val, !literal || a.Array != nil, a, at, depth)
+	case !known:
+		// `export X` of a value the line did not assign: the one X had
+		// (read by `read X`, a for loop, or the environment's).
+		w.exportEnv(name, a, at)
 	}
 }
 
