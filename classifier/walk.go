@@ -1066,6 +1066,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 			p := w.part(a, effects.OpaqueHigh, "", fmt.Sprintf("`%s` assigns a variable whose name is only known at run time", brief(w.textOf(a))))
 			p.Refusal = effects.UnidentifiableProgram
 			w.add(p)
+		} else if a.Naked && a.Value != nil {
+			w.quotedAssign(a, depth, at)
 		}
 		return
 	}
@@ -1111,6 +1113,47 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		// (read by `read X`, a for loop, or the environment's).
 		w.exportEnv(name, a, at)
 	}
+}
+
+// quotedAssign classifies a literal word of export, declare, local,
+// readonly or typeset that bash reads as an assignment although it is
+// quoted (`export "PATH=/tmp:$PATH"`, `declare 'X=1'`): NAME=VALUE, or
+// NAME+=VALUE, with NAME an identifier.
+func (w *walker) quotedAssign(a *syntax.Assign, depth int, at syntax.Node) {
+	if isDynamicWord(a.Value, w.opts.Home != "") {
+		return
+	}
+	lit := strings.Join(w.word(a.Value).values(), " ")
+	name, val, ok := strings.Cut(lit, "=")
+	name = strings.TrimSuffix(name, "+")
+	if !ok || !isIdentifier(name) {
+		return
+	}
+	if w.vars == nil {
+		w.vars = map[string]string{}
+	}
+	w.vars[name] = val
+	if name == "CDPATH" {
+		w.cdpath = true
+	}
+	if requestVar(name) {
+		w.requestEnv = true
+	}
+	if name == "PROMPT_COMMAND" {
+		w.nested(val, a.Value, depth)
+	}
+	w.setEnv(name, val, false, a, at, depth)
+}
+
+// isIdentifier reports whether s is a shell variable name.
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // test walks a `[[ ]]` expression for command substitutions.
