@@ -25,7 +25,20 @@ func TestEnvReachMatchesBash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs bash")
 	}
-	bash := realBash(t)
+	envReachMatches(t, realBash(t), []string{"--norc", "--noprofile", "-c"}, Bash)
+}
+
+// TestEnvReachMatchesZsh is TestEnvReachMatchesBash against zsh (`zsh -f`),
+// read as zsh.
+func TestEnvReachMatchesZsh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs zsh")
+	}
+	envReachMatches(t, realZsh(t), []string{"-f", "-c"}, Zsh)
+}
+
+// envReachMatches runs the lines of TestEnvReachMatchesBash in shell.
+func envReachMatches(t *testing.T, shell string, shellArgs []string, d Dialect) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -81,11 +94,11 @@ func TestEnvReachMatchesBash(t *testing.T) {
 		"export GIT_PAGER+=M; C",
 		"GIT_PAGER=M xargs C < /dev/null",
 	}
-	opts := Options{Cwd: root, Workspaces: []string{root}, Home: root, Shell: Bash}
+	opts := Options{Cwd: root, Workspaces: []string{root}, Home: root, Shell: d}
 	for _, tmpl := range lines {
 		line := strings.ReplaceAll(strings.ReplaceAll(tmpl, "M", mark), "C", cmd)
 		os.Remove(logFile)
-		run := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+		run := exec.Command(shell, append(shellArgs, line)...)
 		run.Dir = root
 		run.Env = []string{"HOME=" + root, "PATH=" + bin + ":" + os.Getenv("PATH")}
 		if out, err := run.CombinedOutput(); err != nil {
@@ -96,8 +109,8 @@ func TestEnvReachMatchesBash(t *testing.T) {
 		got := classesOf(Classify(line, opts))
 		counted := hasClass(got, effects.OpaqueMedium) || hasClass(got, effects.OpaqueHigh)
 		if reached && !counted {
-			t.Errorf("%s: bash gives git GIT_PAGER=%s, the classifier sees [%s]", line, mark, renderSet(got))
+			t.Errorf("%s: %s gives git GIT_PAGER=%s, the classifier sees [%s]", line, d, mark, renderSet(got))
 		}
-		t.Logf("%-60s bash: %-5v classifier: %v", line, reached, counted)
+		t.Logf("%-60s %s: %-5v classifier: %v", line, d, reached, counted)
 	}
 }
