@@ -130,7 +130,9 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 }
 
 // runsRole reports whether an environment variable's role runs code.
-func runsRole(r effects.EnvRole) bool { return r != effects.EnvOption && r != effects.EnvOptions }
+func runsRole(r effects.EnvRole) bool {
+	return r != effects.EnvOption && r != effects.EnvOptions && r != effects.EnvWrite
+}
 
 // applyEnv classifies the environment the line gave the invocation's
 // program e (its entry's [effects.Program.Env]), before its arguments:
@@ -165,7 +167,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 		a.done = true
 		switch v.Role {
 		case effects.EnvOption:
-			inv.envWords = append(inv.envWords, field{value: v.Option + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)})
+			inv.envWords = append(inv.envWords, envWord{field{value: v.Option + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
 		case effects.EnvOptions:
 			if a.dynamic {
 				inv.envPart(a, fmt.Sprintf("sets %s only known at run time: %s", a.name, v.Why))
@@ -176,14 +178,20 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 				words[0] = "-" + words[0] // MAKEFLAGS=ks is -ks
 			}
 			for _, wd := range words {
-				if !strings.HasPrefix(wd, "-") || wd == "--" {
-					inv.envPart(a, fmt.Sprintf("sets %s with %q, which is not an option: %s", a.name, wd, v.Why))
+				if wd == "--" {
+					// What follows are variables (make's), which may be
+					// SHELL or anything a recipe runs.
+					inv.envPart(a, fmt.Sprintf("sets %s with %q, after which come variables: %s", a.name, wd, v.Why))
 					break
 				}
-				inv.envWords = append(inv.envWords, field{value: wd, word: inv.wordOf(a)})
+				inv.envWords = append(inv.envWords, envWord{field{value: wd, word: inv.wordOf(a)}, a, v.Why})
 			}
 		case effects.EnvConfig:
 			config = true
+		case effects.EnvWrite:
+			if a.dynamic || strings.HasPrefix(a.value, "/") {
+				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
+			}
 		default:
 			verb := "sets"
 			if a.ambient {
@@ -221,11 +229,25 @@ func (inv *invocation) wordOf(a *envAssign) *syntax.Word {
 // that entry e knows, as if they came first on its command line; the rest
 // wait for a subcommand, and those no level knows are not the program's
 // (go ignores GOFLAGS flags a command does not take).
+//
+// A word that is no option and no option's value (`MAKEFLAGS='-j4
+// SHELL=/tmp/x'`, a variable make takes; `PYTEST_ADDOPTS=tests/`) is
+// opaque-medium; one after an option this level does not know waits with
+// it, since it may be that option's value.
 func (inv *invocation) envOptions(e *effects.Program) {
 	words := inv.envWords
 	inv.envWords = nil
+	waiting := false
 	for i := 0; i < len(words); i++ {
 		wd := words[i]
+		if !wd.dynamic && !strings.HasPrefix(wd.value, "-") {
+			if waiting {
+				inv.envWords = append(inv.envWords, wd)
+			} else {
+				inv.envPart(wd.from, fmt.Sprintf("sets %s with %q, which is not an option: %s", wd.from.name, wd.value, wd.why))
+			}
+			continue
+		}
 		name, _, _ := strings.Cut(wd.value, "=")
 		known := false
 		if strings.HasPrefix(name, "--") || e.SingleDashLong {
@@ -233,12 +255,24 @@ func (inv *invocation) envOptions(e *effects.Program) {
 		} else if len(name) > 1 {
 			known = findFlag(e, name[:2]) != nil
 		}
-		if !known {
+		if waiting = !known; waiting {
 			inv.envWords = append(inv.envWords, wd)
 			continue
 		}
-		i += inv.option(e, wd, words[i+1:])
+		rest := make([]field, 0, len(words)-i-1)
+		for _, r := range words[i+1:] {
+			rest = append(rest, r.field)
+		}
+		i += inv.option(e, wd.field, rest)
 	}
+}
+
+// envWord is an option word the environment gives a program, with the
+// assignment it comes from and why the variable matters.
+type envWord struct {
+	field
+	from *envAssign
+	why  string
 }
 
 // envConfig decodes git configuration from the environment like `git -c

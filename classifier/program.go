@@ -244,7 +244,7 @@ type invocation struct {
 	// envWords are options the environment gives the program (GOFLAGS,
 	// GIT_DIR as --git-dir) that no level of its entry has taken yet
 	// ([invocation.envOptions]).
-	envWords []field
+	envWords []envWord
 	// trees are the TreeDir and RepoDir options (`git --work-tree=/`):
 	// the program's location classes land there too. They are resolved
 	// where the program ends up ([invocation.treeDirs]): git takes a

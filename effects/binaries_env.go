@@ -60,6 +60,10 @@ var gitEnv = []EnvVar{
 	envOption("GIT_WORK_TREE", "--work-tree", fx(WriteOutside), "GIT_WORK_TREE is --work-tree: git writes the work tree there",
 		"GIT_WORK_TREE=/tmp/wt git checkout main"),
 	envVar("MANPAGER", EnvCode, "runs a program as the pager of git help", "MANPAGER=/tmp/p git help log"),
+	{Name: "GIT_TRACE", Role: EnvWrite, Effects: fx(WriteOutside), Why: "an absolute path makes git write its trace there",
+		Examples: ex("GIT_TRACE=/tmp/t.log git status"), NotExamples: ex("GIT_TRACE=1 git status")},
+	{Name: "GIT_TRACE*", Role: EnvWrite, Effects: fx(WriteOutside), Why: "an absolute path makes git write its trace there",
+		Examples: ex("GIT_TRACE2_EVENT=/tmp/t.json git status", "GIT_TRACE_PACKET=/tmp/p git fetch"), NotExamples: ex("GIT_TRACE_PACKET=2 git status")},
 }
 
 var goEnv = []EnvVar{
@@ -136,6 +140,42 @@ var manEnv = []EnvVar{
 var kubectlEnv = []EnvVar{
 	envVar("KUBECONFIG", EnvProgram, "reads cluster configuration, whose credential plugins are programs, from another file", "KUBECONFIG=/tmp/k kubectl get pods"),
 	envVar("KUBE_EDITOR", EnvCode, "runs a program as kubectl's editor", "KUBE_EDITOR=/tmp/ed kubectl get pods"),
+}
+
+var pytestEnv = []EnvVar{
+	{Name: "PYTEST_ADDOPTS", Role: EnvOptions, Effects: fx(Deletion),
+		Why:         "PYTEST_ADDOPTS holds options pytest takes as its own (--basetemp DIR empties DIR, -p loads a plugin)",
+		Examples:    ex("PYTEST_ADDOPTS='--basetemp=/tmp/b' pytest", "PYTEST_ADDOPTS='-q --basetemp /tmp/b' python3 -m pytest"),
+		NotExamples: ex("PYTEST_ADDOPTS='-q -x' pytest", "PYTEST_ADDOPTS=--color=yes pytest")},
+	envVar("PYTEST_PLUGINS", EnvProgram, "names modules pytest loads as plugins", "PYTEST_PLUGINS=evil pytest"),
+}
+
+// systemdEnv: systemd's tools run a pager and systemctl edit an editor.
+var systemdEnv = []EnvVar{
+	envVar("SYSTEMD_EDITOR", EnvCode, "runs a program as systemctl edit's editor", "SYSTEMD_EDITOR=/tmp/ed systemctl status x"),
+	envVar("SYSTEMD_PAGER", EnvCode, "runs a program as the pager of systemd's tools", "SYSTEMD_PAGER=/tmp/p journalctl -u x", "SYSTEMD_PAGER=cat systemctl status x"),
+}
+
+var mvnEnv = []EnvVar{
+	{Name: "MAVEN_ARGS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "MAVEN_ARGS holds options mvn takes as its own (-f POM)",
+		Examples: ex("MAVEN_ARGS='-f /tmp/pom.xml' mvn test"), NotExamples: ex("MAVEN_ARGS=-q mvn test")},
+	envVar("MAVEN_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to maven's JVM", "MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test"),
+}
+
+var gradleEnv = []EnvVar{
+	envVar("GRADLE_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "GRADLE_OPTS=-javaagent:/tmp/a.jar gradle test"),
+	envVar("JAVA_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "JAVA_OPTS=-javaagent:/tmp/a.jar gradle test"),
+}
+
+var uvEnv = []EnvVar{
+	envVar("UV_PYTHON", EnvProgram, "names the interpreter uv runs", "UV_PYTHON=/tmp/py uv run pytest"),
+}
+
+// dockerEnv: the daemon the client talks to (docker -H, podman --url).
+var dockerEnv = []EnvVar{
+	envOption("CONTAINER_HOST", "--url", fx(Network), "CONTAINER_HOST is podman's --url: another daemon", "CONTAINER_HOST=ssh://h/run/podman.sock podman ps"),
+	envOption("DOCKER_CONTEXT", "--context", fx(Network), "DOCKER_CONTEXT is --context: a daemon the context names", "DOCKER_CONTEXT=prod docker ps"),
+	envOption("DOCKER_HOST", "--host", fx(Network), "DOCKER_HOST is --host: another daemon", "DOCKER_HOST=ssh://host docker ps"),
 }
 
 var ghEnv = []EnvVar{

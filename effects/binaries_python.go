@@ -252,7 +252,7 @@ var pythonPrograms = []Program{
 		Flags: fl(rpath("-p", "--project"), arg("--pythonversion", "--pythonplatform", "--level"), optArg("--threads"), dir("--venvpath", "-v"), prog("--pythonpath"),
 			Flag{Names: names("--createstub"), Value: Arg, Effects: fx(WriteInside), Why: "pyright --createstub writes stub files", Examples: ex("pyright --createstub requests")}),
 		Examples: ex("pyright", "pyright src")},
-	{Name: "pytest", Aliases: names("py.test"), Effects: fx(Verify),
+	{Name: "pytest", Aliases: names("py.test"), Env: pytestEnv, Effects: fx(Verify),
 		Flags: fl(arg("-k", "-m", "-p", "-o", "--override-ini", "--tb", "-n", "--numprocesses", "--durations", "--maxfail", "-W", "--pythonwarnings",
 			"--deselect", "--import-mode", "-r", "--color", "--capture", "--timeout", "--cov-report", "--cov-config", "--log-level", "--log-cli-level",
 			"--ignore", "--ignore-glob", "--dist", "--count", "--reruns", "--randomly-seed", "--asyncio-mode"),
@@ -296,7 +296,7 @@ var pythonPrograms = []Program{
 				Examples: ex("twine upload dist/*")},
 		},
 		Examples: ex("twine --version")},
-	inherit(Program{Name: "uv", Effects: fx(Read), Other: fx(Network, WriteInside),
+	inherit(Program{Name: "uv", Env: uvEnv, Effects: fx(Read), Other: fx(Network, WriteInside),
 		// uv: --directory changes the working directory, --project names
 		// the project and keeps it.
 		Flags: fl(dir("--directory"), projectDir("--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),

@@ -51,6 +51,9 @@ const (
 	// (GOFLAGS for go, MAKEFLAGS for make, which may spell single-letter
 	// options without the dash).
 	EnvOptions
+	// EnvWrite: a file the program writes when the value is an absolute
+	// path (git's GIT_TRACE=/tmp/t.log; `1`, `2` and `true` mean stderr).
+	EnvWrite
 	// EnvConfig: git configuration in the environment, decoded like `git -c
 	// KEY=VALUE` ([EnvVar.Option]): GIT_CONFIG_COUNT with its
 	// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS.
@@ -72,6 +75,8 @@ var Environment = []EnvVar{
 	{Name: "EDITOR", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"EDITOR=/tmp/ed crontab -e"}},
 	{Name: "ENV", Role: EnvProgram, Why: "names a script every sh runs", Examples: []string{"ENV=/tmp/rc sh -c ls"}},
 	{Name: "IFS", Role: EnvProgram, Why: "changes how the shell splits words", Examples: []string{"IFS=x bash -c ls"}},
+	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
+	{Name: "JDK_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every java launcher", Examples: []string{"JDK_JAVA_OPTIONS=-javaagent:/tmp/a.jar gradle test"}},
 	{Name: "LD_AUDIT", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_AUDIT=/tmp/x.so ls"}},
 	{Name: "LD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"LD_LIBRARY_PATH=/tmp/lib go test ./..."}},
 	{Name: "LD_PRELOAD", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_PRELOAD=/tmp/x.so ls"}},
@@ -92,6 +97,7 @@ var Environment = []EnvVar{
 	{Name: "SHELLOPTS", Role: EnvProgram, Why: "changes how shells run", Examples: []string{"SHELLOPTS=xtrace bash -c ls"}},
 	{Name: "SSH_ASKPASS", Role: EnvCode, Why: "runs a program for ssh's passwords (ssh runs under git, rsync, scp, ...)", Examples: []string{"SSH_ASKPASS=/tmp/x ssh host"}},
 	{Name: "VISUAL", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"VISUAL=vim crontab -e"}},
+	{Name: "_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"_JAVA_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
 }
 
 // Matches reports whether the variable name is v's: its name, or a name

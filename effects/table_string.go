@@ -169,12 +169,13 @@ func _() {
 	_ = x[EnvProgram-2]
 	_ = x[EnvOption-3]
 	_ = x[EnvOptions-4]
-	_ = x[EnvConfig-5]
+	_ = x[EnvWrite-5]
+	_ = x[EnvConfig-6]
 }
 
-const _EnvRole_name = "EnvUnknownEnvCodeEnvProgramEnvOptionEnvOptionsEnvConfig"
+const _EnvRole_name = "EnvUnknownEnvCodeEnvProgramEnvOptionEnvOptionsEnvWriteEnvConfig"
 
-var _EnvRole_index = [...]uint8{0, 10, 17, 27, 36, 46, 55}
+var _EnvRole_index = [...]uint8{0, 10, 17, 27, 36, 46, 54, 63}
 
 func (i EnvRole) String() string {
 	idx := int(i) - 0
