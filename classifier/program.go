@@ -843,6 +843,20 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	w.add(p)
 }
 
+// deleteFlagValue classifies the deletion a write-path flag makes in its
+// value (`pytest --basetemp /tmp/x`).
+func (inv *invocation) deleteFlagValue(val field, why string) {
+	w := inv.w
+	base := w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s`: %s", inv.text, why))
+	if val.dynamic {
+		w.remove(base, "")
+		return
+	}
+	for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
+		inv.removeIn(base, p)
+	}
+}
+
 // removeIn classifies a deletion inside directory d (`git clean -f` in d).
 func (inv *invocation) removeIn(p Part, d string) {
 	w := inv.w
@@ -901,6 +915,12 @@ func (inv *invocation) emitFlags() {
 			why := h.flag.Why
 			if why == "" {
 				why = fmt.Sprintf("%s makes it %s", h.name, c)
+			}
+			if c == effects.Deletion && h.flag.Value == effects.WritePath && h.value != nil && !inv.readOnly {
+				// The flag deletes in the path it names (`pytest
+				// --basetemp DIR` empties DIR), not where the program runs.
+				inv.deleteFlagValue(*h.value, why)
+				continue
 			}
 			inv.emitClass(c, why)
 		}
