@@ -167,7 +167,15 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 		a.done = true
 		switch v.Role {
 		case effects.EnvOption:
-			inv.envWords = append(inv.envWords, envWord{field{value: v.Option + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
+			opt := v.Option
+			if opt == "--*" {
+				name := a.name
+				if v.Fold {
+					name = effects.FoldEnv(name)
+				}
+				opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
+			}
+			inv.envWords = append(inv.envWords, envWord{field{value: opt + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
 		case effects.EnvOptions:
 			if a.dynamic {
 				inv.envPart(a, fmt.Sprintf("sets %s only known at run time: %s", a.name, v.Why))

@@ -106,6 +106,9 @@ var npmEnv = folded(
 	envVar("NPM_CONFIG_SHELL", EnvProgram, "names the shell npm exec runs", "npm_config_shell=/tmp/x npm test"),
 	envVar("NPM_CONFIG_USERCONFIG", EnvProgram, "reads npm's configuration, which may name programs, from another file", "npm_config_userconfig=/tmp/rc npm test"),
 	envVar("NPM_CONFIG_VIEWER", EnvProgram, "names the program npm help runs", "npm_config_viewer=/tmp/v npm test"),
+	// After the keys above: every other key is the option of its name.
+	EnvVar{Name: "NPM_CONFIG_*", Role: EnvOption, Option: "--*", Effects: fx(SystemChange), Why: "npm_config_KEY is --KEY",
+		Examples: ex("npm_config_global=true npm install x"), NotExamples: ex("npm_config_loglevel=silent npm test", "npm_config_ignore_scripts=true npm test")},
 )
 
 var cargoEnv = []EnvVar{
@@ -130,6 +133,9 @@ var pipEnv = []EnvVar{
 	envOption("PIP_PREFIX", "--prefix", fx(WriteOutside), "PIP_PREFIX is --prefix: pip installs there", "PIP_PREFIX=/tmp/p pip install x"),
 	envOption("PIP_ROOT", "--root", fx(WriteOutside), "PIP_ROOT is --root: pip installs there", "PIP_ROOT=/tmp/p pip install x"),
 	envOption("PIP_TARGET", "--target", fx(WriteOutside), "PIP_TARGET is --target: pip installs there", "PIP_TARGET=/tmp/t pip install x"),
+	// After the names above: every other PIP_NAME is the option --name.
+	{Name: "PIP_*", Role: EnvOption, Option: "--*", Effects: fx(WriteOutside), Why: "PIP_NAME is pip's --name option",
+		Examples: ex("PIP_USER=1 pip install x"), NotExamples: ex("PIP_NO_INPUT=1 pip list", "PIP_DISABLE_PIP_VERSION_CHECK=1 pip list")},
 }
 
 var manEnv = []EnvVar{

@@ -19,8 +19,10 @@ type EnvVar struct {
 	Fold bool
 	Role EnvRole
 	// Option, for [EnvOption]: the program's option whose value the
-	// variable is (`--work-tree` for GIT_WORK_TREE); for [EnvConfig], the
-	// program's configuration option (`-c`).
+	// variable is (`--work-tree` for GIT_WORK_TREE); `--*` derives it from
+	// the rest of a prefix name, lower case with `-` for `_` (pip reads
+	// PIP_TARGET as --target, npm npm_config_global as --global); for
+	// [EnvConfig], the program's configuration option (`-c`).
 	Option string
 	Why    string
 	// Effects are the classes the variable adds: its Examples classify to
