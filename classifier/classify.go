@@ -53,6 +53,7 @@ func Classify(src string, opts Options) (res Result) {
 	}
 	w := newWalker(src, opts)
 	w.classifyLine(src)
+	w.envLeftovers()
 	w.finish()
 	return Result{Parts: w.parts, AllKnown: w.allKnown, Shell: opts.Shell}
 }

@@ -241,6 +241,16 @@ type invocation struct {
 	// entry (nil: unknown to the table); run classifies them last.
 	bin      []field
 	binEntry *effects.Program
+	// envWords are options the environment gives the program (GOFLAGS,
+	// GIT_DIR as --git-dir) that no level of its entry has taken yet
+	// ([invocation.envOptions]).
+	envWords []envWord
+	// trees are the TreeDir and RepoDir options (`git --work-tree=/`):
+	// the program's location classes land there too. They are resolved
+	// where the program ends up ([invocation.treeDirs]): git takes a
+	// relative --work-tree or GIT_DIR from the directory -C moved it to.
+	trees       []flagHit
+	treesLooked bool // the RepoDir options were checked (repoConfig)
 }
 
 type flagHit struct {
@@ -263,7 +273,17 @@ func (inv *invocation) has(names ...string) *flagHit {
 // run classifies e invoked with args (the arguments after the program or
 // subcommand name).
 func (inv *invocation) run(e *effects.Program, args []field) {
+	top := inv.entry == nil
 	inv.entry = e
+	if top && len(inv.w.env) > 0 {
+		inv.applyEnv(e)
+	}
+	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts") {
+		inv.readVars(e, args)
+	}
+	if len(inv.envWords) > 0 {
+		inv.envOptions(e)
+	}
 	inv.args = args
 	inv.ruleStore = e.RuleStore
 	inv.classes = append(inv.classes[:0], e.Effects...)
@@ -650,6 +670,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 			moved = unionDirs(inv.runDirs, moved)
 		}
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
+	case effects.TreeDir, effects.RepoDir:
+		inv.trees = append(inv.trees, h)
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -725,8 +747,55 @@ func configIsCode(key, value string) bool {
 	return !strings.HasPrefix(k, "includeif.")
 }
 
+// treeDirs resolves the TreeDir and RepoDir options (inv.trees) against
+// the program's directories.
+func (inv *invocation) treeDirs() []string {
+	var out []string
+	for _, h := range inv.trees {
+		dirs := unknownDirs
+		if !h.value.dynamic {
+			dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
+		}
+		out = unionDirs(out, dirs)
+	}
+	return out
+}
+
+// repoConfig classifies the RepoDir options once: a repository outside the
+// workspace has configuration and hooks, which may name programs, that are
+// not inspected (`git --git-dir=/tmp/x/.git log`).
+func (inv *invocation) repoConfig() {
+	if inv.treesLooked {
+		return
+	}
+	inv.treesLooked = true
+	w := inv.w
+	for _, h := range inv.trees {
+		if h.flag.Value != effects.RepoDir {
+			continue
+		}
+		dirs := unknownDirs
+		if !h.value.dynamic {
+			dirs = w.resolveIn(h.value.value, false, inv.dirs)
+		}
+		for _, d := range dirs {
+			if l := w.locate(d); l != locInside && l != locRoot {
+				w.allKnown = false
+				why := h.flag.Why
+				if why == "" {
+					why = fmt.Sprintf("%s uses the repository there, with its configuration and hooks", h.name)
+				}
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` uses %s, whose configuration may name programs that are not inspected: %s", inv.text, w.describe(d, l), why)))
+			}
+		}
+	}
+}
+
 // emit adds the invocation's own classes as parts.
 func (inv *invocation) emit() {
+	if len(inv.trees) > 0 {
+		inv.repoConfig()
+	}
 	seen := map[effects.Class]bool{}
 	pathDriven := inv.pathDriven()
 	for _, c := range inv.classes {
@@ -771,9 +840,24 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
+	case c == effects.HistoryRewrite && len(inv.trees) > 0:
+		// A history rewrite changes the files of the work tree, which an
+		// option moved (`git --work-tree=/ checkout -- .`).
+		w.add(p)
+		for _, d := range inv.treeDirs() {
+			wp := p
+			wp.Class = effects.WriteInside
+			w.write(wp, d, d == "")
+		}
+		return
 	case (c == effects.WriteInside || c == effects.Deletion) && !inv.pathDriven():
-		// The program writes where it runs: relocate by its directory.
-		for _, d := range inv.dirs {
+		// The program writes where it runs: relocate by its directory,
+		// and by where an option put its tree.
+		dirs := inv.dirs
+		if len(inv.trees) > 0 {
+			dirs = unionDirs(inv.dirs, inv.treeDirs())
+		}
+		for _, d := range dirs {
 			if c == effects.Deletion {
 				base := p
 				base.Reason = why
@@ -788,6 +872,20 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		return
 	}
 	w.add(p)
+}
+
+// deleteFlagValue classifies the deletion a write-path flag makes in its
+// value (`pytest --basetemp /tmp/x`).
+func (inv *invocation) deleteFlagValue(val field, why string) {
+	w := inv.w
+	base := w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s`: %s", inv.text, why))
+	if val.dynamic {
+		w.remove(base, "")
+		return
+	}
+	for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
+		inv.removeIn(base, p)
+	}
 }
 
 // removeIn classifies a deletion inside directory d (`git clean -f` in d).
@@ -837,6 +935,9 @@ func isLocationClass(c effects.Class) bool {
 
 // emitFlags adds the classes of the flags seen so far (those not Replace).
 func (inv *invocation) emitFlags() {
+	if len(inv.trees) > 0 {
+		inv.repoConfig()
+	}
 	for _, h := range inv.flags {
 		if h.flag.Replace {
 			continue
@@ -845,6 +946,12 @@ func (inv *invocation) emitFlags() {
 			why := h.flag.Why
 			if why == "" {
 				why = fmt.Sprintf("%s makes it %s", h.name, c)
+			}
+			if c == effects.Deletion && h.flag.Value == effects.WritePath && h.value != nil && !inv.readOnly {
+				// The flag deletes in the path it names (`pytest
+				// --basetemp DIR` empties DIR), not where the program runs.
+				inv.deleteFlagValue(*h.value, why)
+				continue
 			}
 			inv.emitClass(c, why)
 		}

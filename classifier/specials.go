@@ -480,14 +480,8 @@ func (inv *invocation) env(e *effects.Program, args []field) bool {
 			if requestVar(name) {
 				w.requestEnv = true
 			}
-			if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || strings.Contains(v, "exec") || strings.Contains(v, "overlay")) {
-				w.allKnown = false
-				w.add(w.part(inv.at, effects.OpaqueMedium, "env", fmt.Sprintf("`%s` sets %s, which %s", inv.text, name, why)))
-				if codeVars[name] {
-					_, val, _ := strings.Cut(v, "=")
-					w.codeValue(val, a.dynamic, inv.at, inv.depth, inv.carried())
-				}
-			}
+			_, val, _ := strings.Cut(v, "=")
+			w.setEnv(name, val, false, inv.at, inv.at, inv.depth)
 		case v == "-": // a lone - is -i
 		default:
 			inv.emit()
@@ -704,27 +698,43 @@ func unionDirs(a, b []string) []string {
 func (inv *invocation) find(args []field) bool {
 	w := inv.w
 	var starts []field
-	i := 0
+	follow := false // -H or -L: find follows a start point that is a symlink
+	i := findOptions(args, &starts, &follow)
 	for ; i < len(args); i++ {
 		v := args[i].value
 		if !args[i].dynamic && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
 			break
 		}
-		if i == 0 && (v == "-H" || v == "-L" || v == "-P") {
-			continue
-		}
 		starts = append(starts, args[i])
+	}
+	for _, a := range args[i:] {
+		if a.value == "-files0-from" {
+			// GNU find 4.9 reads its start points from a file.
+			starts = []field{{value: "-files0-from", dynamic: true}}
+		}
 	}
 	if len(starts) == 0 {
 		starts = []field{{value: "."}}
 	}
+
 	inv.emit()
 	fx := inv.findExpr(args[i:], i, starts)
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
 		case "-delete":
-			for _, s := range starts {
+			deleted := starts
+			if follow {
+				// Through a start point that is a symlink find deletes
+				// in its target too (`find -L link -delete`).
+				deleted = append([]field(nil), starts...)
+				for _, s := range starts {
+					if !s.dynamic && !strings.HasSuffix(s.value, "/") && path.Base(s.value) != "." {
+						deleted = append(deleted, field{value: s.value + "/", glob: s.glob, word: s.word})
+					}
+				}
+			}
+			for _, s := range deleted {
 				d := w.part(inv.at, effects.Deletion, "find", "")
 				if s.dynamic {
 					w.remove(d, "")
@@ -791,6 +801,36 @@ func (inv *invocation) find(args []field) bool {
 		}
 	}
 	return true
+}
+
+// findOptions reads the options before find's start points and returns
+// the index of the first word after them: GNU find's -H, -L, -P, -D
+// DEBUGOPTS, -OLEVEL and a closing `--`, and BSD find's -E, -X, -d, -s, -x
+// and -f PATH (a start point, added to starts). follow is set by -H and -L.
+func findOptions(args []field, starts *[]field, follow *bool) int {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			return i
+		}
+		switch v := a.value; {
+		case v == "-H" || v == "-L":
+			*follow = true
+		case v == "-P" || v == "-E" || v == "-X" || v == "-d" || v == "-s" || v == "-x":
+		case v == "-D" && i+1 < len(args):
+			i++
+		case strings.HasPrefix(v, "-O") && isDigits(v[2:]):
+		case v == "-f" && i+1 < len(args):
+			*starts = append(*starts, args[i+1])
+			i++
+		case v == "--":
+			return i + 1
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // findsStart reports whether find may hand its start path s itself to the
@@ -1429,6 +1469,7 @@ func (inv *invocation) tar() {
 	w := inv.w
 	mode := ""
 	ops := inv.operands
+	absolute := inv.has("-P", "--absolute-names") != nil
 	for _, h := range inv.flags {
 		switch h.name {
 		case "-x", "--extract", "--get":
@@ -1452,10 +1493,30 @@ func (inv *invocation) tar() {
 		case strings.ContainsRune(first, 't'):
 			mode = "t"
 		}
-		if mode != "" && strings.ContainsRune(first, 'f') && len(ops) > 1 {
-			if mode == "c" {
-				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), ops[1])
+		if mode != "" {
+			// The letters that take an argument take the next operands,
+			// in order (`tar xfC a.tar /etc`); the rest are members.
+			rest := ops[1:]
+			for _, l := range first {
+				if l == 'P' {
+					absolute = true
+				}
+				if !strings.ContainsRune(tarArgLetters, l) || len(rest) == 0 {
+					continue
+				}
+				v := rest[0]
+				rest = rest[1:]
+				if l == 'f' {
+					if mode == "c" {
+						inv.archive(v)
+					}
+					continue
+				}
+				if f := findFlag(inv.entry, "-"+string(l)); f != nil {
+					inv.applyFlag(flagHit{flag: f, name: "-" + string(l), value: &v})
+				}
 			}
+			ops = rest
 		}
 	}
 	if mode == "c" {
@@ -1471,20 +1532,47 @@ func (inv *invocation) tar() {
 	case "x":
 		inv.classes = nil
 		base := w.part(inv.at, effects.WriteInside, "tar", "`"+inv.text+"` extracts files")
-		for _, d := range inv.dirs {
+		dirs := inv.dirs
+		if h := inv.has("--one-top-level"); h != nil && h.value != nil {
+			// Every member goes into that directory.
+			dirs = unknownDirs
+			if !h.value.dynamic {
+				dirs = w.resolveIn(h.value.value, false, inv.dirs)
+			}
+		}
+		if absolute {
+			// Members keep their absolute names and `..`: anywhere.
+			dirs = unknownDirs
+		}
+		for _, d := range dirs {
 			w.write(base, d, d == "")
 		}
 	case "c":
 		inv.classes = nil
 		if h := inv.has("-f", "--file"); h != nil && h.value != nil {
 			if h.value.value != "-" {
-				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "tar", ""), *h.value)
+				inv.archive(*h.value)
 			}
 		}
 		if len(inv.classes) == 0 {
 			w.add(w.part(inv.at, effects.Read, "tar", ""))
 		}
 	}
+}
+
+// tarArgLetters are the letters of tar's old-style key that take an
+// argument (GNU tar 1.35): `tar xfC a.tar DIR`.
+const tarArgLetters = "bCfFgHIKLNTVX"
+
+// archive classifies writing tar's archive a: tar opens it before any -C
+// takes effect (GNU tar and bsdtar alike), so it is relative to the
+// directory tar runs in, not to -C's (`tar -C /tmp -cf out.tar x` writes
+// ./out.tar).
+func (inv *invocation) archive(a field) {
+	moved := inv.dirs
+	inv.dirs = inv.ctx.dirs
+	inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "tar", ""), a)
+	inv.dirs = moved
 }
 
 // codeValue classifies a literal value that is shell code another program

@@ -206,6 +206,10 @@ func TestTableAliases(t *testing.T) {
 		for _, f := range p.Flags {
 			exs = append(exs, f.Examples...)
 		}
+		for _, v := range p.Env {
+			exs = append(exs, v.Examples...)
+			exs = append(exs, v.NotExamples...)
+		}
 		for _, ex := range exs {
 			if len(top) > 1 {
 				check(name, ex, top, false) // the program's aliases
@@ -248,4 +252,66 @@ func TestInterpreterInline(t *testing.T) {
 			t.Errorf("interpreterInline[%q] is not an interpreter entry's name", name)
 		}
 	}
+}
+
+// TestTableEnv classifies the examples of every environment variable the
+// table knows ([effects.Program.Env], and [effects.Environment] for every
+// program): each example names the variable and classifies to include
+// every class of its Effects (opaque-medium for one of Environment), each
+// not-example to none of them (issue 13, point 6).
+func TestTableEnv(t *testing.T) {
+	n := 0
+	check := func(where string, v effects.EnvVar) {
+		want := v.Effects
+		if len(want) == 0 {
+			if !strings.HasPrefix(where, "environment") {
+				t.Errorf("%s %s: no Effects", where, v.Name)
+			}
+			want = []effects.Class{effects.OpaqueMedium}
+		}
+		if len(v.Examples) == 0 {
+			t.Errorf("%s %s: no examples", where, v.Name)
+		}
+		if v.Why == "" {
+			t.Errorf("%s %s: no Why", where, v.Name)
+		}
+		for _, ex := range v.Examples {
+			n++
+			prefix := strings.TrimSuffix(v.Name, "*")
+			if !strings.Contains(ex, prefix) && !(v.Fold && strings.Contains(effects.FoldEnv(ex), prefix)) {
+				t.Errorf("%s %s: example %q does not set it", where, v.Name, ex)
+			}
+			got := classesOf(Classify(ex, tableOpts))
+			for _, c := range want {
+				if !hasClass(got, c) {
+					t.Errorf("%s %s: example %q lacks %s (got [%s])", where, v.Name, ex, c, renderSet(got))
+				}
+			}
+		}
+		for _, ex := range v.NotExamples {
+			n++
+			got := classesOf(Classify(ex, tableOpts))
+			for _, c := range want {
+				if hasClass(got, c) {
+					t.Errorf("%s %s: not-example %q has %s", where, v.Name, ex, c)
+				}
+			}
+		}
+	}
+	for _, v := range effects.Environment {
+		check("environment", v)
+	}
+	tbl := effects.Table()
+	for i := range tbl {
+		for _, v := range tbl[i].Env {
+			check(tbl[i].Name, v)
+		}
+	}
+	// The generic variables are sorted and unique.
+	for i := 1; i < len(effects.Environment); i++ {
+		if effects.Environment[i-1].Name >= effects.Environment[i].Name {
+			t.Errorf("environment: %s before %s", effects.Environment[i-1].Name, effects.Environment[i].Name)
+		}
+	}
+	t.Logf("%d environment examples classified", n)
 }

@@ -64,6 +64,9 @@ type walker struct {
 	attrs   varAttrs            // attributes declared in this line (arith.go)
 	// nameVisits counts the names the arithmetic checks looked up (arith.go).
 	nameVisits int
+	// env are the assignments of variables programs read (env.go), in
+	// the order the walk met them.
+	env []*envAssign
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -658,6 +661,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 				}
 			}
 			w.loopVar(l)
+			w.loopEnv(l, c)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)
@@ -891,10 +895,11 @@ func (w *walker) ifClause(c *syntax.IfClause, depth int) {
 // bounds nested loops.
 func (w *walker) loop(n syntax.Node, depth int, walk func()) {
 	start := w.saveCwd()
+	envs := len(w.env)
 	walk()
 	w.settle()
-	if sameState(w.saveCwd(), start) {
-		return
+	if sameState(w.saveCwd(), start) && len(w.env) == envs {
+		return // a body that assigns a variable a program reads runs again after it
 	}
 	starts := unionState(start, w.saveCwd())
 	for pass := 0; pass < 2; pass++ {
@@ -968,6 +973,7 @@ type funcDef struct {
 	frame      frame
 	start, end cwdState // the walk at the definition: from where, to where
 	gen        int      // walker.funcGen when that walk ended
+	env        int      // len(walker.env) then: a variable a program reads set since needs a new walk
 	// autoload: zsh loads the body from a file in $fpath when the
 	// function is first called (`autoload -U zmv`).
 	autoload bool
@@ -1006,7 +1012,7 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	w.restoreVars(vars)
 	w.settle()
 	w.leave(def)
-	def.end, def.gen = w.saveCwd(), w.funcGen
+	def.end, def.gen, def.env = w.saveCwd(), w.funcGen, len(w.env)
 	w.restoreCwd(def.start)
 	if w.zsh() {
 		for _, n := range names {
@@ -1033,7 +1039,7 @@ func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, 
 	case w.calling[def]:
 		// A recursive call: where it leaves the shell is not known.
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
-	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start):
+	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env:
 		w.restoreCwd(def.end) // the walk at the definition holds here
 	default:
 		saved := w.frame
@@ -1150,6 +1156,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 			w.add(p)
 		} else if a.Naked && a.Value != nil {
 			w.nakedName(a.Value) // declare 'a[$(cmd)]=1'
+			w.quotedAssign(a, depth, at)
 		}
 		return
 	}
@@ -1168,6 +1175,7 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		f := w.word(a.Value)
 		val, literal = strings.Join(f.values(), " "), true
 	}
+	_, known := w.vars[name]
 	w.assignVar(a, name)
 	w.promptVar(a, name, depth)
 	if name == "CDPATH" {
@@ -1180,62 +1188,52 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
 	}
-	if why, ok := runsPrograms[name]; ok && (name != "GOFLAGS" || !literal || strings.Contains(val, "exec") || strings.Contains(val, "overlay")) {
-		w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(a)), name, why)))
-		if codeVars[name] && a.Value != nil {
-			// Another program runs it, from the shell's directory.
-			w.codeValue(val, !literal, a.Value, depth, processCtx(w.cwd, w.lcwd))
-		}
+	switch {
+	case !(a.Naked && a.Value == nil):
+		w.setEnv(name, val, !literal || a.Array != nil, a, at, depth)
+	case !known:
+		// `export X` of a value the line did not assign: the one X had
+		// (read by `read X`, a for loop, or the environment's).
+		w.exportEnv(name, a, at)
 	}
 }
 
-// codeVars hold a command line that runs later; their values are classified
-// as code (rule 11).
-var codeVars = map[string]bool{"GIT_PAGER": true, "PAGER": true, "EDITOR": true, "VISUAL": true,
-	"GIT_EDITOR": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "MANPAGER": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_SSH": true}
+// quotedAssign classifies a literal word of export, declare, local,
+// readonly or typeset that bash reads as an assignment although it is
+// quoted (`export "PATH=/tmp:$PATH"`, `declare 'X=1'`): NAME=VALUE, or
+// NAME+=VALUE, with NAME an identifier.
+func (w *walker) quotedAssign(a *syntax.Assign, depth int, at syntax.Node) {
+	if isDynamicWord(a.Value, w.opts.Home != "") {
+		return
+	}
+	lit := strings.Join(w.word(a.Value).values(), " ")
+	name, val, ok := strings.Cut(lit, "=")
+	name = strings.TrimSuffix(name, "+")
+	if !ok || !isIdentifier(name) {
+		return
+	}
+	w.setVar(name, val)
+	if name == "CDPATH" {
+		w.cdpath = true
+	}
+	if requestVar(name) {
+		w.requestEnv = true
+	}
+	if name == "PROMPT_COMMAND" {
+		w.nested(val, a.Value, depth)
+	}
+	w.setEnv(name, val, false, a, at, depth)
+}
 
-// runsPrograms are variables whose value changes what runs (SPEC §3 rule 8).
-var runsPrograms = map[string]string{
-	"PATH":                    "changes which programs run",
-	"LD_PRELOAD":              "loads code into every program",
-	"LD_LIBRARY_PATH":         "changes which libraries programs load",
-	"DYLD_INSERT_LIBRARIES":   "loads code into every program",
-	"DYLD_LIBRARY_PATH":       "changes which libraries programs load",
-	"BASH_ENV":                "names a script every bash runs",
-	"ENV":                     "names a script every sh runs",
-	"PROMPT_COMMAND":          "runs a command at every prompt",
-	"GIT_SSH_COMMAND":         "runs a program for git's ssh",
-	"GIT_SSH":                 "runs a program for git's ssh",
-	"GIT_EXTERNAL_DIFF":       "runs a program for git diff",
-	"GIT_EDITOR":              "runs a program as git's editor",
-	"GIT_PAGER":               "runs a program as git's pager",
-	"GIT_ASKPASS":             "runs a program for git's passwords",
-	"GIT_CONFIG_GLOBAL":       "changes git's configuration",
-	"GIT_CONFIG_PARAMETERS":   "changes git's configuration",
-	"GIT_CONFIG_COUNT":        "changes git's configuration",
-	"PAGER":                   "runs a program as the pager",
-	"EDITOR":                  "runs a program as the editor",
-	"VISUAL":                  "runs a program as the editor",
-	"NODE_OPTIONS":            "can load code into node",
-	"PYTHONSTARTUP":           "names a script python runs",
-	"PYTHONPATH":              "changes which modules python imports",
-	"PERL5OPT":                "passes options to every perl",
-	"RUBYOPT":                 "passes options to every ruby",
-	"SHELLOPTS":               "changes how shells run",
-	"BASHOPTS":                "changes how bash runs",
-	"IFS":                     "changes how the shell splits words",
-	"SSH_ASKPASS":             "runs a program for ssh's passwords",
-	"LESSOPEN":                "runs a program when less opens a file",
-	"MANPAGER":                "runs a program as man's pager",
-	"GOFLAGS":                 "passes flags such as -toolexec to every go command",
-	"CC":                      "names the C compiler builds run",
-	"CXX":                     "names the C++ compiler builds run",
-	"GIT_DIR":                 "points git at another repository and its hooks",
-	"GIT_TEMPLATE_DIR":        "makes git copy hooks from elsewhere",
-	"GIT_CONFIG":              "changes git's configuration",
-	"MAKEFLAGS":               "passes flags to every make",
-	"NPM_CONFIG_SCRIPT_SHELL": "runs npm scripts with another program",
+// isIdentifier reports whether s is a shell variable name.
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // test walks a `[[ ]]` expression for command substitutions.

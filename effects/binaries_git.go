@@ -315,7 +315,7 @@ var gitSubcommands = []Program{
 	{Name: "range-diff", Effects: fx(Read), Flags: flags(gitDiffFlags, fl(arg("--creation-factor"))),
 		Examples: ex("git range-diff main topic-v1 topic-v2")},
 	{Name: "read-tree", Aliases: names("update-index"), Effects: fx(WriteInside), Why: "git read-tree changes the index",
-		Flags: fl(arg("--prefix", "--index-output", "--chmod", "--cacheinfo", "--index-version")), Examples: ex("git read-tree HEAD", "git update-index --refresh")},
+		Flags: fl(arg("--prefix", "--chmod", "--cacheinfo", "--index-version"), wpath("--index-output")), Examples: ex("git read-tree HEAD", "git update-index --refresh")},
 	{Name: "rebase", Effects: fx(HistoryRewrite), Why: "git rebase rewrites the commits of a branch",
 		Flags: fl(arg("--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace", "--empty", "--rebase-merges"),
 			optArg("-S", "--gpg-sign"), prog("-x", "--exec")),
@@ -487,8 +487,12 @@ var gitPrograms = []Program{
 	// git: the options before the subcommand (git(1)); -C and -c are read by
 	// the classifier as the directory and as configuration that may name a
 	// program (SPEC §3 rule 11).
-	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium),
-		Flags: fl(dir("-C"), config("-c"), arg("--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"),
+	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium), Env: gitEnv,
+		Flags: fl(dir("-C"), config("-c"),
+			Flag{Names: names("--git-dir"), Value: RepoDir, Why: "git --git-dir uses the repository there, with its configuration and hooks",
+				Examples: ex("git --git-dir=/tmp/x/.git log")},
+			Flag{Names: names("--work-tree"), Value: TreeDir, Examples: ex("git --work-tree=/tmp/wt checkout main")},
+			arg("--namespace", "--super-prefix", "--list-cmds", "--attr-source"),
 			Flag{Names: names("--config-env"), Value: Arg, Effects: fx(OpaqueMedium), Why: "git --config-env takes configuration, which may name a program, from the environment",
 				Examples: ex("git --config-env=core.pager=PAGER log")},
 			Flag{Names: names("--exec-path"), Effects: fx(OpaqueMedium), Why: "git --exec-path=DIR runs git's commands from DIR",
@@ -498,7 +502,7 @@ var gitPrograms = []Program{
 		NotExamples: ex("git -c core.pager='sh -c x' log", "git frobnicate")},
 
 	// GitHub CLI 2.x (gh help reference).
-	withFlags(Program{Name: "gh", Effects: fx(Read), Other: fx(Network, OpaqueMedium),
+	withFlags(Program{Name: "gh", Effects: fx(Read), Other: fx(Network, OpaqueMedium), Env: ghEnv, EnvOf: names("git"),
 		Subcommands: []Program{
 			{Name: "alias", Effects: fx(Read), Other: fx(WriteOutside),
 				Subcommands: []Program{

@@ -7,7 +7,10 @@ package effects
 var goBuildFlags = fl(
 	arg("-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-buildmode", "-compiler", "-gccgoflags",
 		"-installsuffix", "-buildvcs", "-covermode", "-coverpkg", "-pgo"),
-	dir("-C"), rpath("-modfile", "-overlay"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	dir("-C"), rpath("-modfile"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	Flag{Names: names("-overlay"), Value: ReadPath, Effects: fx(OpaqueMedium),
+		Why:      "-overlay builds files named in a JSON file in place of the package's own, which are not inspected",
+		Examples: ex("go test -overlay=/tmp/o.json ./...")},
 )
 
 // goTestFlags are go test's own flags (`go help testflag`), including the
@@ -20,7 +23,7 @@ var goTestFlags = fl(
 
 // goPrograms are the go command (Go 1.26) and the Go tools agents run.
 var goPrograms = []Program{
-	singleDash(Program{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), SingleDashLong: true, Flags: fl(dir("-C")),
+	singleDash(Program{Name: "go", Effects: fx(Read), Other: fx(OpaqueLow), Env: goEnv, EnvOf: names("git"), SingleDashLong: true, Flags: fl(dir("-C")),
 		Subcommands: []Program{
 			{Name: "bug", Effects: fx(Network), Why: "go bug opens an issue form in a browser", Examples: ex("go bug")},
 			{Name: "build", Effects: fx(WriteInside), Why: "go build compiles packages and writes the binary", SingleDashLong: true,
@@ -93,7 +96,7 @@ var goPrograms = []Program{
 					sub("init", fx(WriteInside), "go work init writes go.work", "go work init ./a ./b"),
 					sub("sync", fx(Network, WriteInside), "go work sync downloads modules and changes go.mod files", "go work sync"),
 					sub("use", fx(WriteInside), "go work use changes go.work", "go work use ./c"),
-					sub("vendor", fx(Network, WriteInside), "go work vendor copies modules into vendor/", "go work vendor"),
+					{Name: "vendor", Effects: fx(Network, WriteInside), Why: "go work vendor copies modules into vendor/", SingleDashLong: true, Flags: fl(wpath("-o")), Examples: ex("go work vendor")},
 				},
 				Examples: ex("go work")},
 		},
@@ -123,7 +126,7 @@ var goPrograms = []Program{
 			{Name: "migrate", Effects: fx(WriteInside), Why: "golangci-lint migrate rewrites the configuration file", Examples: ex("golangci-lint migrate")},
 			{Name: "run", Effects: fx(Verify),
 				Flags: fl(rpath("-c", "--config"), arg("--timeout", "-E", "--enable", "-D", "--disable", "--enable-only", "--new-from-rev", "--new-from-patch", "--build-tags",
-					"-j", "--concurrency", "--out-format", "--path-prefix", "--max-issues-per-linter", "--max-same-issues", "--output.text.path", "--output.json.path"),
+					"-j", "--concurrency", "--out-format", "--path-prefix", "--max-issues-per-linter", "--max-same-issues"), wpath("--output.text.path", "--output.json.path"),
 					Flag{Names: names("--fix"), Replace: true, Effects: fx(WriteInside), Why: "golangci-lint run --fix rewrites the files", Examples: ex("golangci-lint run --fix ./...")}),
 				Examples: ex("golangci-lint run ./...", "golangci-lint run --timeout 5m")},
 			rsub("version", "golangci-lint version"),

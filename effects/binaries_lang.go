@@ -14,7 +14,7 @@ var cargoFlags = fl(
 
 // rustPrograms are cargo, rustc, rustup and rustfmt.
 var rustPrograms = []Program{
-	withFlags(Program{Name: "cargo", Effects: fx(Read), Other: fx(OpaqueMedium),
+	withFlags(Program{Name: "cargo", Effects: fx(Read), Other: fx(OpaqueMedium), Env: cargoEnv, EnvOf: names("git"),
 		Subcommands: []Program{
 			{Name: "add", Effects: fx(Network, WriteInside), Why: "cargo add changes Cargo.toml and fetches the index", Examples: ex("cargo add serde")},
 			{Name: "audit", Effects: fx(Verify, Network), Why: "cargo audit downloads the advisory database", Examples: ex("cargo audit")},
@@ -95,7 +95,7 @@ var jvmPrograms = []Program{
 		Flags:    fl(rpath("-f", "-file", "-buildfile", "-propertyfile"), arg("-lib", "-D", "-logger", "-listener", "-inputhandler", "-nice"), wpath("-logfile", "-l"), optArg("-find", "-s")),
 		Goals:    names("check", "test"),
 		Examples: ex("ant", "ant compile")}),
-	withFlags(Program{Name: "gradle", Aliases: names("gradlew"), Effects: fx(OpaqueLow, Network), Why: "gradle runs the build scripts and downloads dependencies", Other: fx(OpaqueLow, Network),
+	withFlags(Program{Name: "gradle", Aliases: names("gradlew"), Env: gradleEnv, Effects: fx(OpaqueLow, Network), Why: "gradle runs the build scripts and downloads dependencies", Other: fx(OpaqueLow, Network),
 		Goals:    names("check", "test"),
 		Examples: ex("gradle build", "gradle -p app assemble", "gradle", "gradle test publish"), NotExamples: ex("gradle test")},
 		fl(dir("-p", "--project-dir"), rpath("-b", "--build-file", "-c", "--settings-file", "-I", "--init-script"),
@@ -118,7 +118,7 @@ var jvmPrograms = []Program{
 	{Name: "lein", Effects: fx(OpaqueLow, Network), Why: "lein runs the project's build and downloads dependencies", Other: fx(OpaqueLow, Network),
 		Goals:    names("check", "test"),
 		Examples: ex("lein run")},
-	singleDash(withFlags(Program{Name: "mvn", Aliases: names("mvnw"), Effects: fx(OpaqueLow, Network), Why: "mvn runs the build's plugins and downloads dependencies", Other: fx(OpaqueLow, Network),
+	singleDash(withFlags(Program{Name: "mvn", Aliases: names("mvnw"), Env: mvnEnv, Effects: fx(OpaqueLow, Network), Why: "mvn runs the build's plugins and downloads dependencies", Other: fx(OpaqueLow, Network),
 		SingleDashLong: true,
 		Goals:          names("test", "verify"),
 		Examples:       ex("mvn package", "mvn -q clean install", "mvn dependency:tree", "mvn verify deploy"), NotExamples: ex("mvn test")},
@@ -276,7 +276,7 @@ var otherLangPrograms = []Program{
 		Examples: ex("dart bin/main.dart")},
 	inherit(Program{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(arg("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-v", "--verbosity", "-s", "--source", "--filter", "--logger", "-l",
-			"--arch", "--os", "--results-directory", "--settings", "-p", "--property"), wpath("-o", "--output"), rpath("--project", "--configfile")),
+			"--arch", "--os", "--settings", "-p", "--property"), wpath("-o", "--output", "--results-directory"), rpath("--project", "--configfile")),
 		Subcommands: []Program{
 			{Name: "add", Effects: fx(Network, WriteInside), Why: "dotnet add changes the project and restores packages", Examples: ex("dotnet add package Serilog")},
 			{Name: "build", Effects: fx(WriteInside), Why: "dotnet build compiles into bin/ and obj/", Examples: ex("dotnet build", "dotnet build -c Release")},

@@ -69,7 +69,7 @@ var nodePrograms = []Program{
 			{Name: "remove", Aliases: names("rm"), Effects: fx(WriteInside), Why: "bun remove changes package.json and node_modules", Examples: ex("bun remove zod")},
 			sub("repl", fx(OpaqueMedium), "bun repl runs code typed at the prompt", "bun repl"),
 			scriptRunner("bun", "run"),
-			{Name: "test", Effects: fx(Verify), Flags: fl(arg("-t", "--test-name-pattern", "--timeout", "--preload", "--coverage-dir"),
+			{Name: "test", Effects: fx(Verify), Flags: fl(arg("-t", "--test-name-pattern", "--timeout", "--preload"), wpath("--coverage-dir"),
 				Flag{Names: names("-u", "--update-snapshots"), Effects: fx(WriteInside), Why: "bun test -u rewrites snapshot files", Examples: ex("bun test -u")}),
 				Examples: ex("bun test", "bun test src/a.test.ts")},
 			sub("unlink", fx(SystemChange), "bun unlink unregisters a global package", "bun unlink"),
@@ -149,7 +149,7 @@ var nodePrograms = []Program{
 			sub("start", fx(OpaqueLow), "next start runs the project's server", "next start"),
 		},
 		Examples: ex("next telemetry disable")},
-	withFlags(Program{Name: "npm", Effects: fx(Read), Other: fx(OpaqueLow),
+	withFlags(Program{Name: "npm", Effects: fx(Read), Other: fx(OpaqueLow), Env: npmEnv, EnvOf: names("git"),
 		Subcommands: []Program{
 			sub("access", fx(Network), "npm access talks to the registry", "npm access list packages"),
 			{Name: "adduser", Effects: fx(Network, WriteOutside), HomeWrite: "~/.npmrc", Why: "npm adduser stores a registry token in ~/.npmrc", Examples: ex("npm adduser")},
@@ -209,7 +209,7 @@ var nodePrograms = []Program{
 			sub("org", fx(Network), "npm org talks to the registry", "npm org ls x"),
 			sub("outdated", fx(Network), "npm outdated asks the registry", "npm outdated"),
 			sub("owner", fx(Network), "npm owner talks to the registry", "npm owner ls x"),
-			{Name: "pack", Effects: fx(WriteInside, OpaqueLow), Why: "npm pack runs the prepack scripts and writes a tarball", Examples: ex("npm pack")},
+			{Name: "pack", Effects: fx(WriteInside, OpaqueLow), Why: "npm pack runs the prepack scripts and writes a tarball", Flags: fl(wpath("--pack-destination")), Examples: ex("npm pack")},
 			sub("ping", fx(Network), "npm ping asks the registry", "npm ping"),
 			{Name: "pkg", Effects: fx(Read), Other: fx(WriteInside),
 				Subcommands: []Program{
@@ -249,12 +249,12 @@ var nodePrograms = []Program{
 			sub("whoami", fx(Network), "npm whoami sends the stored token to the registry", "npm whoami"),
 		},
 		Examples: ex("npm --version", "npm"), NotExamples: ex("npm run build", "npm frobnicate", "npm --json install -g x")}, npmFlags),
-	{Name: "npx", Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "npx downloads and runs a package's program",
+	{Name: "npx", Env: npmEnv, Effects: fx(Network, OpaqueMedium), Operands: Command, Runner: Node, Why: "npx downloads and runs a package's program",
 		Flags:    flags(runnerFlags("npx"), npmFlags),
 		Examples: ex("npx cowsay hi", "npx -y create-next-app@latest app"), NotExamples: ex("npx rm -rf ~", "npx --prefix /tmp rm -rf x", "npx tsc --noEmit")},
 	// pnpx is pnpm 7's `pnpm dlx`: it downloads whatever the project has.
 	{Name: "pnpx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "pnpx downloads and runs a package's program", Examples: ex("pnpx cowsay hi")},
-	withFlags(Program{Name: "pnpm", Effects: fx(Read), Other: fx(OpaqueLow), Runner: Node,
+	withFlags(Program{Name: "pnpm", Effects: fx(Read), Other: fx(OpaqueLow), Env: npmEnv, EnvOf: names("git"), Runner: Node,
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("i", "install"), Effects: fx(Network, WriteInside), Why: "pnpm install downloads packages into node_modules",
 				Flags: fl(globalFlag("pnpm add -g typescript")), Examples: ex("pnpm install", "pnpm add -D vitest", "pnpm i --frozen-lockfile")},
@@ -315,7 +315,7 @@ var nodePrograms = []Program{
 	{Name: "webpack", Aliases: names("parcel", "rollup", "rspack"), Effects: fx(OpaqueLow, WriteInside), Why: "webpack runs the project's configuration and plugins and writes bundles",
 		Flags:    fl(rpath("-c", "--config"), arg("--mode", "--env", "--entry", "--target", "--name"), wpath("-o", "--output-path", "--file", "--dir")),
 		Examples: ex("webpack --mode production", "rollup -c")},
-	withFlags(Program{Name: "yarn", Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow), Runner: Node,
+	withFlags(Program{Name: "yarn", Env: npmEnv, EnvOf: names("git"), Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow), Runner: Node,
 		Flags: fl(Flag{Names: names("-v", "--version", "-h", "--help"), Replace: true, Effects: fx(Read), Examples: ex("yarn --version")}),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("install"), Effects: fx(Network, WriteInside), Why: "yarn add downloads packages into node_modules",
@@ -364,5 +364,5 @@ var nodePrograms = []Program{
 		},
 		Scripts: ScriptName, Checks: nodeChecks, CheckExamples: ex("yarn lint", "yarn type-check", "yarn test:e2e"),
 		Examples: ex("yarn", "yarn --frozen-lockfile"), NotExamples: ex("yarn build", "yarn lint --write", "yarn format")},
-		fl(dir("--cwd"), arg("--registry", "--modules-folder", "--cache-folder", "--network-timeout", "--mode"))),
+		fl(dir("--cwd"), arg("--registry", "--cache-folder", "--network-timeout", "--mode"), wpath("--modules-folder"))),
 }

@@ -57,8 +57,12 @@ func dockerLike(name string) Program {
 		return Program{Name: "push", Effects: fx(Network), Why: d + " push uploads an image", Examples: ex(at + " push registry.example.com/app:1")}
 	}
 	c := d + " compose"
-	return Program{Name: name, Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
-		Flags: fl(arg("-H", "--host", "-c", "--context", "-l", "--log-level", "--url", "--connection", "--remote"), dir("--config"), rpath("--tlscacert", "--tlscert", "--tlskey")),
+	return Program{Name: name, Env: dockerEnv, Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
+		Flags: fl(arg("-l", "--log-level", "--remote"), dir("--config"), rpath("--tlscacert", "--tlscert", "--tlskey"),
+			// The daemon the client talks to: another machine, or one a
+			// context names (docker -H ssh://host ps lists its containers).
+			Flag{Names: names("-H", "--host", "-c", "--context", "--url", "--connection"), Value: Arg, Effects: fx(Network),
+				Why: d + " -H talks to another daemon", Examples: ex(name + " -H ssh://host ps")}),
 		Subcommands: []Program{
 			change(d, "attach", "attaches to a running container"),
 			build(d),
@@ -166,7 +170,7 @@ func dockerLike(name string) Program {
 				Examples: ex(d + " volume")},
 			read(d, "wait"),
 		},
-		Examples: ex(name+" --version", name+" -H ssh://host ps"), NotExamples: ex(name + " run --privileged alpine")}
+		Examples: ex(name+" --version", name+" --log-level debug ps"), NotExamples: ex(name+" run --privileged alpine", name+" -H ssh://host ps")}
 }
 
 // kubectlFlags are kubectl 1.3x's options that take a value, global or of
@@ -218,7 +222,7 @@ var containerPrograms = []Program{
 			rsub("version", "helm version"),
 		},
 		Examples: ex("helm --help")}),
-	withFlags(Program{Name: "kubectl", Aliases: names("oc"), Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
+	withFlags(Program{Name: "kubectl", Aliases: names("oc"), Env: kubectlEnv, Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "annotate", Aliases: names("apply", "autoscale", "create", "edit", "expose", "label", "patch", "replace", "scale", "set", "taint"),
 				Effects: fx(SystemChange, Network), Why: "kubectl apply changes resources on the cluster",
@@ -363,7 +367,7 @@ var cloudPrograms = []Program{
 				Subcommands: []Program{rsub("list", "terraform workspace list"), rsub("show", "terraform workspace show")}, Examples: ex("terraform workspace")},
 		},
 		Examples: ex("terraform -help")},
-		fl(dir("-chdir"), arg("-var", "-target", "-replace", "-lock-timeout", "-parallelism", "-backend-config", "-state", "-state-out", "-backup"),
+		fl(dir("-chdir"), arg("-var", "-target", "-replace", "-lock-timeout", "-parallelism", "-backend-config", "-state"), wpath("-state-out", "-backup"),
 			rpath("-var-file"), wpath("-out")))),
 }
 
@@ -469,7 +473,7 @@ var servicePrograms = []Program{
 			{Name: "domains", Aliases: names("export", "find", "read", "read-type"), Effects: fx(Read), Examples: ex("defaults read com.apple.dock", "defaults domains")},
 		},
 		Examples: ex("defaults")},
-	{Name: "journalctl", Effects: fx(Read),
+	{Name: "journalctl", Env: systemdEnv, Effects: fx(Read),
 		Flags: fl(arg("-u", "--unit", "--user-unit", "--since", "--until", "-p", "--priority", "-t", "--identifier", "-o", "--output", "-D", "--directory", "--file", "--root",
 			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "--lines", "-b", "--boot"),
 			Flag{Names: names("--vacuum-size", "--vacuum-time", "--vacuum-files"), Value: Arg, Effects: fx(SystemChange), Why: "journalctl --vacuum deletes old journal files",
@@ -488,7 +492,7 @@ var servicePrograms = []Program{
 	{Name: "service", Effects: fx(SystemChange), Why: "service starts, stops or restarts system services",
 		Flags:    fl(Flag{Names: names("--status-all"), Replace: true, Effects: fx(Read), Examples: ex("service --status-all")}),
 		Examples: ex("service nginx restart", "service ssh status")},
-	inherit(Program{Name: "systemctl", Effects: fx(Read), Other: fx(SystemChange),
+	inherit(Program{Name: "systemctl", Env: systemdEnv, Effects: fx(Read), Other: fx(SystemChange),
 		Flags: fl(arg("-t", "--type", "--state", "-p", "--property", "-n", "--lines", "-o", "--output", "--root", "--kill-whom", "-s", "--signal", "--job-mode", "-M", "--machine", "--what", "--when"),
 			Flag{Names: names("-H", "--host"), Value: Arg, Effects: fx(Network), Why: "systemctl -H manages another host", Examples: ex("systemctl -H host status nginx")}),
 		Subcommands: []Program{

@@ -135,7 +135,7 @@ var pythonPrograms = []Program{
 	{Name: "nox", Effects: fx(Verify, Network, WriteInside), Why: "nox installs each session's packages into .nox and runs them",
 		Flags:    fl(arg("-s", "--session", "--sessions", "-k", "-t", "--tags", "-p", "--python", "--db", "--default-venv-backend"), rpath("-f", "--noxfile"), dir("--envdir")),
 		Examples: ex("nox -s tests")},
-	{Name: "pip", Aliases: names("pip3"), Versioned: true, Effects: fx(Read), Other: fx(Network, WriteOutside),
+	{Name: "pip", Aliases: names("pip3"), Versioned: true, Env: pipEnv, Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Flags: fl(arg("--proxy", "--timeout", "--retries", "--cache-dir", "--python", "--exists-action", "--trusted-host"), rpath("--cert", "--client-cert"), wpath("--log")),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read),
@@ -204,7 +204,7 @@ var pythonPrograms = []Program{
 			{Name: "add", Aliases: names("install", "lock", "remove", "sync", "update"), Effects: fx(Network, WriteInside, WriteOutside),
 				Why: "poetry install downloads packages into the project's virtualenv", Flags: fl(arg("-G", "--group", "--with", "--without", "--only", "-E", "--extras")),
 				Examples: ex("poetry install", "poetry add requests", "poetry lock")},
-			{Name: "build", Effects: fx(WriteInside, OpaqueLow), Why: "poetry build runs the build backend and writes dist", Examples: ex("poetry build")},
+			{Name: "build", Effects: fx(WriteInside, OpaqueLow), Why: "poetry build runs the build backend and writes dist", Flags: fl(wpath("-o", "--output")), Examples: ex("poetry build")},
 			{Name: "cache", Effects: fx(Read), Other: fx(Deletion),
 				Subcommands: []Program{{Name: "clear", Effects: fx(Deletion), Outside: true, Why: "poetry cache clear deletes poetry's cache", Examples: ex("poetry cache clear --all pypi")}, rsub("list", "poetry cache list")},
 				Examples:    ex("poetry cache")},
@@ -252,7 +252,7 @@ var pythonPrograms = []Program{
 		Flags: fl(rpath("-p", "--project"), arg("--pythonversion", "--pythonplatform", "--level"), optArg("--threads"), dir("--venvpath", "-v"), prog("--pythonpath"),
 			Flag{Names: names("--createstub"), Value: Arg, Effects: fx(WriteInside), Why: "pyright --createstub writes stub files", Examples: ex("pyright --createstub requests")}),
 		Examples: ex("pyright", "pyright src")},
-	{Name: "pytest", Aliases: names("py.test"), Effects: fx(Verify),
+	{Name: "pytest", Aliases: names("py.test"), Env: pytestEnv, Effects: fx(Verify),
 		Flags: fl(arg("-k", "-m", "-p", "-o", "--override-ini", "--tb", "-n", "--numprocesses", "--durations", "--maxfail", "-W", "--pythonwarnings",
 			"--deselect", "--import-mode", "-r", "--color", "--capture", "--timeout", "--cov-report", "--cov-config", "--log-level", "--log-cli-level",
 			"--ignore", "--ignore-glob", "--dist", "--count", "--reruns", "--randomly-seed", "--asyncio-mode"),
@@ -296,7 +296,7 @@ var pythonPrograms = []Program{
 				Examples: ex("twine upload dist/*")},
 		},
 		Examples: ex("twine --version")},
-	inherit(Program{Name: "uv", Effects: fx(Read), Other: fx(Network, WriteInside),
+	inherit(Program{Name: "uv", Env: uvEnv, Effects: fx(Read), Other: fx(Network, WriteInside),
 		// uv: --directory changes the working directory, --project names
 		// the project and keeps it.
 		Flags: fl(dir("--directory"), projectDir("--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),

@@ -220,11 +220,13 @@ var networkTools = []Program{
 
 // archiveTools create and extract archives and compress files.
 var archiveTools = []Program{
-	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside), SingleDashLong: true,
+	// 7z's switches attach their values (`-oDIR`, `-tzip`): read as clusters.
+	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
 			{Name: "a", Aliases: names("d", "rn", "u"), Effects: fx(WriteInside), Operands: WritePaths, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
 			rsub("b", "7z b"),
-			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory", Examples: ex("7z x a.7z", "7z e a.zip")},
+			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory, or the -o directory",
+				Flags: fl(dir("-o")), Examples: ex("7z x a.7z", "7z e a.zip", "7z x -obuild a.7z")},
 			rsub("h", "7z h a.bin"),
 			rsub("i", "7z i"),
 			rsub("l", "7z l a.7z"),
@@ -253,12 +255,18 @@ var archiveTools = []Program{
 			arg("-f", "--file", "--exclude", "-b", "--blocking-factor", "-H", "--format", "--transform", "--xform", "--strip-components", "--owner", "--group",
 				"--mode", "--mtime", "-N", "--newer", "--newer-mtime", "--label", "-V", "--exclude-tag", "--exclude-vcs-ignores", "--occurrence", "--sort"),
 			dir("-C", "--directory"), rpath("-T", "--files-from", "-X", "--exclude-from"),
+			// Read by SpecialTar: members extracted into DIR, or anywhere.
+			optArg("--one-top-level"), Flag{Names: names("-P", "--absolute-names")},
 			prog("-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command")),
 		Examples:    ex("tar -tzf a.tgz", "tar tf a.tar", "tar --list -f a.tar"),
 		NotExamples: ex("tar -xzf a.tgz", "tar -czf out.tgz src", "tar -xf a.tar -C /tmp", "tar -I 'sh -c x' -xf a")},
 	{Name: "unrar", Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
-			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "unrar x extracts files", Examples: ex("unrar x a.rar")},
+			// `unrar x ARCHIVE [FILE...] [DEST/]`: the destination is an
+			// operand, so every operand counts as written (the archive
+			// stands for the working directory it extracts into).
+			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Operands: WritePaths, Why: "unrar x extracts files, into the working directory or DEST/",
+				Examples: ex("unrar x a.rar", "unrar x a.rar build/"), NotExamples: ex("unrar x a.rar /tmp/x/")},
 			{Name: "l", Aliases: names("lb", "lt", "p", "t", "v", "vb", "vt"), Effects: fx(Read), Examples: ex("unrar l a.rar")},
 		},
 		Examples: ex("unrar")},

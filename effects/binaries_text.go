@@ -70,7 +70,7 @@ var textTools = []Program{
 			"-P", "--prompt", "-t", "--tag", "-T", "--tag-file", "-x", "--tabs", "-y", "--max-forw-scroll", "-z", "--window"),
 			wpath("-o", "--log-file", "-O", "--LOG-FILE")),
 		Examples: ex("less a.log", "more README.md"), NotExamples: ex("less -o out.txt a.log")},
-	{Name: "man", Aliases: names("apropos", "whatis"), Effects: fx(Read),
+	{Name: "man", Aliases: names("apropos", "whatis"), Env: manEnv, Effects: fx(Read),
 		Flags:    fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"), optArg("-H", "--html")),
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
 	{Name: "mlr", Effects: fx(Read), Operands: ReadPaths,

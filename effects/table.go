@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem,EnvRole -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -144,6 +144,15 @@ type Program struct {
 	LocalExamples []string
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
+	// Env are the environment variables the program reads to run code or
+	// to move its reach (SPEC §3 rule 8; [EnvVar]): `GIT_PAGER=x git log`
+	// runs x, `GIT_PAGER=x ls` runs nothing. Only on top-level entries.
+	Env []EnvVar
+	// EnvOf names entries whose programs this one runs, so that their
+	// [Program.Env] variables that run code ([EnvCode], [EnvProgram],
+	// [EnvConfig]) count for it too: go runs git (VCS stamping, modules),
+	// so GIT_CONFIG_* with a core.fsmonitor reaches `go build`.
+	EnvOf []string
 	// Examples classify to exactly the set Effects (cwd and the workspace are
 	// /ws, HOME is /home/u); NotExamples do not.
 	Examples    []string
@@ -219,6 +228,16 @@ const (
 	ProgramArg
 	// Config: a `key=value` that may name a program (`git -c core.pager=..`).
 	Config
+	// TreeDir: the program writes its tree here, not (only) in its working
+	// directory, whose meaning for operands it keeps (`git --work-tree=/
+	// checkout .`): the invocation's location classes, and the work-tree
+	// writes of its history rewrites, land here as well.
+	TreeDir
+	// RepoDir: like [TreeDir], for the directory the program keeps its data
+	// and reads its configuration from (`git --git-dir=/x/.git`): outside
+	// the workspace that configuration, which may name programs (git's
+	// core.pager, core.fsmonitor, hooks), is not inspected (opaque-medium).
+	RepoDir
 	// ProjectDir: the program works on the project in this directory, and a
 	// command it carries runs there or in the working directory, as the
 	// tool's version decides: both are candidates (`npm --prefix d exec

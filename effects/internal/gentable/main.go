@@ -150,8 +150,34 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
+	if len(p.Env) > 0 {
+		b.WriteString("Env: []EnvVar{")
+		for _, v := range p.Env {
+			envLit(b, v)
+			b.WriteString(", ")
+		}
+		b.WriteString("}, ")
+	}
+	strs(b, "EnvOf", p.EnvOf)
 	strs(b, "Examples", p.Examples)
 	strs(b, "NotExamples", p.NotExamples)
+	b.WriteString("}")
+}
+
+func envLit(b *bytes.Buffer, v effects.EnvVar) {
+	b.WriteString("{")
+	str(b, "Name", v.Name)
+	if v.Fold {
+		b.WriteString("Fold: true, ")
+	}
+	if v.Role != 0 {
+		fmt.Fprintf(b, "Role: %s, ", v.Role)
+	}
+	str(b, "Option", v.Option)
+	str(b, "Why", v.Why)
+	classes(b, "Effects", v.Effects)
+	strs(b, "Examples", v.Examples)
+	strs(b, "NotExamples", v.NotExamples)
 	b.WriteString("}")
 }
 

@@ -1,0 +1,503 @@
+package classifier
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// envAssign is an assignment, made in the line, to an environment variable
+// that some program of the table reads ([effects.ReadByProgram]). Every
+// assignment counts for the rest of the line once made, whatever its form
+// (`VAR=x cmd`, `VAR=x`, `export`, `declare -x`, `env VAR=x`): a plain
+// assignment reaches a program's environment only when the variable is
+// exported already, which the classifier cannot know, so it is taken to
+// be; one in front of a command may reach a shell function, `eval` or a
+// builtin that runs the shell's own code. `unset` and `export -n` are not
+// followed. A loop body that assigns one is walked again (walker.loop).
+type envAssign struct {
+	name    string
+	value   string
+	dynamic bool
+	at      syntax.Node // the assignment (a *syntax.Assign, or env's word)
+	span    syntax.Node // the part that names it: the command it is in
+	ctx     callCtx     // where the shell was: a code value runs from there
+	// done: a program that reads the variable was classified with it, or
+	// its code value was classified ([walker.envLeftovers] skips it).
+	done     bool
+	codeDone bool
+	// ambient: `export X` of a value the line did not assign, so it is
+	// not known: a program it names is opaque-medium, not unidentifiable.
+	ambient bool
+}
+
+// exportEnv records `export NAME` (or `declare -x NAME`) of a variable the
+// line did not assign: its value is unknown.
+func (w *walker) exportEnv(name string, at, span syntax.Node) {
+	if v := effects.GenericEnv(name); v != nil {
+		w.allKnown = false
+		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` exports %s, which %s", brief(w.textOf(at)), name, v.Why)))
+		return
+	}
+	if effects.ReadByProgram(name) {
+		w.env = append(w.env, &envAssign{name: name, dynamic: true, ambient: true, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+	}
+}
+
+// loopEnv records the variable of `for NAME in WORDS` (and `select`),
+// which takes each word's value: in the environment when exported.
+func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node) {
+	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
+		return
+	}
+	if len(l.Items) == 0 && !l.InPos.IsValid() {
+		w.setEnv(l.Name.Value, "", true, l.Name, at, 0) // `for X; do`: the positional parameters
+		return
+	}
+	for _, it := range l.Items {
+		if isDynamicWord(it, w.opts.Home != "") {
+			w.setEnv(l.Name.Value, "", true, it, at, 0)
+			continue
+		}
+		for _, v := range w.word(it).values() {
+			w.setEnv(l.Name.Value, v, false, it, at, 0)
+		}
+	}
+}
+
+// readVars records the variables that `read`, `printf -v` and `getopts`
+// assign from their input (keyed on the entry): values only known at run
+// time.
+func (inv *invocation) readVars(e *effects.Program, args []field) {
+	var names []string
+	switch e.Name {
+	case "read":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a.dynamic:
+			case isOption(a.value):
+				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
+					i++ // -p PROMPT, -d DELIM, ...
+				}
+			default:
+				names = append(names, a.value)
+			}
+		}
+	case "printf":
+		for i := 0; i+1 < len(args); i++ {
+			if args[i].value == "-v" {
+				names = append(names, args[i+1].value)
+			} else if v, ok := strings.CutPrefix(args[i].value, "-v"); ok && v != "" {
+				names = append(names, v)
+			}
+		}
+	case "getopts":
+		if len(args) > 1 {
+			names = append(names, args[1].value)
+		}
+	}
+	for _, n := range names {
+		if n, _, _ = strings.Cut(n, "["); n != "" {
+			inv.w.setEnv(n, "", true, inv.at, inv.at, inv.depth)
+		}
+	}
+}
+
+// setEnv records the assignment name=value at at (SPEC §3 rule 8): a
+// variable of [effects.Environment] counts for every program now, one a
+// program reads ([effects.Program.Env]) for the programs that read it.
+// span is the node whose span names the part (the command the assignment
+// is in).
+func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, depth int) {
+	if v := effects.GenericEnv(name); v != nil {
+		w.allKnown = false
+		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why)))
+		if v.Role == effects.EnvCode {
+			// Another program runs it, from the shell's directory.
+			w.codeValue(value, dynamic, at, depth, processCtx(w.cwd, w.lcwd))
+		}
+		return
+	}
+	if effects.ReadByProgram(name) {
+		w.env = append(w.env, &envAssign{name: name, value: value, dynamic: dynamic, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+	}
+}
+
+// runsRole reports whether an environment variable's role runs code.
+func runsRole(r effects.EnvRole) bool {
+	return r != effects.EnvOption && r != effects.EnvOptions && r != effects.EnvWrite
+}
+
+// applyEnv classifies the environment the line gave the invocation's
+// program e (its entry's [effects.Program.Env]), before its arguments:
+// variables that run code add their effects now, and those that are the
+// program's options become option words (inv.envWords) that the entry or
+// its subcommands take as their own ([invocation.envOptions]). The
+// variables of the programs e runs ([effects.Program.EnvOf]) count when
+// they run code.
+func (inv *invocation) applyEnv(e *effects.Program) {
+	if len(e.Env) > 0 {
+		inv.envOf(e, true, "")
+	}
+	for _, of := range e.EnvOf {
+		if o := effects.Lookup(of); o != nil {
+			inv.envOf(o, false, fmt.Sprintf(" (%s runs %s)", e.Name, o.Name))
+		}
+	}
+}
+
+// envOf classifies, for the invocation, the variables of owner's Env that
+// the line assigned; all says whether options count too (owner is the
+// invocation's own entry) or only variables that run code, and via how
+// they reach the program (" (go runs git)").
+func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
+	w := inv.w
+	config := false
+	for _, a := range w.env {
+		v := owner.ProgramEnv(a.name)
+		if v == nil || !all && !runsRole(v.Role) {
+			continue
+		}
+		a.done = true
+		switch v.Role {
+		case effects.EnvOption:
+			opt := v.Option
+			if opt == "--*" {
+				name := a.name
+				if v.Fold {
+					name = effects.FoldEnv(name)
+				}
+				opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
+			}
+			inv.envWords = append(inv.envWords, envWord{field{value: opt + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
+		case effects.EnvOptions:
+			if a.dynamic {
+				inv.envPart(a, fmt.Sprintf("sets %s only known at run time: %s", a.name, v.Why))
+				continue
+			}
+			words := strings.Fields(a.value)
+			if len(words) > 0 && a.name != "GOFLAGS" && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+				words[0] = "-" + words[0] // MAKEFLAGS=ks is -ks
+			}
+			for _, wd := range words {
+				if wd == "--" {
+					// What follows are variables (make's), which may be
+					// SHELL or anything a recipe runs.
+					inv.envPart(a, fmt.Sprintf("sets %s with %q, after which come variables: %s", a.name, wd, v.Why))
+					break
+				}
+				inv.envWords = append(inv.envWords, envWord{field{value: wd, word: inv.wordOf(a)}, a, v.Why})
+			}
+		case effects.EnvConfig:
+			config = true
+		case effects.EnvWrite:
+			if a.dynamic || strings.HasPrefix(a.value, "/") {
+				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
+			}
+		default:
+			verb := "sets"
+			if a.ambient {
+				verb = "exports"
+			}
+			inv.envPart(a, fmt.Sprintf("%s %s, which %s%s", verb, a.name, v.Why, via))
+			if v.Role == effects.EnvCode && !a.codeDone && !a.ambient {
+				a.codeDone = true
+				w.codeValue(a.value, a.dynamic, a.at, inv.depth, a.ctx)
+			}
+		}
+	}
+	if config {
+		inv.envConfig(owner, via)
+	}
+}
+
+// envPart adds the opaque-medium part of an assignment a that changes what
+// the invocation's program runs.
+func (inv *invocation) envPart(a *envAssign, what string) {
+	w := inv.w
+	w.allKnown = false
+	w.add(w.part(a.span, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(w.textOf(a.at)), what)))
+}
+
+// wordOf is the word an option taken from assignment a stands at.
+func (inv *invocation) wordOf(a *envAssign) *syntax.Word {
+	if as, ok := a.at.(*syntax.Assign); ok && as.Value != nil {
+		return as.Value
+	}
+	return nil
+}
+
+// envOptions applies the option words the environment gave (inv.envWords)
+// that entry e knows, as if they came first on its command line; the rest
+// wait for a subcommand, and those no level knows are not the program's
+// (go ignores GOFLAGS flags a command does not take).
+//
+// A word that is no option and no option's value (`MAKEFLAGS='-j4
+// SHELL=/tmp/x'`, a variable make takes; `PYTEST_ADDOPTS=tests/`) is
+// opaque-medium; one after an option this level does not know waits with
+// it, since it may be that option's value.
+func (inv *invocation) envOptions(e *effects.Program) {
+	words := inv.envWords
+	inv.envWords = nil
+	waiting := false
+	for i := 0; i < len(words); i++ {
+		wd := words[i]
+		if !wd.dynamic && !strings.HasPrefix(wd.value, "-") {
+			if waiting {
+				inv.envWords = append(inv.envWords, wd)
+			} else {
+				inv.envPart(wd.from, fmt.Sprintf("sets %s with %q, which is not an option: %s", wd.from.name, wd.value, wd.why))
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(wd.value, "=")
+		known := false
+		if strings.HasPrefix(name, "--") || e.SingleDashLong {
+			known = findFlag(e, name) != nil || abbreviated(e, name) != nil
+		} else if len(name) > 1 {
+			known = findFlag(e, name[:2]) != nil
+		}
+		if waiting = !known; waiting {
+			inv.envWords = append(inv.envWords, wd)
+			continue
+		}
+		rest := make([]field, 0, len(words)-i-1)
+		for _, r := range words[i+1:] {
+			rest = append(rest, r.field)
+		}
+		i += inv.option(e, wd.field, rest)
+	}
+}
+
+// envWord is an option word the environment gives a program, with the
+// assignment it comes from and why the variable matters.
+type envWord struct {
+	field
+	from *envAssign
+	why  string
+}
+
+// envConfig decodes git configuration from the environment like `git -c
+// KEY=VALUE` (git-config(1) ENVIRONMENT): GIT_CONFIG_COUNT pairs of
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS. With
+// no count in the line, every pair assigned counts (the count may be in the
+// environment already); a count, key or parameter list only known at run
+// time, or a pair the count needs that the line does not set, is
+// configuration that is not known.
+func (inv *invocation) envConfig(owner *effects.Program, via string) {
+	w := inv.w
+	opt := "-c"
+	if v := owner.ProgramEnv("GIT_CONFIG_PARAMETERS"); v != nil && v.Option != "" {
+		opt = v.Option
+	}
+	keys, values := map[int][]*envAssign{}, map[int][]*envAssign{}
+	var counts, params []*envAssign
+	for _, a := range w.env {
+		if v := owner.ProgramEnv(a.name); v == nil || v.Role != effects.EnvConfig {
+			continue
+		}
+		switch {
+		case a.name == "GIT_CONFIG_COUNT":
+			counts = append(counts, a)
+		case a.name == "GIT_CONFIG_PARAMETERS":
+			params = append(params, a)
+		case strings.HasPrefix(a.name, "GIT_CONFIG_KEY_"), strings.HasPrefix(a.name, "GIT_CONFIG_VALUE_"):
+			_, num, _ := strings.Cut(a.name[len("GIT_CONFIG_"):], "_")
+			n, err := strconv.Atoi(num)
+			if err != nil || n < 0 || strconv.Itoa(n) != num {
+				continue // git reads GIT_CONFIG_KEY_0, never GIT_CONFIG_KEY_00
+			}
+			if strings.HasPrefix(a.name, "GIT_CONFIG_KEY_") {
+				keys[n] = append(keys[n], a)
+			} else {
+				values[n] = append(values[n], a)
+			}
+		}
+	}
+	unknown := func(a *envAssign, what string) {
+		inv.envPart(a, what+", so git's configuration, which may name programs, is not known"+via)
+	}
+	pairs := map[int]bool{}
+	if len(counts) == 0 {
+		for n := range keys {
+			pairs[n] = true
+		}
+	}
+	for _, c := range counts {
+		n, err := strconv.Atoi(strings.TrimSpace(c.value))
+		switch {
+		case c.dynamic:
+			unknown(c, "sets GIT_CONFIG_COUNT only known at run time")
+		case err != nil || n < 0 || n > maxEnvConfig:
+			unknown(c, "sets GIT_CONFIG_COUNT to a count the classifier does not follow")
+		default:
+			for i := range n {
+				if len(keys[i]) == 0 {
+					unknown(c, fmt.Sprintf("counts GIT_CONFIG_KEY_%d, which the line does not set", i))
+					continue
+				}
+				pairs[i] = true
+			}
+		}
+	}
+	apply := func(kv string, dynamic bool, word *syntax.Word) {
+		f := flagHit{flag: findFlag(owner, opt), name: opt, value: &field{value: kv, dynamic: dynamic, word: word}}
+		if f.flag == nil {
+			f.flag = &effects.Flag{Names: []string{opt}, Value: effects.Config}
+		}
+		inv.applyFlag(f)
+	}
+	ns := make([]int, 0, len(pairs))
+	for n := range pairs {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	for _, n := range ns {
+		vals := values[n]
+		for _, k := range keys[n] {
+			if len(vals) == 0 {
+				// git refuses a key without a value: nothing runs.
+				apply(k.value+"=", k.dynamic, inv.wordOf(k))
+			}
+			for _, v := range vals {
+				if k.dynamic && !v.dynamic {
+					// The key is not known; the value, which may be a
+					// program git runs, is.
+					unknown(k, "sets GIT_CONFIG_KEY_"+strconv.Itoa(n)+" only known at run time")
+					w.codeValue(v.value, false, v.at, inv.depth, processCtx(unknownDirs, unknownDirs))
+					continue
+				}
+				apply(k.value+"="+v.value, k.dynamic || v.dynamic, inv.wordOf(v))
+			}
+		}
+	}
+	for _, p := range params {
+		if p.dynamic {
+			unknown(p, "sets GIT_CONFIG_PARAMETERS only known at run time")
+			continue
+		}
+		kvs, ok := gitConfigParameters(p.value)
+		if !ok {
+			unknown(p, "sets GIT_CONFIG_PARAMETERS in a form the classifier does not read")
+			continue
+		}
+		for _, kv := range kvs {
+			apply(kv, false, inv.wordOf(p))
+		}
+	}
+}
+
+// maxEnvConfig bounds the GIT_CONFIG_COUNT the classifier follows.
+const maxEnvConfig = 64
+
+// gitConfigParameters decodes GIT_CONFIG_PARAMETERS as git writes it
+// (config.c, sq_quote): entries separated by spaces, each a single-quoted
+// `'key=value'` (git before 2.31) or `'key'='value'`, where `'\”` is a
+// quote. ok is false for anything else.
+func gitConfigParameters(s string) (kvs []string, ok bool) {
+	i := 0
+	quoted := func() (string, bool) {
+		if i >= len(s) || s[i] != '\'' {
+			return "", false
+		}
+		var b strings.Builder
+		i++
+		for {
+			j := strings.IndexByte(s[i:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(s[i : i+j])
+			i += j + 1
+			if strings.HasPrefix(s[i:], `\''`) || strings.HasPrefix(s[i:], `\!'`) {
+				b.WriteByte(s[i+1]) // sq_quote writes ' and ! as '\'' and '\!'
+				i += 3
+				continue
+			}
+			return b.String(), true
+		}
+	}
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if i >= len(s) {
+			return kvs, true
+		}
+		k, ok := quoted()
+		if !ok {
+			return nil, false
+		}
+		if i < len(s) && s[i] == '=' {
+			i++
+			v, ok := quoted()
+			if !ok {
+				return nil, false
+			}
+			k += "=" + v
+		} else if !strings.Contains(k, "=") {
+			k += "=" // a key alone is `true` (git -c key)
+		}
+		if i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' {
+			return nil, false
+		}
+		kvs = append(kvs, k)
+	}
+}
+
+// envLeftovers classifies, at the end of the line, the variables that run
+// code (GIT_PAGER, RUSTC_WRAPPER, GIT_CONFIG_*) that no program reading
+// them took, when some part runs code the classifier does not see (a
+// check by name, project code, an unknown program): that code may run the
+// program that reads them (`GIT_PAGER=x make test`, whose recipe may run
+// git log).
+func (w *walker) envLeftovers() {
+	if len(w.env) == 0 {
+		return
+	}
+	var runs *Part
+	for i := range w.parts {
+		switch w.parts[i].Class {
+		case effects.Verify, effects.OpaqueLow, effects.OpaqueMedium:
+			if w.parts[i].Program != "" {
+				runs = &w.parts[i]
+			}
+		}
+		if runs != nil {
+			break
+		}
+	}
+	if runs == nil {
+		return
+	}
+	text := runs.Text
+	owners := map[*effects.Program]bool{}
+	for _, a := range w.env {
+		if a.done {
+			continue
+		}
+		for _, p := range effects.EnvOwners(a.name) {
+			if v := p.ProgramEnv(a.name); v != nil && runsRole(v.Role) {
+				owners[p] = true
+			}
+		}
+	}
+	names := make([]*effects.Program, 0, len(owners))
+	for p := range owners {
+		names = append(names, p)
+	}
+	slices.SortFunc(names, func(a, b *effects.Program) int { return strings.Compare(a.Name, b.Name) })
+	for _, p := range names {
+		a := w.env[0]
+		inv := &invocation{w: w, at: a.span, text: brief(text), prog: p.Name, top: p.Name, typed: len(p.Name), depth: 1,
+			ctx: a.ctx, dirs: a.ctx.dirs, runDirs: a.ctx.dirs, entry: p}
+		inv.envOf(p, false, fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name))
+		inv.emitFlags()
+	}
+}

@@ -1,0 +1,168 @@
+package effects
+
+import (
+	"strings"
+	"sync"
+)
+
+// EnvVar is an environment variable that a program reads to run code or to
+// move its reach (SPEC §3 rule 8): per program in [Program.Env], and for
+// every program in [Environment]. An assignment counts for the rest of the
+// line once made (in front of the command, plainly, with `export`,
+// `declare -x` or `env VAR=x`), and for a program that reads it.
+type EnvVar struct {
+	// Name as the program reads it (`GIT_PAGER`); a name ending in `*` is a
+	// prefix (`GIT_CONFIG_KEY_*`).
+	Name string
+	// Fold: the program reads the name in any case and with `-` for `_`
+	// (npm's `npm_config_script_shell` is `NPM_CONFIG_SCRIPT-SHELL`).
+	Fold bool
+	Role EnvRole
+	// Option, for [EnvOption]: the program's option whose value the
+	// variable is (`--work-tree` for GIT_WORK_TREE); `--*` derives it from
+	// the rest of a prefix name, lower case with `-` for `_` (pip reads
+	// PIP_TARGET as --target, npm npm_config_global as --global); for
+	// [EnvConfig], the program's configuration option (`-c`).
+	Option string
+	Why    string
+	// Effects are the classes the variable adds: its Examples classify to
+	// include every one, its NotExamples to none of them.
+	Effects     []Class
+	Examples    []string
+	NotExamples []string
+}
+
+// EnvRole says what an [EnvVar]'s value is to the program reading it.
+type EnvRole uint8
+
+const (
+	// EnvUnknown: treated as the worst case, a program that runs ([EnvProgram]).
+	EnvUnknown EnvRole = iota
+	// EnvCode: a command line the program runs with `sh -c` (GIT_PAGER,
+	// EDITOR): opaque-medium, and the value is classified as code (SPEC §3
+	// rule 11).
+	EnvCode
+	// EnvProgram: names a program, a library or a file of code or
+	// configuration the program runs or loads (RUSTC_WRAPPER, LD_PRELOAD,
+	// MAKEFILES): opaque-medium, whatever it names.
+	EnvProgram
+	// EnvOption: the value of one of the program's options
+	// ([EnvVar.Option]), parsed as that option (GIT_DIR is --git-dir).
+	EnvOption
+	// EnvOptions: words of the program's own options, parsed as them
+	// (GOFLAGS for go, MAKEFLAGS for make, which may spell single-letter
+	// options without the dash).
+	EnvOptions
+	// EnvWrite: a file the program writes when the value is an absolute
+	// path (git's GIT_TRACE=/tmp/t.log; `1`, `2` and `true` mean stderr).
+	EnvWrite
+	// EnvConfig: git configuration in the environment, decoded like `git -c
+	// KEY=VALUE` ([EnvVar.Option]): GIT_CONFIG_COUNT with its
+	// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS.
+	// A key that names a program is rule 11's; a count, key or value only
+	// known at run time is opaque-medium.
+	EnvConfig
+)
+
+// Environment are the variables that change what runs for every program
+// (SPEC §3 rule 8): the loader's, the shells', and those read by more
+// programs than a table can list (PAGER, EDITOR, NODE_OPTIONS).
+var Environment = []EnvVar{
+	{Name: "BASHOPTS", Role: EnvProgram, Why: "changes how bash runs", Examples: []string{"BASHOPTS=extdebug bash -c ls"}},
+	{Name: "BASH_ENV", Role: EnvProgram, Why: "names a script every bash runs", Examples: []string{"BASH_ENV=/tmp/x bash -c ls"}},
+	{Name: "CC", Role: EnvProgram, Why: "names the C compiler builds run", Examples: []string{"CC=/tmp/cc go build ./..."}},
+	{Name: "CXX", Role: EnvProgram, Why: "names the C++ compiler builds run", Examples: []string{"CXX=/tmp/cc cargo build"}},
+	{Name: "DYLD_INSERT_LIBRARIES", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"DYLD_INSERT_LIBRARIES=/tmp/x.dylib ls"}},
+	{Name: "DYLD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"DYLD_LIBRARY_PATH=/tmp ls"}},
+	{Name: "EDITOR", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"EDITOR=/tmp/ed crontab -e"}},
+	{Name: "ENV", Role: EnvProgram, Why: "names a script every sh runs", Examples: []string{"ENV=/tmp/rc sh -c ls"}},
+	{Name: "IFS", Role: EnvProgram, Why: "changes how the shell splits words", Examples: []string{"IFS=x bash -c ls"}},
+	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
+	{Name: "JDK_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every java launcher", Examples: []string{"JDK_JAVA_OPTIONS=-javaagent:/tmp/a.jar gradle test"}},
+	{Name: "LD_AUDIT", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_AUDIT=/tmp/x.so ls"}},
+	{Name: "LD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"LD_LIBRARY_PATH=/tmp/lib go test ./..."}},
+	{Name: "LD_PRELOAD", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_PRELOAD=/tmp/x.so ls"}},
+	{Name: "LESSCLOSE", Role: EnvProgram, Why: "runs a program when less closes a file (less is every program's pager)", Examples: []string{"LESSCLOSE='/tmp/x %s' git log"}},
+	{Name: "LESSOPEN", Role: EnvProgram, Why: "runs a program when less opens a file (less is every program's pager)", Examples: []string{"LESSOPEN='|/tmp/x %s' less README.md"}},
+	{Name: "NODE_OPTIONS", Role: EnvProgram, Why: "can load code into node, which many tools are", Examples: []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit"}},
+	{Name: "PAGER", Role: EnvCode, Why: "runs a program as the pager", Examples: []string{"PAGER=cat git log", "PAGER=/tmp/p psql -l"}},
+	{Name: "PATH", Role: EnvProgram, Why: "changes which programs run", Examples: []string{"PATH=/tmp/evil:$PATH git status"}},
+	{Name: "PERL5LIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
+	{Name: "PERL5OPT", Role: EnvProgram, Why: "passes options to every perl", Examples: []string{"PERL5OPT=-Mx perl -v"}},
+	{Name: "PROMPT_COMMAND", Role: EnvProgram, Why: "runs a command at every prompt", Examples: []string{"PROMPT_COMMAND=/tmp/x bash -i"}},
+	{Name: "PYTHONHOME", Role: EnvProgram, Why: "changes which standard library python loads", Examples: []string{"PYTHONHOME=/tmp python3 -m pytest"}},
+	{Name: "PYTHONPATH", Role: EnvProgram, Why: "changes which modules python imports", Examples: []string{"PYTHONPATH=/tmp python3 -m pytest"}},
+	// PYTHONSTARTUP runs only in interactive python, but SPEC §3 rule 8 lists it.
+	{Name: "PYTHONSTARTUP", Role: EnvProgram, Why: "names a script python runs", Examples: []string{"PYTHONSTARTUP=/tmp/s.py python3 -m pytest"}},
+	{Name: "RUBYLIB", Role: EnvProgram, Why: "changes which libraries ruby loads", Examples: []string{"RUBYLIB=/tmp ruby -v"}},
+	{Name: "RUBYOPT", Role: EnvProgram, Why: "passes options to every ruby", Examples: []string{"RUBYOPT=-rx ruby -v"}},
+	{Name: "SHELLOPTS", Role: EnvProgram, Why: "changes how shells run", Examples: []string{"SHELLOPTS=xtrace bash -c ls"}},
+	{Name: "SSH_ASKPASS", Role: EnvCode, Why: "runs a program for ssh's passwords (ssh runs under git, rsync, scp, ...)", Examples: []string{"SSH_ASKPASS=/tmp/x ssh host"}},
+	{Name: "VISUAL", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"VISUAL=vim crontab -e"}},
+	{Name: "_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"_JAVA_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
+}
+
+// Matches reports whether the variable name is v's: its name, or a name
+// under its prefix, folded when v is [EnvVar.Fold].
+func (v *EnvVar) Matches(name string) bool {
+	if v.Fold {
+		name = FoldEnv(name)
+	}
+	if prefix, ok := strings.CutSuffix(v.Name, "*"); ok {
+		return strings.HasPrefix(name, prefix) && len(name) > len(prefix)
+	}
+	return name == v.Name
+}
+
+// FoldEnv spells a variable name as a folding program reads it: upper
+// case, `-` read as `_`.
+func FoldEnv(name string) string {
+	return strings.ReplaceAll(strings.ToUpper(name), "-", "_")
+}
+
+// GenericEnv returns the [Environment] variable named name, or nil.
+func GenericEnv(name string) *EnvVar {
+	for i := range Environment {
+		if Environment[i].Matches(name) {
+			return &Environment[i]
+		}
+	}
+	return nil
+}
+
+// ProgramEnv returns p's [Program.Env] variable named name, or nil.
+func (p *Program) ProgramEnv(name string) *EnvVar {
+	for i := range p.Env {
+		if p.Env[i].Matches(name) {
+			return &p.Env[i]
+		}
+	}
+	return nil
+}
+
+var (
+	envOwnersOnce sync.Once
+	envOwners     []*Program // the entries with an Env
+)
+
+// EnvOwners returns the entries whose [Program.Env] has the variable name.
+func EnvOwners(name string) []*Program {
+	envOwnersOnce.Do(func() {
+		for i := range table {
+			if len(table[i].Env) > 0 {
+				envOwners = append(envOwners, &table[i])
+			}
+		}
+	})
+	var out []*Program
+	for _, p := range envOwners {
+		if p.ProgramEnv(name) != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReadByProgram reports whether some entry's [Program.Env] has the
+// variable name: only such assignments need remembering for later parts.
+func ReadByProgram(name string) bool { return len(EnvOwners(name)) > 0 }
