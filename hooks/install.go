@@ -323,8 +323,11 @@ var layouts = map[string]layout{
 	// "timeout" is in seconds; the default was 60 s and is 600 s since 2.x
 	// (https://code.claude.com/docs/en/hooks). PostToolUse (and
 	// PostToolUseFailure: it ran, and failed) says a command ran; Stop ends
-	// the turn.
-	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}},
+	// the turn, SessionEnd the session. Stop does not run when the user
+	// answers No in the permission dialog (that interrupts the turn; seen
+	// in e2e/agents TestClaudeCodeInteractive with 2.1.332), so without
+	// SessionEnd that prompt stays asked after /exit.
+	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}, {"SessionEnd", ""}},
 		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)

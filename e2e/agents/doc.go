@@ -15,6 +15,13 @@
 // connect(2) of the CLI's process tree is checked: a connection anywhere but
 // loopback fails the test.
 //
+// TestClaudeCodeInteractive runs one interactive Claude Code session in a
+// tmux pane of the test's own tmux server: the model asks for two
+// workspace writes the gate prompts for, the test answers Claude Code's
+// permission dialog Yes and then No by keystrokes and ends the session with
+// /exit, and the decision log must show the first approved and the second
+// rejected by the agent's user (issue 16).
+//
 // Safety: the tests only ever ask for harmless commands (echo, touch of a
 // file in the temporary project) and one refusal, `rm -rf ~/dummy`, against
 // a dummy directory in the temporary HOME, which must still exist after the
