@@ -110,7 +110,8 @@ async function main(): Promise<number> {
   const result = path.join(dir, "result.json");
   for (const d of [home, ud, extDir, ws, ackDir, path.join(ud, "User")]) fs.mkdirSync(d, { recursive: true });
   const userSettings = path.join(ud, "User", "settings.json");
-  fs.writeFileSync(userSettings, JSON.stringify({
+  // The comment must survive every edit of the file (rules add, the API).
+  fs.writeFileSync(userSettings, "// e2e: a comment rules add must keep\n" + JSON.stringify({
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "security.workspace.trust.enabled": false,
@@ -224,7 +225,18 @@ async function main(): Promise<number> {
           await sleep(300);
           text = (await dialog.first().innerText()).replace(/\u00a0/g, " ");
           if (docs && name === "tool-npm-install") await page.screenshot({ path: path.join(docs, "extension-prompt.png") });
-          await dialog.first().getByRole("button", { name: "Cancel" }).click({ timeout: 5000 });
+          if (name === "gate-teach") {
+            // "Allow `PROGRAM SUBCOMMAND` from now on", then the modal that
+            // confirms what the rule lets run: Add rule.
+            await dialog.first().getByRole("button", { name: /from now on/ }).click({ timeout: 5000 });
+            const confirm = page.locator(".monaco-dialog-box", { hasText: "Add rule" }).first();
+            await confirm.waitFor({ state: "visible", timeout: 15_000 });
+            await sleep(300);
+            text += " || " + (await confirm.innerText()).replace(/\u00a0/g, " ");
+            await confirm.getByRole("button", { name: "Add rule" }).click({ timeout: 5000 });
+          } else {
+            await dialog.first().getByRole("button", { name: "Cancel" }).click({ timeout: 5000 });
+          }
         } catch (e) {
           text = `(no dialog: ${e instanceof Error ? e.message.split("\n")[0] : e})`;
         }

@@ -14,6 +14,7 @@ import { Check, Progress } from "./protocol";
 
 interface Verdict {
   decision: string;
+  teach?: { program: string; subcommand?: string; example: string };
   rule: string;
   reason: string;
   command: string;
@@ -271,6 +272,33 @@ export async function run(): Promise<void> {
       expect(seen.text.includes("npm install x") && seen.text.includes("Reason:"), `modal text: ${JSON.stringify(seen.text)}`);
       progress.serverVerdicts.push({ command: "ls", decision: "allow" }, { command: "rm -rf ~", decision: "refuse" }, { command: "npm install x", decision: "prompt" });
       return "ok";
+    });
+
+    await check("Allow `e2e-acme report` from now on: the prompt offers it, a second modal confirms, rules add writes the user settings (comments kept), and the next identical command is allowed without a prompt", async () => {
+      expect(api, "no API");
+      const a = api;
+      const cmd = "e2e-acme report"; // a program the table does not know: gate() only asks, nothing runs
+      const before = await classify(cmd);
+      expect(before.decision === "prompt" && before.teach?.program === "e2e-acme" && before.teach.subcommand === "report",
+        `${cmd}: ${before.decision} (${before.rule}), teach ${JSON.stringify(before.teach)}`);
+      const seen = await dialogSeen("gate-teach", cmd, () => a.gate(cmd));
+      progress.serverVerdicts.push({ command: cmd, decision: "prompt" });
+      expect(seen.result === true, `gate(${cmd}) after Allow from now on: ${JSON.stringify(seen.result)} ${seen.error ?? ""}; dialogs: ${seen.text}`);
+      expect(seen.text.includes("Allow `e2e-acme report` from now on") && seen.text.includes("Add rule"), `dialogs: ${JSON.stringify(seen.text)}`);
+      // Not VS Code desktop's file, which this code-server never reads.
+      const desktop = path.join(env("HOME"), ".config", "Code", "User", "settings.json");
+      expect(!fs.existsSync(desktop), `rules add wrote ${desktop}, not the settings of this editor (${userSettings}):\n${fs.existsSync(desktop) ? fs.readFileSync(desktop, "utf8") : ""}`);
+      const onDisk = fs.readFileSync(userSettings, "utf8");
+      expect(onDisk.includes("// e2e: a comment rules add must keep"), `the comment is gone from ${userSettings}:\n${onDisk}`);
+      expect(/"ml-ai\.rules"/.test(onDisk) && onDisk.includes('"e2e-acme"') && onDisk.includes('"report"'), `no rule in ${userSettings}:\n${onDisk}`);
+      let last: Verdict | undefined;
+      const ms = await waitFor(async () => (last = await classify(cmd)).decision === "allow", 5000, `${cmd} → allow after the rule`, 250)
+        .catch((e: unknown) => { throw new Error(`${e instanceof Error ? e.message : e}: last ${last?.decision} (${last?.rule}: ${last?.reason})`); });
+      expect(last?.rule === "user:e2e-acme" || /user:e2e-acme/.test(JSON.stringify(last)), `allowed, but not by the user rule: ${JSON.stringify(last)}`);
+      // gate() allows it now without any dialog (the driver fails on an unexpected one).
+      expect((await within(a.gate(cmd), 10_000, `gate ${cmd}`)) === true, `gate(${cmd}) is not true`);
+      progress.serverVerdicts.push({ command: cmd, decision: "allow" });
+      return `allowed ${ms} ms after the rule (${last?.rule}); dialogs: ${JSON.stringify(seen.text.slice(0, 240))}`;
     });
 
     await check("a hook in hold mode is released from VS Code: its notification's Approve lets it run", async () => {
