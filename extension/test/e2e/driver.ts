@@ -103,7 +103,9 @@ async function main(): Promise<number> {
   const deadline = started + Number(env("CS_E2E_TIMEOUT_S", "300")) * 1000;
 
   const home = path.join(dir, "home");
-  const ud = path.join(dir, "ud");
+  // code-server's default user data dir (${XDG_DATA_HOME}/code-server), where
+  // hooks, which read the user settings from disk, find them too.
+  const ud = path.join(home, ".local", "share", "code-server");
   const extDir = path.join(dir, "extensions");
   const ws = path.join(dir, "ws");
   const ackDir = path.join(dir, "ack");
@@ -272,6 +274,18 @@ async function main(): Promise<number> {
             await toast.waitFor({ state: "visible", timeout: 15_000 });
             text = (await toast.innerText()).replace(/\u00a0/g, " ");
             await toast.getByRole("button", { name: "Approve" }).click({ timeout: 5000 });
+          } else if (name === "held-teach") {
+            // The held command's notification: Allow ... from now on, then
+            // the modal that confirms what the rule lets run: Add rule.
+            const toast = page.locator(".notification-toast", { hasText: "e2e-held-tool scan" }).first();
+            await toast.waitFor({ state: "visible", timeout: 15_000 });
+            text = (await toast.innerText()).replace(/\u00a0/g, " ");
+            await toast.getByRole("button", { name: /from now on/ }).click({ timeout: 5000 });
+            const confirm = page.locator(".monaco-dialog-box", { hasText: "Add rule" }).first();
+            await confirm.waitFor({ state: "visible", timeout: 15_000 });
+            await sleep(300);
+            text += " || " + (await confirm.innerText()).replace(/\u00a0/g, " ");
+            await confirm.getByRole("button", { name: "Add rule" }).click({ timeout: 5000 });
           } else if (name === "screenshot-output") {
             await showOutput(page, docs);
             text = "ok";
