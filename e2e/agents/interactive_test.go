@@ -119,7 +119,11 @@ func dialogFor(cmd string) *regexp.Regexp {
 // claudeFirstRun writes the state an interactive Claude Code keeps in
 // ~/.claude.json once its user went through the first-run screens: the
 // onboarding (theme) done, the API key from the environment accepted, and
-// the project's folder trusted.
+// the project's folder trusted. Without it 2.1.332 shows its welcome screen
+// and checks that api.anthropic.com is reachable (through the proxy trap:
+// "Unable to connect to Anthropic services"), and goes no further. With it
+// the session starts in Claude Code's default "auto" permission mode, where
+// a hook's ask still opens the permission dialog (Yes / No).
 func (s *sandbox) claudeFirstRun() {
 	key := "e2e-not-a-key"
 	if len(key) > 20 {
