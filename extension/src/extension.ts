@@ -18,7 +18,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Teachable, Verdict } from "./protocol";
-import { TeachCommand, rulesListArgs, rulesOfList, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf, userSettingsFile } from "./teach";
+import { SyncWaitMs, TeachCommand, rulesListArgs, rulesOfList, sameJSON, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf, userSettingsFile } from "./teach";
 import { HeldTracker, heldMessage, heldStatus } from "./held";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
@@ -179,8 +179,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
       channel.warn(`could not read the rules back from ${file}: ${listed.stderr || (listed.err ? errorText(listed.err) : "unexpected output")}`);
       return;
     }
-    const current = config().inspect<unknown[]>("rules")?.globalValue ?? [];
-    if (JSON.stringify(current) === JSON.stringify(rules)) return;
+    const same = (): boolean => sameJSON(config().inspect<unknown[]>("rules")?.globalValue ?? [], rules);
+    if (same()) return;
+    // VS Code desktop reads the edit within a moment: wait for that rather
+    // than rewrite the array (an update through the API drops comments
+    // inside the ml-ai.rules value; those around it stay).
+    await new Promise<void>((done) => {
+      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${ConfigSection}.rules`) && same()) finish();
+      });
+      const timer = setTimeout(() => finish(), SyncWaitMs);
+      const finish = (): void => {
+        clearTimeout(timer);
+        sub.dispose();
+        done();
+      };
+    });
+    if (same()) return;
     try {
       await config().update("rules", rules, vscode.ConfigurationTarget.Global);
     } catch (e) {

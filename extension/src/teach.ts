@@ -101,3 +101,20 @@ export function teachableOf(x: unknown): Teachable | undefined {
   if (typeof o["subcommand"] === "string" && o["subcommand"] !== "") t.subcommand = o["subcommand"];
   return t;
 }
+
+/** SyncWaitMs is how long the extension waits for VS Code to read the file rules add wrote. */
+export const SyncWaitMs = 1500;
+
+/** sameJSON reports whether a and b are the same JSON value, whatever the order of object keys. */
+export function sameJSON(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(canonical).join(",")}]`;
+  if (typeof x === "object" && x !== null) {
+    const o = x as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(x) ?? "null";
+}

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { TeachCommand, rulesListArgs, rulesOfList, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf, userSettingsFile } from "../../src/teach";
+import { TeachCommand, rulesListArgs, rulesOfList, sameJSON, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf, userSettingsFile } from "../../src/teach";
 
 test("a rule with a subcommand", () => {
   const t = { program: "kx", subcommand: "get", example: "kx get pods" };
@@ -50,4 +50,12 @@ test("the rules read back from rules list --json", () => {
   assert.deepEqual(rulesOfList("null"), undefined);
   assert.deepEqual(rulesOfList("not json"), undefined);
   assert.deepEqual(rulesOfList(JSON.stringify([{ name: "kx" }])), undefined);
+});
+
+test("the rules compare as JSON values, not as key orders", () => {
+  assert.ok(sameJSON([{ name: "kx", program: "kx" }], [{ program: "kx", name: "kx" }]));
+  assert.ok(sameJSON([], []));
+  assert.ok(!sameJSON([{ name: "kx" }], [{ name: "ky" }]));
+  assert.ok(!sameJSON([{ a: 1 }, { b: 2 }], [{ b: 2 }, { a: 1 }]), "the order of rules matters");
+  assert.ok(!sameJSON([{ a: [1, 2] }], [{ a: [2, 1] }]));
 });
