@@ -225,6 +225,10 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 	}
 	hook("gemini-cli", gemini("BeforeTool", "npm install d"))
 	hook("gemini-cli", gemini("AfterTool", "npm install d"))
+	// A No in Gemini CLI's confirmation cancels the turn without AfterAgent;
+	// /quit runs SessionEnd.
+	hook("gemini-cli", strings.ReplaceAll(gemini("BeforeTool", "npm install h"), `"ge"`, `"ge2"`))
+	hook("gemini-cli", `{"session_id":"ge2","transcript_path":"/tmp/t.json","cwd":"`+w+`","hook_event_name":"SessionEnd","timestamp":"2026-12-01T17:50:34.000Z","reason":"exit"}`)
 	cursor := func(event, command string) string {
 		return `{"hook_event_name":"` + event + `","conversation_id":"cu","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
 	}
@@ -253,6 +257,7 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 		"npm install e": {audit.StatusApproved, "cursor:ada"},
 		"npm install f": {audit.StatusRejected, "cursor:ada"},
 		"npm install g": {audit.StatusRejected, "claude-code:ada"},
+		"npm install h": {audit.StatusRejected, "gemini-cli:ada"},
 	}
 	if len(rows) != len(want) {
 		t.Errorf("%d rows, want %d (reports add none)", len(rows), len(want))
@@ -262,7 +267,7 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 		if !ok || r.Status != w.status || r.Reviewer != w.reviewer || r.Note == "" {
 			t.Errorf("row %d %q: %s by %q, note %q; want %s by %q", r.LogID, r.Command, r.Status, r.Reviewer, r.Note, w.status, w.reviewer)
 		}
-		if r.Command == "npm install g" && !strings.Contains(r.Note, "session ended (its SessionEnd hook ran)") {
+		if (r.Command == "npm install g" || r.Command == "npm install h") && !strings.Contains(r.Note, "session ended (its SessionEnd hook ran)") {
 			t.Errorf("row %d: note %q does not say the session ended", r.LogID, r.Note)
 		}
 	}

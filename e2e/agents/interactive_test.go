@@ -23,26 +23,71 @@ const (
 	rejectCmd  = "touch e2e-rejected"
 )
 
-// TestClaudeCodeInteractive drives a real interactive Claude Code session in
-// a pseudo-terminal (tmux, on a socket of the test's own) against the
-// scripted model, with command-safety's hook installed for the project. The
-// model asks for two commands the gate prompts for; the test answers Claude
-// Code's permission dialog by keystrokes, Yes then No, and ends the session
-// with /exit. The decision log must then say the first was approved by the
-// agent's user (reviewer claude-code:e2e) because it ran, and the second
-// rejected, with how that was inferred; the first file exists, the second
-// does not (issue 16, "Done when").
-func TestClaudeCodeInteractive(t *testing.T) {
+// interactive says how to drive an agent's interactive session in a
+// terminal: what its screens look like and which keys answer them.
+type interactive struct {
+	ag *agent
+	// prepare writes what the agent needs before its first interactive start.
+	prepare func(s *sandbox)
+	// input matches the screen when the agent waits for the user's input.
+	input *regexp.Regexp
+	// dialog matches the agent's permission dialog for a command.
+	dialog func(cmd string) *regexp.Regexp
+	// yes and no are the dialog's options that approve once and reject.
+	yes, no string
+	// quit ends the session so that its end-of-session hooks run.
+	quit string
+}
+
+var interactives = []interactive{
+	{
+		ag: claudeCode, prepare: (*sandbox).claudeFirstRun,
+		// ❯ at the start of a line under a horizontal rule.
+		input: regexp.MustCompile(`(?m)^─+\n❯`),
+		dialog: func(cmd string) *regexp.Regexp {
+			return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(cmd) + `.*Do you want to proceed\?.*\d\.\s+No`)
+		},
+		yes: "Yes", no: "No", quit: "/exit",
+	},
+	{
+		ag: geminiCLI, prepare: func(*sandbox) {}, // configure and GEMINI_CLI_TRUST_WORKSPACE suffice
+		input: regexp.MustCompile(`(?m)^\s*>\s+Type your message`),
+		dialog: func(cmd string) *regexp.Regexp {
+			return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(cmd) + `.*Allow execution of .*\d\.\s+No`)
+		},
+		yes: "Allow once", no: "No, suggest changes", quit: "/quit",
+	},
+}
+
+// TestInteractive drives a real interactive session of Claude Code and of
+// Gemini CLI in a pseudo-terminal (tmux, on a socket of the test's own)
+// against the scripted model, with command-safety's hook installed for the
+// project. The model asks for two commands the gate prompts for; the test
+// answers the agent's own permission dialog by keystrokes, Yes then No, and
+// ends the session (/exit, /quit). The decision log must then say the first
+// was approved by the agent's user (reviewer AGENT:e2e) because it ran, and
+// the second rejected, with how that was inferred; the first file exists,
+// the second does not (issue 16, "Done when"). Both agents run no end-of-turn
+// hook after a No (it cancels the turn): the session's end answers it.
+func TestInteractive(t *testing.T) {
 	requireE2E(t)
-	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("the interactive session runs in tmux, which is not installed: %v", err)
+		t.Fatalf("the interactive sessions run in tmux, which is not installed: %v", err)
 	}
-	ag := claudeCode
-	requireAdapter(t, ag)
+	for _, it := range interactives {
+		t.Run(it.ag.hook, func(t *testing.T) {
+			t.Parallel()
+			requireAdapter(t, it.ag)
+			testInteractive(t, it)
+		})
+	}
+}
+
+func testInteractive(t *testing.T, it interactive) {
+	ag := it.ag
 	s := newSandbox(t, ag, ag.call(approveCmd))
 	s.srv.then = []toolCall{ag.call(rejectCmd)}
-	s.claudeFirstRun()
+	it.prepare(s)
 	s.install()
 
 	tty := s.startTTY()
@@ -50,35 +95,38 @@ func TestClaudeCodeInteractive(t *testing.T) {
 	approved := filepath.Join(s.proj, "e2e-approved")
 	rejected := filepath.Join(s.proj, "e2e-rejected")
 
-	tty.waitFor("the input box", inputBox, 60*time.Second)
+	tty.waitFor("the input box", it.input, 60*time.Second)
 	tty.typeLine("Run the two e2e write commands, one after the other.")
 
 	// First dialog: Yes.
-	scr := tty.waitFor("the permission dialog for "+approveCmd, dialogFor(approveCmd), 60*time.Second)
+	scr := tty.waitFor("the permission dialog for "+approveCmd, it.dialog(approveCmd), 60*time.Second)
 	if exists(approved) {
 		t.Fatalf("SAFETY: %q ran before anyone answered the dialog\n%s", approveCmd, scr)
 	}
 	if rows := s.entriesFor(approveCmd); len(rows) != 1 || rows[0].Status != "asked" {
-		t.Errorf("while Claude Code asks its user, want one asked row for %q, got %+v", approveCmd, rows)
+		t.Errorf("while %s asks its user, want one asked row for %q, got %+v", ag.name, approveCmd, rows)
 	}
 	if !strings.Contains(scr, "`"+approveCmd+"` writes") {
 		t.Errorf("the dialog does not show the gate's reason for %q:\n%s", approveCmd, scr)
 	}
-	tty.choose(scr, "Yes")
+	tty.choose(scr, it.yes)
 	tty.waitUntil("the approved command to run", 30*time.Second, func() bool { return exists(approved) })
 
 	// Second dialog: No.
-	scr = tty.waitFor("the permission dialog for "+rejectCmd, dialogFor(rejectCmd), 60*time.Second)
-	tty.choose(scr, "No")
-	tty.waitFor("the input box after the rejection", inputBox, 30*time.Second)
+	scr = tty.waitFor("the permission dialog for "+rejectCmd, it.dialog(rejectCmd), 60*time.Second)
+	tty.choose(scr, it.no)
+	tty.waitFor("the input box after the rejection", it.input, 30*time.Second)
 	if exists(rejected) {
 		t.Errorf("SAFETY: %q ran although its user said No (%s exists)", rejectCmd, rejected)
 	}
+	if rows := s.entriesFor(rejectCmd); len(rows) == 1 {
+		t.Logf("after the No, before the session ends, the row is %s", rows[0].Status)
+	}
 
-	// End the session: /exit runs the end-of-session hooks.
-	tty.typeLine("/exit")
+	// End the session: its end-of-session hooks run.
+	tty.typeLine(it.quit)
 	code := tty.waitExit(30 * time.Second)
-	t.Logf("claude exited with %d; model calls:\n%s", code, s.srv.Summary())
+	t.Logf("%s exited with %d; model calls:\n%s", ag.name, code, s.srv.Summary())
 	tr := turn{code: code, connects: tty.connects()}
 	s.checkOffline(tr)
 	if exists(rejected) {
@@ -101,19 +149,10 @@ func TestClaudeCodeInteractive(t *testing.T) {
 			rejectCmd, wantReviewer, no, tty.transcript())
 	}
 	for _, e := range append(yes, no...) {
-		if !strings.Contains(out, e.Command) || !strings.Contains(out, e.Status) {
-			t.Errorf("`command-safety log` does not show %q as %s:\n%s", e.Command, e.Status, out)
+		if !strings.Contains(out, e.Command) || !strings.Contains(out, e.Status) || !strings.Contains(out, wantReviewer) {
+			t.Errorf("`command-safety log` does not show %q as %s by %s:\n%s", e.Command, e.Status, wantReviewer, out)
 		}
 	}
-}
-
-// inputBox is Claude Code's prompt line, waiting for the user's input: a
-// ❯ at the start of the line under a horizontal rule.
-var inputBox = regexp.MustCompile(`(?m)^─+\n❯`)
-
-// dialogFor matches Claude Code's permission dialog for a Bash command.
-func dialogFor(cmd string) *regexp.Regexp {
-	return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(cmd) + `.*Do you want to proceed\?.*\d\.\s+No`)
 }
 
 // claudeFirstRun writes the state an interactive Claude Code keeps in
@@ -229,11 +268,11 @@ func (t *tty) waitUntil(what string, limit time.Duration, cond func() bool) {
 	}
 }
 
-// choose presses the number of the dialog's option that reads label
-// ("Yes", "No") exactly up to punctuation.
+// choose presses the number of the dialog's option whose text is label up
+// to the end of a word ("Yes" is not "Yes, and don't ask again").
 func (t *tty) choose(scr, label string) {
 	t.s.t.Helper()
-	m := regexp.MustCompile(`(?m)(\d)\.\s+` + label + `\b([^,]|$)`).FindStringSubmatch(scr)
+	m := regexp.MustCompile(`(?m)(\d)\.\s+` + regexp.QuoteMeta(label) + `(\s|$)`).FindStringSubmatch(scr)
 	if m == nil {
 		t.s.t.Fatalf("the dialog has no %q option:\n%s", label, scr)
 	}

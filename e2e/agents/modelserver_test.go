@@ -37,8 +37,8 @@ type exchange struct {
 //	OpenAI     POST /v1/chat/completions (SSE)                        (Copilot CLI with type openai)
 //
 // A request that offers call's tool and carries no tool result yet is
-// answered with the tool call (Anthropic: one with N tool results with
-// then[N-1], when there is one); every other request with text that ends the turn (a JSON
+// answered with the tool call (Anthropic, Gemini: one with N tool results
+// with then[N-1], when there is one); every other request with text that ends the turn (a JSON
 // call, like Gemini's router, with JSON that fits its schema).
 type modelServer struct {
 	t    testing.TB
@@ -46,7 +46,7 @@ type modelServer struct {
 	call toolCall
 	// then are the tool calls after the first, one per tool result the
 	// conversation already carries (set before the CLI starts; the
-	// Anthropic API only, for the interactive Claude Code session).
+	// Anthropic and Gemini APIs, for the interactive sessions).
 	then []toolCall
 
 	mu   sync.Mutex
@@ -346,12 +346,16 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 			}
 		}
 	}
-	offered := false
-	for _, t := range req.Tools {
-		for _, f := range t.FunctionDeclarations {
-			offered = offered || f.Name == m.call.Name
+	call, _, useTool := m.next(func(name string) bool {
+		for _, t := range req.Tools {
+			for _, f := range t.FunctionDeclarations {
+				if f.Name == name {
+					return true
+				}
+			}
 		}
-	}
+		return false
+	}, len(e.ToolResults))
 	var part map[string]any
 	switch {
 	case req.GenerationConfig.ResponseMimeType == "application/json":
@@ -362,9 +366,9 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 		}
 		b, _ := json.Marshal(fillSchema(schema, ""))
 		part = map[string]any{"text": string(b)}
-	case offered && len(e.ToolResults) == 0:
+	case useTool:
 		e.Answer = "tool-call"
-		part = map[string]any{"functionCall": map[string]any{"name": m.call.Name, "args": m.call.Args}}
+		part = map[string]any{"functionCall": map[string]any{"name": call.Name, "args": call.Args}}
 	default:
 		e.Answer = "text"
 		part = map[string]any{"text": finalText}
