@@ -44,16 +44,19 @@ var interactives = []interactive{
 		ag: claudeCode, prepare: (*sandbox).claudeFirstRun,
 		// ❯ at the start of a line under a horizontal rule.
 		input: regexp.MustCompile(`(?m)^─+\n❯`),
+		// The pending dialog for cmd: "Bash command", its description, cmd
+		// between dashed rules (the transcript shows a ran call as Bash(cmd)).
 		dialog: func(cmd string) *regexp.Regexp {
-			return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(cmd) + `.*Do you want to proceed\?.*\d\.\s+No`)
+			return regexp.MustCompile(`(?s)Bash command\n[^\n]*\n\s*╌+\n\s*` + regexp.QuoteMeta(cmd) + `\s*\n\s*╌+\n.*Do you want to proceed\?.*\d\.\s+No`)
 		},
 		yes: "Yes", no: "No", quit: "/exit",
 	},
 	{
 		ag: geminiCLI, prepare: func(*sandbox) {}, // configure and GEMINI_CLI_TRUST_WORKSPACE suffice
 		input: regexp.MustCompile(`(?m)^\s*>\s+Type your message`),
+		// The pending call is "? Shell CMD" (a ran one "✓ Shell CMD").
 		dialog: func(cmd string) *regexp.Regexp {
-			return regexp.MustCompile(`(?s)` + regexp.QuoteMeta(cmd) + `.*Allow execution of .*\d\.\s+No`)
+			return regexp.MustCompile(`(?s)\? Shell\s+` + regexp.QuoteMeta(cmd) + `\s.*Allow execution of .*\d\.\s+No`)
 		},
 		yes: "Allow once", no: "No, suggest changes", quit: "/quit",
 	},
@@ -96,10 +99,10 @@ func testInteractive(t *testing.T, it interactive) {
 	rejected := filepath.Join(s.proj, "e2e-rejected")
 
 	tty.waitFor("the input box", it.input, 60*time.Second)
-	tty.typeLine("Run the two e2e write commands, one after the other.")
+	tty.submit("Run the two e2e write commands, one after the other.")
 
 	// First dialog: Yes.
-	scr := tty.waitFor("the permission dialog for "+approveCmd, it.dialog(approveCmd), 60*time.Second)
+	scr := tty.waitDialog(it.dialog(approveCmd), approveCmd)
 	if exists(approved) {
 		t.Fatalf("SAFETY: %q ran before anyone answered the dialog\n%s", approveCmd, scr)
 	}
@@ -109,12 +112,12 @@ func testInteractive(t *testing.T, it interactive) {
 	if !strings.Contains(scr, "`"+approveCmd+"` writes") {
 		t.Errorf("the dialog does not show the gate's reason for %q:\n%s", approveCmd, scr)
 	}
-	tty.choose(scr, it.yes)
+	tty.answer(it.dialog(approveCmd), scr, it.yes)
 	tty.waitUntil("the approved command to run", 30*time.Second, func() bool { return exists(approved) })
 
 	// Second dialog: No.
-	scr = tty.waitFor("the permission dialog for "+rejectCmd, it.dialog(rejectCmd), 60*time.Second)
-	tty.choose(scr, it.no)
+	scr = tty.waitDialog(it.dialog(rejectCmd), rejectCmd)
+	tty.answer(it.dialog(rejectCmd), scr, it.no)
 	tty.waitFor("the input box after the rejection", it.input, 30*time.Second)
 	if exists(rejected) {
 		t.Errorf("SAFETY: %q ran although its user said No (%s exists)", rejectCmd, rejected)
@@ -124,7 +127,7 @@ func testInteractive(t *testing.T, it interactive) {
 	}
 
 	// End the session: its end-of-session hooks run.
-	tty.typeLine(it.quit)
+	tty.submit(it.quit)
 	code := tty.waitExit(30 * time.Second)
 	t.Logf("%s exited with %d; model calls:\n%s", ag.name, code, s.srv.Summary())
 	tr := turn{code: code, connects: tty.connects()}
@@ -278,6 +281,66 @@ func (t *tty) choose(scr, label string) {
 	}
 	t.s.t.Logf("answering %q (key %s)", label, m[1])
 	t.tmux(nil, "send-keys", "-t", "0", m[1])
+}
+
+// waitDialog waits for the permission dialog re for cmd and returns the
+// screen once it has held still for half a second (a key pressed while the
+// dialog is still drawing can be lost).
+func (t *tty) waitDialog(re *regexp.Regexp, cmd string) string {
+	t.s.t.Helper()
+	for {
+		t.waitFor("the permission dialog for "+cmd, re, 60*time.Second)
+		time.Sleep(500 * time.Millisecond)
+		if again := t.screen(); re.MatchString(again) {
+			return again
+		}
+	}
+}
+
+// answer presses the option label of the dialog re shows on scr. A key the
+// CLI dropped (seen under load) leaves that same dialog up: after 3 s it is
+// pressed again, at most twice more. The dialog re matches is only ever the
+// pending one for its command, so a repeat never answers another dialog.
+func (t *tty) answer(re *regexp.Regexp, scr, label string) {
+	t.s.t.Helper()
+	for try := 1; ; try++ {
+		t.choose(scr, label)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		gone := t.s.waitFor(ctx, func() bool { scr = t.screen(); return !re.MatchString(scr) })
+		cancel()
+		if gone {
+			return
+		}
+		if try == 3 {
+			t.s.t.Fatalf("the dialog did not take %q three times:\n%s", label, t.transcript())
+		}
+		t.s.t.Logf("the dialog is still up 3 s after %q; pressing it again", label)
+	}
+}
+
+// inputHas matches the input box (between horizontal rules, after its ❯ or
+// > mark) holding text that was not submitted yet.
+func inputHas(text string) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^─+\n\s*[❯>] +` + regexp.QuoteMeta(text) + `\s*$`)
+}
+
+// submit types text and presses Enter; while the input box still holds the
+// text 2 s later (an Enter the CLI dropped, seen under load), Enter is
+// pressed again, at most twice more.
+func (t *tty) submit(text string) {
+	t.s.t.Helper()
+	t.typeLine(text)
+	re := inputHas(text)
+	for try := 1; try < 3; try++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		sent := t.s.waitFor(ctx, func() bool { return !re.MatchString(t.screen()) })
+		cancel()
+		if sent {
+			return
+		}
+		t.s.t.Logf("%q is still in the input box 2 s after Enter; pressing Enter again", text)
+		t.tmux(nil, "send-keys", "-t", "0", "Enter")
+	}
 }
 
 // typeLine types text into the pane and presses Enter.
