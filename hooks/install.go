@@ -323,8 +323,11 @@ var layouts = map[string]layout{
 	// "timeout" is in seconds; the default was 60 s and is 600 s since 2.x
 	// (https://code.claude.com/docs/en/hooks). PostToolUse (and
 	// PostToolUseFailure: it ran, and failed) says a command ran; Stop ends
-	// the turn.
-	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}},
+	// the turn, SessionEnd the session. Stop does not run when the user
+	// answers No in the permission dialog (that interrupts the turn; seen
+	// in e2e/agents TestInteractive with 2.1.332), so without
+	// SessionEnd that prompt stays asked after /exit.
+	"claude-code": {events: []hookEvent{{"PreToolUse", "Bash"}, {"PostToolUse", "Bash"}, {"PostToolUseFailure", "Bash"}, {"Stop", ""}, {"SessionEnd", ""}},
 		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Second,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("type", "command", "command", cmd)
@@ -348,8 +351,11 @@ var layouts = map[string]layout{
 	// {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name", "type", "command", "description", "timeout": ms}]}]}}
 	// "timeout" is in milliseconds, default 60000; a hook that outlives it is
 	// killed and the tool runs (https://geminicli.com/docs/hooks/reference).
-	// AfterTool says the command ran; AfterAgent ends the turn.
-	"gemini-cli": {events: []hookEvent{{"BeforeTool", "run_shell_command"}, {"AfterTool", "run_shell_command"}, {"AfterAgent", ""}},
+	// AfterTool says the command ran; AfterAgent ends the turn, SessionEnd
+	// the session. A No in the interactive confirmation (0.61.0) cancels the
+	// turn without AfterAgent (e2e/agents TestInteractive), so without
+	// SessionEnd that prompt stays asked after /quit.
+	"gemini-cli": {events: []hookEvent{{"BeforeTool", "run_shell_command"}, {"AfterTool", "run_shell_command"}, {"AfterAgent", ""}, {"SessionEnd", ""}},
 		grouped: true, timeoutKey: "timeout", timeoutUnit: time.Millisecond,
 		defaultLimit: time.Minute, maxLimit: nodeTimerMax, entry: func(cmd string) *strictjson.Object {
 			return strictjson.Obj("name", "command-safety", "type", "command", "command", cmd,

@@ -633,3 +633,29 @@ func gateFlag(agent string) string {
 	}
 	return ""
 }
+
+// TestEndOfSessionEvents: the agents whose end-of-turn event does not run
+// after a No in their interactive permission dialog (Claude Code 2.1.332,
+// Gemini CLI 0.61.0: the No cancels the turn; e2e/agents TestInteractive)
+// also get our entry under SessionEnd, so that prompt is answered when the
+// session ends.
+func TestEndOfSessionEvents(t *testing.T) {
+	for agent, want := range map[string][]string{
+		"claude-code": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"},
+		"gemini-cli":  {"BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"},
+	} {
+		ed, err := Install(agent, []byte("{}"), Spec{Binary: testBinary})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Hooks map[string][]any }
+		if err := json.Unmarshal(ed.Data, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range want {
+			if len(v.Hooks[ev]) != 1 {
+				t.Errorf("%s: want one entry under %s:\n%s", agent, ev, ed.Data)
+			}
+		}
+	}
+}

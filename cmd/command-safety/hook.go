@@ -374,7 +374,11 @@ func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) erro
 		h.changed = h.changed || id > 0
 		return err
 	}
-	ids, err := h.log.NotRun(ctx, a, "the agent's turn ended (its "+r.Event+" hook ran)")
+	ended := "turn"
+	if strings.EqualFold(r.Event, "SessionEnd") {
+		ended = "session"
+	}
+	ids, err := h.log.NotRun(ctx, a, "the agent's "+ended+" ended (its "+r.Event+" hook ran)")
 	h.changed = h.changed || len(ids) > 0
 	return err
 }

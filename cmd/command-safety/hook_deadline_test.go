@@ -213,12 +213,22 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 	hook("claude-code", claude("PostToolUse", "toolu_1", "npm install a"))
 	hook("claude-code", claude("PostToolUse", "toolu_3", "npm install EVIL")) // never matches toolu_3's row
 	hook("claude-code", `{"session_id":"cc","cwd":"`+w+`","hook_event_name":"Stop","stop_hook_active":false}`)
+	// The user answered No in Claude Code's dialog: that interrupts the
+	// turn and no Stop runs; /exit then runs SessionEnd (payload as
+	// Claude Code 2.1.332 sends it, captured in e2e/agents).
+	claude2 := strings.ReplaceAll(claude("PreToolUse", "toolu_4", "npm install g"), `"cc"`, `"cc2"`)
+	hook("claude-code", claude2)
+	hook("claude-code", `{"session_id":"cc2","transcript_path":"/tmp/t.jsonl","cwd":"`+w+`","prompt_id":"p1","hook_event_name":"SessionEnd","reason":"prompt_input_exit"}`)
 
 	gemini := func(event, command string) string {
 		return `{"session_id":"ge","cwd":"` + w + `","hook_event_name":"` + event + `","tool_name":"run_shell_command","tool_input":{"command":"` + command + `"}}`
 	}
 	hook("gemini-cli", gemini("BeforeTool", "npm install d"))
 	hook("gemini-cli", gemini("AfterTool", "npm install d"))
+	// A No in Gemini CLI's confirmation cancels the turn without AfterAgent;
+	// /quit runs SessionEnd.
+	hook("gemini-cli", strings.ReplaceAll(gemini("BeforeTool", "npm install h"), `"ge"`, `"ge2"`))
+	hook("gemini-cli", `{"session_id":"ge2","transcript_path":"/tmp/t.json","cwd":"`+w+`","hook_event_name":"SessionEnd","timestamp":"2026-12-01T17:50:34.000Z","reason":"exit"}`)
 	cursor := func(event, command string) string {
 		return `{"hook_event_name":"` + event + `","conversation_id":"cu","workspace_roots":["` + w + `"],"cwd":"` + w + `","command":"` + command + `"}`
 	}
@@ -246,6 +256,8 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 		"npm install d": {audit.StatusApproved, "gemini-cli:ada"},
 		"npm install e": {audit.StatusApproved, "cursor:ada"},
 		"npm install f": {audit.StatusRejected, "cursor:ada"},
+		"npm install g": {audit.StatusRejected, "claude-code:ada"},
+		"npm install h": {audit.StatusRejected, "gemini-cli:ada"},
 	}
 	if len(rows) != len(want) {
 		t.Errorf("%d rows, want %d (reports add none)", len(rows), len(want))
@@ -255,5 +267,23 @@ func TestAgentAnswersReachTheLog(t *testing.T) {
 		if !ok || r.Status != w.status || r.Reviewer != w.reviewer || r.Note == "" {
 			t.Errorf("row %d %q: %s by %q, note %q; want %s by %q", r.LogID, r.Command, r.Status, r.Reviewer, r.Note, w.status, w.reviewer)
 		}
+		if (r.Command == "npm install g" || r.Command == "npm install h") && !strings.Contains(r.Note, "session ended (its SessionEnd hook ran)") {
+			t.Errorf("row %d: note %q does not say the session ended", r.LogID, r.Note)
+		}
+	}
+	// `log` shows who answered each prompt.
+	out, stderr, code := s.run(t, "", nil, "log", "--log", s.logPath(), "--limit", "0")
+	if code != 0 {
+		t.Fatalf("log: exit %d: %s", code, stderr)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		for cmd, w := range want {
+			if strings.HasSuffix(line, cmd) && (!strings.Contains(line, " "+string(w.status)+" ") || !strings.Contains(line, " "+w.reviewer+" ")) {
+				t.Errorf("log shows %q without %s by %s:\n%s", cmd, w.status, w.reviewer, out)
+			}
+		}
+	}
+	if !strings.Contains(out, "REVIEWER") {
+		t.Errorf("log has no REVIEWER column:\n%s", out)
 	}
 }

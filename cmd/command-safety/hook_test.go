@@ -369,10 +369,11 @@ func TestHookInstallProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCmd := resolved + " hook claude-code --limit=30s"
-	// The gate on PreToolUse; reports on PostToolUse(Failure) and Stop,
-	// after the user's own Stop hook.
+	// The gate on PreToolUse; reports on PostToolUse(Failure), Stop (after
+	// the user's own Stop hook) and SessionEnd (a No in Claude Code's
+	// dialog runs no Stop).
 	if got.Model != "opus" || len(got.Hooks["Stop"]) != 2 || got.Hooks["Stop"][0].Hooks[0].Command != "say done" ||
-		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 ||
+		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 || len(got.Hooks["SessionEnd"]) != 1 ||
 		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
 		t.Errorf("settings after install:\n%s", data)
 	}

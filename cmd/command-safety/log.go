@@ -28,7 +28,7 @@ const logExitError = 4
 
 const logUsage = `usage:
   command-safety log [--log PATH] [--since 1h|2026-11-30|RFC3339] [--decision allow|prompt|refuse]
-                     [--agent NAME] [--status auto|pending|approved|rejected] [--effect EFFECT]
+                     [--agent NAME] [--status auto|held|asked|advisory|pending|approved|rejected] [--effect EFFECT]
                      [--grep TEXT] [--limit N] [--json]
   command-safety log stats   [--log PATH] [same filters] [--json]
   command-safety log suggest [--log PATH] [--min N] [--json] [--rules]
@@ -136,7 +136,7 @@ func logQuery(verb string, args []string, stdout, stderr io.Writer) int {
 	since := fs.String("since", "", "only verdicts since: a duration (90m, 1h, 2d), a date or an RFC 3339 time")
 	decision := fs.String("decision", "", "allow, prompt or refuse")
 	agent := fs.String("agent", "", "agent name")
-	status := fs.String("status", "", "auto, pending, approved or rejected")
+	status := fs.String("status", "", "auto, held, asked, advisory, pending (any of the three), approved or rejected")
 	effect := fs.String("effect", "", "an effect class, e.g. network")
 	grep := fs.String("grep", "", "text the command contains")
 	limit := fs.Int("limit", 50, "at most N rows (0: all)")
@@ -259,12 +259,19 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 // logCommandWidth is how many characters of a command the table shows.
 const logCommandWidth = 60
 
+// printEntries prints the table of `log`; REVIEWER is who answered a
+// prompt (a reviewer, or the agent and its user: "claude-code:ada"), "-"
+// while nobody has.
 func printEntries(w io.Writer, es []audit.Entry) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tID\tDECISION\tSTATUS\tAGENT\tRULE\tCOMMAND")
+	fmt.Fprintln(tw, "TIME\tID\tDECISION\tSTATUS\tREVIEWER\tAGENT\tRULE\tCOMMAND")
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format(time.DateTime), e.LogID, e.Decision,
-			e.Status, e.Agent, e.Rule, truncateCommand(e.Command, logCommandWidth))
+		reviewer := "-"
+		if e.Reviewer != "" {
+			reviewer = truncateCommand(e.Reviewer, 40)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format(time.DateTime), e.LogID, e.Decision,
+			e.Status, reviewer, e.Agent, e.Rule, truncateCommand(e.Command, logCommandWidth))
 	}
 	tw.Flush()
 }

@@ -75,6 +75,9 @@ var claudeCode = &agent{
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 			"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
 			"CLAUDE_CODE_TMPDIR=" + s.tmp,
+			// Interactive sessions also fetch the official plugin marketplace
+			// (github.com, downloads.claude.ai) unless this is set.
+			"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
 		}
 	},
 	args: func(s *sandbox, prompt string) []string {

@@ -15,6 +15,13 @@
 // connect(2) of the CLI's process tree is checked: a connection anywhere but
 // loopback fails the test.
 //
+// TestInteractive runs one interactive session each of Claude Code and
+// Gemini CLI in a tmux pane of the test's own tmux server: the model asks
+// for two workspace writes the gate prompts for, the test answers the
+// agent's permission dialog Yes and then No by keystrokes and ends the
+// session (/exit, /quit), and the decision log must show the first approved
+// and the second rejected by the agent's user (issue 16).
+//
 // Safety: the tests only ever ask for harmless commands (echo, touch of a
 // file in the temporary project) and one refusal, `rm -rf ~/dummy`, against
 // a dummy directory in the temporary HOME, which must still exist after the

@@ -37,12 +37,17 @@ type exchange struct {
 //	OpenAI     POST /v1/chat/completions (SSE)                        (Copilot CLI with type openai)
 //
 // A request that offers call's tool and carries no tool result yet is
-// answered with the tool call; every other request with text that ends the
-// turn (a JSON call, like Gemini's router, with JSON that fits its schema).
+// answered with the tool call (Anthropic, Gemini: one with N tool results
+// with then[N-1], when there is one); every other request with text that ends the turn (a JSON
+// call, like Gemini's router, with JSON that fits its schema).
 type modelServer struct {
 	t    testing.TB
 	srv  *httptest.Server
 	call toolCall
+	// then are the tool calls after the first, one per tool result the
+	// conversation already carries (set before the CLI starts; the
+	// Anthropic and Gemini APIs, for the interactive sessions).
+	then []toolCall
 
 	mu   sync.Mutex
 	log  []exchange
@@ -68,6 +73,19 @@ func newModelServer(t testing.TB, call toolCall) *modelServer {
 
 // URL is the server's base URL, http://127.0.0.1:PORT.
 func (m *modelServer) URL() string { return m.srv.URL }
+
+// next is the tool call for a request that carries results tool results,
+// its number (1 for call) and whether there is one that the request offers.
+func (m *modelServer) next(offered func(name string) bool, results int) (toolCall, int, bool) {
+	c := m.call
+	if results > 0 {
+		if results > len(m.then) {
+			return toolCall{}, 0, false
+		}
+		c = m.then[results-1]
+	}
+	return c, results + 1, offered(c.Name)
+}
 
 // Port is the server's TCP port.
 func (m *modelServer) Port() int { return m.srv.Listener.Addr().(*net.TCPAddr).Port }
@@ -248,17 +266,21 @@ func (m *modelServer) anthropic(w http.ResponseWriter, body []byte, e *exchange)
 			}
 		}
 	}
-	offered := false
-	for _, t := range req.Tools {
-		offered = offered || t.Name == m.call.Name
-	}
-	useTool := offered && len(e.ToolResults) == 0
+	call, n, useTool := m.next(func(name string) bool {
+		for _, t := range req.Tools {
+			if t.Name == name {
+				return true
+			}
+		}
+		return false
+	}, len(e.ToolResults))
+	id := fmt.Sprintf("toolu_e2e_%d", n)
 	var block map[string]any
 	stop := "end_turn"
 	if useTool {
 		e.Answer = "tool-call"
 		stop = "tool_use"
-		block = map[string]any{"type": "tool_use", "id": "toolu_e2e_1", "name": m.call.Name, "input": m.call.Args}
+		block = map[string]any{"type": "tool_use", "id": id, "name": call.Name, "input": call.Args}
 	} else {
 		e.Answer = "text"
 		block = map[string]any{"type": "text", "text": finalText}
@@ -276,9 +298,9 @@ func (m *modelServer) anthropic(w http.ResponseWriter, body []byte, e *exchange)
 	s.event("message_start", map[string]any{"type": "message_start", "message": msg})
 	if useTool {
 		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": "toolu_e2e_1", "name": m.call.Name, "input": map[string]any{}}})
+			"content_block": map[string]any{"type": "tool_use", "id": id, "name": call.Name, "input": map[string]any{}}})
 		s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": argsJSON(m.call.Args)}})
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": argsJSON(call.Args)}})
 	} else {
 		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 			"content_block": map[string]any{"type": "text", "text": ""}})
@@ -324,12 +346,16 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 			}
 		}
 	}
-	offered := false
-	for _, t := range req.Tools {
-		for _, f := range t.FunctionDeclarations {
-			offered = offered || f.Name == m.call.Name
+	call, _, useTool := m.next(func(name string) bool {
+		for _, t := range req.Tools {
+			for _, f := range t.FunctionDeclarations {
+				if f.Name == name {
+					return true
+				}
+			}
 		}
-	}
+		return false
+	}, len(e.ToolResults))
 	var part map[string]any
 	switch {
 	case req.GenerationConfig.ResponseMimeType == "application/json":
@@ -340,9 +366,9 @@ func (m *modelServer) gemini(w http.ResponseWriter, body []byte, stream bool, e 
 		}
 		b, _ := json.Marshal(fillSchema(schema, ""))
 		part = map[string]any{"text": string(b)}
-	case offered && len(e.ToolResults) == 0:
+	case useTool:
 		e.Answer = "tool-call"
-		part = map[string]any{"functionCall": map[string]any{"name": m.call.Name, "args": m.call.Args}}
+		part = map[string]any{"functionCall": map[string]any{"name": call.Name, "args": call.Args}}
 	default:
 		e.Answer = "text"
 		part = map[string]any{"text": finalText}

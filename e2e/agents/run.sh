@@ -18,6 +18,7 @@ export PATH="$PATH:/usr/local/go/bin"
 need_apt=()
 command -v strace >/dev/null || [ "${E2E_STRACE:-1}" = 0 ] || need_apt+=(strace)
 command -v git >/dev/null || need_apt+=(git)
+command -v tmux >/dev/null || need_apt+=(tmux) # the interactive Claude Code session's terminal
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "agents e2e: installing ${need_apt[*]} (Debian)"
   sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo

@@ -18,7 +18,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { ConfigSection, HeldCommand, HeldParams, InitializationOptions, Methods, Outcome, ResolveParams, Teachable, Verdict } from "./protocol";
-import { TeachCommand, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf } from "./teach";
+import { SyncWaitMs, TeachCommand, rulesListArgs, rulesOfList, sameJSON, teachArgs, teachButton, teachConfirm, teachLink, teachName, teachableOf, userSettingsFile } from "./teach";
 import { HeldTracker, heldMessage, heldStatus } from "./held";
 import { GateCore, errorText } from "./state";
 import { RestartPolicy } from "./restart";
@@ -144,23 +144,63 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
   // "Allow `PROGRAM SUBCOMMAND` from now on": confirm what the rule lets
   // run, then write it with `command-safety rules add` (the binary checks
   // the rule's example and edits the user settings; nothing else does).
+  const exec = (args: string[]): Promise<{ err: Error | null; stdout: string; stderr: string }> =>
+    new Promise((done) => {
+      execFile(binary(), args, { timeout: 30_000, windowsHide: true }, (err, stdout, stderr) => done({ err, stdout, stderr }));
+    });
+  // The user settings file of this editor (code-server, --user-data-dir,
+  // Insiders, Cursor ... each has its own), when globalStorage says it.
+  const settingsFile = context.globalStorageUri.scheme === "file" ? userSettingsFile(context.globalStorageUri.fsPath) : undefined;
   const teachRule = async (t: Teachable): Promise<boolean> => {
     const add = "Add rule";
     const pick = await vscode.window.showWarningMessage(
       `Allow \`${teachName(t)}\` from now on?`, { modal: true, detail: teachConfirm(t) }, add);
     if (pick !== add) return false;
-    return new Promise<boolean>((done) => {
-      execFile(binary(), teachArgs(t), { timeout: 30_000, windowsHide: true }, (err, stdout, stderr) => {
-        if (err) {
-          channel.error(`rules add for ${teachName(t)} failed: ${stderr || errorText(err)}`);
-          void vscode.window.showErrorMessage(`Could not add the rule for \`${teachName(t)}\`: ${stderr || errorText(err)}`);
-          done(false);
-          return;
-        }
-        channel.info(`rule added for ${teachName(t)}:\n${stdout}`);
-        done(true);
+    const { err, stdout, stderr } = await exec(teachArgs(t, settingsFile));
+    if (err) {
+      channel.error(`rules add for ${teachName(t)} failed: ${stderr || errorText(err)}`);
+      void vscode.window.showErrorMessage(`Could not add the rule for \`${teachName(t)}\`: ${stderr || errorText(err)}`);
+      return false;
+    }
+    channel.info(`rule added for ${teachName(t)}:\n${stdout}`);
+    if (settingsFile) await syncRules(settingsFile);
+    return true;
+  };
+  // VS Code may not have read the file rules add wrote (code-server applies a
+  // disk edit of the user settings only after a reload; a remote window's
+  // user settings are not on this machine), and the server decides with the
+  // settings VS Code hands it: when VS Code's user value differs from the
+  // file's, set it through the API, which writes the same rules (comments
+  // kept) and tells the server.
+  const syncRules = async (file: string): Promise<void> => {
+    const listed = await exec(rulesListArgs(file));
+    const rules = listed.err ? undefined : rulesOfList(listed.stdout);
+    if (!rules) {
+      channel.warn(`could not read the rules back from ${file}: ${listed.stderr || (listed.err ? errorText(listed.err) : "unexpected output")}`);
+      return;
+    }
+    const same = (): boolean => sameJSON(config().inspect<unknown[]>("rules")?.globalValue ?? [], rules);
+    if (same()) return;
+    // VS Code desktop reads the edit within a moment: wait for that rather
+    // than rewrite the array (an update through the API drops comments
+    // inside the ml-ai.rules value; those around it stay).
+    await new Promise<void>((done) => {
+      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${ConfigSection}.rules`) && same()) finish();
       });
+      const timer = setTimeout(() => finish(), SyncWaitMs);
+      const finish = (): void => {
+        clearTimeout(timer);
+        sub.dispose();
+        done();
+      };
     });
+    if (same()) return;
+    try {
+      await config().update("rules", rules, vscode.ConfigurationTarget.Global);
+    } catch (e) {
+      channel.warn(`could not hand the new rules to VS Code: ${errorText(e)}`);
+    }
   };
 
   const ask = async (v: Verdict): Promise<boolean> => {

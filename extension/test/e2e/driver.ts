@@ -103,14 +103,17 @@ async function main(): Promise<number> {
   const deadline = started + Number(env("CS_E2E_TIMEOUT_S", "300")) * 1000;
 
   const home = path.join(dir, "home");
-  const ud = path.join(dir, "ud");
+  // code-server's default user data dir (${XDG_DATA_HOME}/code-server), where
+  // hooks, which read the user settings from disk, find them too.
+  const ud = path.join(home, ".local", "share", "code-server");
   const extDir = path.join(dir, "extensions");
   const ws = path.join(dir, "ws");
   const ackDir = path.join(dir, "ack");
   const result = path.join(dir, "result.json");
   for (const d of [home, ud, extDir, ws, ackDir, path.join(ud, "User")]) fs.mkdirSync(d, { recursive: true });
   const userSettings = path.join(ud, "User", "settings.json");
-  fs.writeFileSync(userSettings, JSON.stringify({
+  // The comment must survive every edit of the file (rules add, the API).
+  fs.writeFileSync(userSettings, "// e2e: a comment rules add must keep\n" + JSON.stringify({
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "security.workspace.trust.enabled": false,
@@ -224,7 +227,18 @@ async function main(): Promise<number> {
           await sleep(300);
           text = (await dialog.first().innerText()).replace(/\u00a0/g, " ");
           if (docs && name === "tool-npm-install") await page.screenshot({ path: path.join(docs, "extension-prompt.png") });
-          await dialog.first().getByRole("button", { name: "Cancel" }).click({ timeout: 5000 });
+          if (name === "gate-teach") {
+            // "Allow `PROGRAM SUBCOMMAND` from now on", then the modal that
+            // confirms what the rule lets run: Add rule.
+            await dialog.first().getByRole("button", { name: /from now on/ }).click({ timeout: 5000 });
+            const confirm = page.locator(".monaco-dialog-box", { hasText: "Add rule" }).first();
+            await confirm.waitFor({ state: "visible", timeout: 15_000 });
+            await sleep(300);
+            text += " || " + (await confirm.innerText()).replace(/\u00a0/g, " ");
+            await confirm.getByRole("button", { name: "Add rule" }).click({ timeout: 5000 });
+          } else {
+            await dialog.first().getByRole("button", { name: "Cancel" }).click({ timeout: 5000 });
+          }
         } catch (e) {
           text = `(no dialog: ${e instanceof Error ? e.message.split("\n")[0] : e})`;
         }
@@ -260,6 +274,18 @@ async function main(): Promise<number> {
             await toast.waitFor({ state: "visible", timeout: 15_000 });
             text = (await toast.innerText()).replace(/\u00a0/g, " ");
             await toast.getByRole("button", { name: "Approve" }).click({ timeout: 5000 });
+          } else if (name === "held-teach") {
+            // The held command's notification: Allow ... from now on, then
+            // the modal that confirms what the rule lets run: Add rule.
+            const toast = page.locator(".notification-toast", { hasText: "e2e-held-tool scan" }).first();
+            await toast.waitFor({ state: "visible", timeout: 15_000 });
+            text = (await toast.innerText()).replace(/\u00a0/g, " ");
+            await toast.getByRole("button", { name: /from now on/ }).click({ timeout: 5000 });
+            const confirm = page.locator(".monaco-dialog-box", { hasText: "Add rule" }).first();
+            await confirm.waitFor({ state: "visible", timeout: 15_000 });
+            await sleep(300);
+            text += " || " + (await confirm.innerText()).replace(/\u00a0/g, " ");
+            await confirm.getByRole("button", { name: "Add rule" }).click({ timeout: 5000 });
           } else if (name === "screenshot-output") {
             await showOutput(page, docs);
             text = "ok";

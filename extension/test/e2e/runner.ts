@@ -14,6 +14,7 @@ import { Check, Progress } from "./protocol";
 
 interface Verdict {
   decision: string;
+  teach?: { program: string; subcommand?: string; example: string };
   rule: string;
   reason: string;
   command: string;
@@ -73,6 +74,27 @@ function serverPids(): number[] {
     }
   }
   return out;
+}
+
+/** channelText is the output channel's log file(s) under the user data dir of $CS_E2E_USER_SETTINGS. */
+function channelText(): string {
+  const logs = path.join(path.dirname(path.dirname(env("CS_E2E_USER_SETTINGS"))), "logs");
+  let text = "";
+  const walk = (d: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch (_e) {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === "ML.ai Command Safety.log" && p.includes("ml-ai.command-safety")) text += fs.readFileSync(p, "utf8");
+    }
+  };
+  walk(logs);
+  return text;
 }
 
 function toolText(r: vscode.LanguageModelToolResult): string {
@@ -273,6 +295,33 @@ export async function run(): Promise<void> {
       return "ok";
     });
 
+    await check("Allow `e2e-acme report` from now on: the prompt offers it, a second modal confirms, rules add writes the user settings (comments kept), and the next identical command is allowed without a prompt", async () => {
+      expect(api, "no API");
+      const a = api;
+      const cmd = "e2e-acme report"; // a program the table does not know: gate() only asks, nothing runs
+      const before = await classify(cmd);
+      expect(before.decision === "prompt" && before.teach?.program === "e2e-acme" && before.teach.subcommand === "report",
+        `${cmd}: ${before.decision} (${before.rule}), teach ${JSON.stringify(before.teach)}`);
+      const seen = await dialogSeen("gate-teach", cmd, () => a.gate(cmd));
+      progress.serverVerdicts.push({ command: cmd, decision: "prompt" });
+      expect(seen.result === true, `gate(${cmd}) after Allow from now on: ${JSON.stringify(seen.result)} ${seen.error ?? ""}; dialogs: ${seen.text}`);
+      expect(seen.text.includes("Allow `e2e-acme report` from now on") && seen.text.includes("Add rule"), `dialogs: ${JSON.stringify(seen.text)}`);
+      // Not VS Code desktop's file, which this code-server never reads.
+      const desktop = path.join(env("HOME"), ".config", "Code", "User", "settings.json");
+      expect(!fs.existsSync(desktop), `rules add wrote ${desktop}, not the settings of this editor (${userSettings}):\n${fs.existsSync(desktop) ? fs.readFileSync(desktop, "utf8") : ""}`);
+      const onDisk = fs.readFileSync(userSettings, "utf8");
+      expect(onDisk.includes("// e2e: a comment rules add must keep"), `the comment is gone from ${userSettings}:\n${onDisk}`);
+      expect(/"ml-ai\.rules"/.test(onDisk) && onDisk.includes('"e2e-acme"') && onDisk.includes('"report"'), `no rule in ${userSettings}:\n${onDisk}`);
+      let last: Verdict | undefined;
+      const ms = await waitFor(async () => (last = await classify(cmd)).decision === "allow", 5000, `${cmd} → allow after the rule`, 250)
+        .catch((e: unknown) => { throw new Error(`${e instanceof Error ? e.message : e}: last ${last?.decision} (${last?.rule}: ${last?.reason})`); });
+      expect(last?.rule === "user:e2e-acme" || /user:e2e-acme/.test(JSON.stringify(last)), `allowed, but not by the user rule: ${JSON.stringify(last)}`);
+      // gate() allows it now without any dialog (the driver fails on an unexpected one).
+      expect((await within(a.gate(cmd), 10_000, `gate ${cmd}`)) === true, `gate(${cmd}) is not true`);
+      progress.serverVerdicts.push({ command: cmd, decision: "allow" });
+      return `allowed ${ms} ms after the rule (${last?.rule}); dialogs: ${JSON.stringify(seen.text.slice(0, 240))}`;
+    });
+
     await check("a hook in hold mode is released from VS Code: its notification's Approve lets it run", async () => {
       const ext = vscode.extensions.getExtension("ml-ai.command-safety");
       expect(ext, "the extension is not installed");
@@ -296,6 +345,57 @@ export async function run(): Promise<void> {
         const code = await within(exited, 15_000, "the held hook to answer");
         expect(code === 0 && out.includes('"permissionDecision":"allow"'), `hook exit ${code}: ${out}`);
         return `status bar ${JSON.stringify(bar.slice(0, 60))}; hook: ${out.slice(0, 120)}`;
+      } finally {
+        hook.kill();
+      }
+    });
+
+    await check("a held command's notification offers Allow `e2e-held-tool scan` from now on: confirmed, it writes the rule and approves the held hook; the next identical command is allowed", async () => {
+      const ext = vscode.extensions.getExtension("ml-ai.command-safety");
+      expect(ext, "the extension is not installed");
+      const bin = path.join(ext.extensionPath, "bin", process.platform === "win32" ? "command-safety.exe" : "command-safety");
+      const cmd = "e2e-held-tool scan"; // unknown program: the hook holds it; nothing runs it
+      const hook = childProcess.spawn(bin, ["hook", "claude-code", "--hold=60s"], { cwd: ws, env: process.env });
+      let out = "";
+      hook.stdout.on("data", (b: Buffer) => { out += b.toString(); });
+      const exited = new Promise<number | null>((resolve) => hook.on("exit", (code) => resolve(code)));
+      hook.stdin.end(JSON.stringify({
+        session_id: "held-teach-e2e", cwd: ws, permission_mode: "default", hook_event_name: "PreToolUse",
+        tool_name: "Bash", tool_input: { command: cmd },
+      }));
+      progress.serverVerdicts.push({ command: cmd, decision: "prompt" }); // the tail's line
+      try {
+        const text = await askDriver("held-teach");
+        expect(text.includes(cmd) && text.includes("Allow `e2e-held-tool scan` from now on") && text.includes("Add rule"), `notification and modal: ${JSON.stringify(text)}`);
+        const code = await within(exited, 15_000, "the held hook to answer");
+        expect(code === 0 && out.includes('"permissionDecision":"allow"'), `hook exit ${code}: ${out}`);
+        const onDisk = fs.readFileSync(userSettings, "utf8");
+        expect(onDisk.includes("// e2e: a comment rules add must keep") && onDisk.includes('"e2e-held-tool"') && onDisk.includes('"e2e-acme"'),
+          `${userSettings} lacks the comment or a rule:\n${onDisk}`);
+        let last: Verdict | undefined;
+        const ms = await waitFor(async () => (last = await classify(cmd)).decision === "allow", 5000, `${cmd} → allow after the rule`, 250)
+          .catch((e: unknown) => { throw new Error(`${e instanceof Error ? e.message : e}: last ${last?.decision} (${last?.rule}: ${last?.reason})`); });
+        // A hook reads the user settings from disk: the same command is
+        // allowed at once, without a hold.
+        const again = childProcess.spawn(bin, ["hook", "claude-code", "--hold=60s"], { cwd: ws, env: process.env });
+        let out2 = "";
+        again.stdout.on("data", (b: Buffer) => { out2 += b.toString(); });
+        const exited2 = new Promise<number | null>((resolve) => again.on("exit", (c) => resolve(c)));
+        again.stdin.end(JSON.stringify({
+          session_id: "held-teach-e2e", cwd: ws, permission_mode: "default", hook_event_name: "PreToolUse",
+          tool_name: "Bash", tool_input: { command: cmd },
+        }));
+        progress.serverVerdicts.push({ command: cmd, decision: "allow" }); // the tail's line
+        try {
+          const code2 = await within(exited2, 10_000, "the second hook to answer without a hold");
+          expect(code2 === 0 && out2.includes('"permissionDecision":"allow"') && out2.includes("user:e2e-held-tool"), `second hook exit ${code2}: ${out2}`);
+        } finally {
+          again.kill();
+        }
+        // The server's tail shows the hook's row within a tail interval (2 s);
+        // the next check kills the server, and a new one does not replay rows.
+        await waitFor(() => channelText().includes(`ALLOW agent=claude-code rule=user:e2e-held-tool`), 6000, "the tail's line for the second hook call", 200);
+        return `hook: ${out.slice(0, 100)}; allowed ${ms} ms after (${last?.rule}); the next hook call: ${out2.slice(0, 160)}`;
       } finally {
         hook.kill();
       }
