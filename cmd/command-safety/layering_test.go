@@ -32,6 +32,8 @@ var layering = map[string][]string{
 	"telemetry/otlptest": {"go.opentelemetry.io/collector/"},
 	"cmd/command-safety": {"*"},
 	"bench":              {"*"},
+	// The benchmarks' shared inputs, for benchmarks only.
+	"internal/benchmix": {"classifier"},
 	// The real agent CLIs' end-to-end tests run the built binary, as an
 	// agent does, so they import nothing of the module.
 	"e2e/agents": {},
