@@ -51,21 +51,21 @@ func (w *walker) exportEnv(name string, at, span syntax.Node) {
 
 // loopVar records the variable of `for NAME in WORDS` (and `select`),
 // which takes each word's value: in the environment when exported.
-func (w *walker) loopVar(l *syntax.WordIter, at syntax.Node) {
+func (w *walker) loopVar(l *syntax.WordIter, at syntax.Node, depth int) {
 	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
 		return
 	}
 	if len(l.Items) == 0 && !l.InPos.IsValid() {
-		w.setEnv(l.Name.Value, "", true, l.Name, at, 0) // `for X; do`: the positional parameters
+		w.setEnv(l.Name.Value, "", true, l.Name, at, depth) // `for X; do`: the positional parameters
 		return
 	}
 	for _, it := range l.Items {
 		if isDynamicWord(it, w.opts.Home != "") {
-			w.setEnv(l.Name.Value, "", true, it, at, 0)
+			w.setEnv(l.Name.Value, "", true, it, at, depth)
 			continue
 		}
 		for _, v := range w.word(it).values() {
-			w.setEnv(l.Name.Value, v, false, it, at, 0)
+			w.setEnv(l.Name.Value, v, false, it, at, depth)
 		}
 	}
 }
@@ -182,7 +182,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 				continue
 			}
 			words := strings.Fields(a.value)
-			if len(words) > 0 && a.name != "GOFLAGS" && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+			if len(words) > 0 && v.Letters && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
 				words[0] = "-" + words[0] // MAKEFLAGS=ks is -ks
 			}
 			for _, wd := range words {
@@ -197,7 +197,9 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 		case effects.EnvConfig:
 			config = append(config, a)
 		case effects.EnvWrite:
-			if a.dynamic || strings.HasPrefix(a.value, "/") {
+			// A value exported from the environment as it was is the
+			// user's own setting.
+			if !a.ambient && (a.dynamic || strings.HasPrefix(a.value, "/")) {
 				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
 			}
 		default:
@@ -241,7 +243,7 @@ func (inv *invocation) wordOf(a *envAssign) *syntax.Word {
 // A word that is no option and no option's value (`MAKEFLAGS='-j4
 // SHELL=/tmp/x'`, a variable make takes; `PYTEST_ADDOPTS=tests/`) is
 // opaque-medium; one after an option this level does not know waits with
-// it, since it may be that option's value.
+// it when a subcommand may know the option and take it as its value.
 func (inv *invocation) envOptions(e *effects.Program) {
 	words := inv.envWords
 	inv.envWords = nil
@@ -263,10 +265,14 @@ func (inv *invocation) envOptions(e *effects.Program) {
 		} else if len(name) > 1 {
 			known = findFlag(e, name[:2]) != nil
 		}
-		if waiting = !known; waiting {
+		if !known {
+			// A subcommand may know it (GOFLAGS' -toolexec is go test's);
+			// with none, what follows may not be its value.
+			waiting = len(e.Subcommands) > 0
 			inv.envWords = append(inv.envWords, wd)
 			continue
 		}
+		waiting = false
 		rest := make([]field, 0, len(words)-i-1)
 		for _, r := range words[i+1:] {
 			rest = append(rest, r.field)

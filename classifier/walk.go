@@ -594,7 +594,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 					w.zshGlobs(it, depth+1)
 				}
 			}
-			w.loopVar(l, c)
+			w.loopVar(l, c, depth)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)

@@ -18,6 +18,9 @@ type EnvVar struct {
 	// (npm's `npm_config_script_shell` is `NPM_CONFIG_SCRIPT-SHELL`).
 	Fold bool
 	Role EnvRole
+	// Letters, for [EnvOptions]: a first word without a dash is a cluster
+	// of single-letter options (MAKEFLAGS=ks is -k -s).
+	Letters bool
 	// Option, for [EnvOption]: the program's option whose value the
 	// variable is (`--work-tree` for GIT_WORK_TREE); `--*` derives it from
 	// the rest of a prefix name, lower case with `-` for `_` (pip reads
