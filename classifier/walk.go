@@ -1463,15 +1463,19 @@ type shellState struct {
 	vars    map[string]string
 	cdpath  bool
 	zshOpts string
+	env     int // len(walker.env): what a reading assigns, the next does not see first
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env)}
 }
 
 func (w *walker) restoreShell(s shellState) {
 	w.restoreCwd(s.cwd)
 	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+	if s.env <= len(w.env) {
+		w.env = w.env[:s.env]
+	}
 }
 
 // dedupeParts starts keeping each part once: the readings of a source in
