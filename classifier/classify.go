@@ -115,11 +115,15 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 	w.dedupeParts()
 	start := w.saveShell()
 	var ends cwdState
+	var assigned []*envAssign // what the readings assigned: after them, the line has it all
 	for i, l := range langs {
 		if i > 0 {
 			// Every reading counts its syntax units again (the source's own,
 			// counted above, once): nested readings (`sh -c` in `sh -c`)
 			// stay bounded by the limit, not by the depth.
+			if start.env <= len(w.env) {
+				assigned = append(assigned, w.env[start.env:]...)
+			}
 			w.restoreShell(start)
 			if w.units += syntaxUnits(src, w.unitLimit-w.units); w.units > w.unitLimit {
 				w.tooLarge()
@@ -141,6 +145,7 @@ func (w *walker) classifySource(src string, base, end int, exact bool, depth int
 			ends = unionState(ends, w.saveCwd())
 		}
 	}
+	w.env = append(w.env, assigned...)
 	w.restoreCwd(ends)
 }
 

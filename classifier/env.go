@@ -51,21 +51,21 @@ func (w *walker) exportEnv(name string, at, span syntax.Node) {
 
 // loopEnv records the variable of `for NAME in WORDS` (and `select`),
 // which takes each word's value: in the environment when exported.
-func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node) {
+func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
 	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
 		return
 	}
 	if len(l.Items) == 0 && !l.InPos.IsValid() {
-		w.setEnv(l.Name.Value, "", true, l.Name, at, 0) // `for X; do`: the positional parameters
+		w.setEnv(l.Name.Value, "", true, l.Name, at, depth) // `for X; do`: the positional parameters
 		return
 	}
 	for _, it := range l.Items {
 		if isDynamicWord(it, w.opts.Home != "") {
-			w.setEnv(l.Name.Value, "", true, it, at, 0)
+			w.setEnv(l.Name.Value, "", true, it, at, depth)
 			continue
 		}
 		for _, v := range w.word(it).values() {
-			w.setEnv(l.Name.Value, v, false, it, at, 0)
+			w.setEnv(l.Name.Value, v, false, it, at, depth)
 		}
 	}
 }
@@ -158,7 +158,7 @@ func (inv *invocation) applyEnv(e *effects.Program) {
 // they reach the program (" (go runs git)").
 func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 	w := inv.w
-	config := false
+	var config []*envAssign
 	for _, a := range w.env {
 		v := owner.ProgramEnv(a.name)
 		if v == nil || !all && !runsRole(v.Role) {
@@ -182,7 +182,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 				continue
 			}
 			words := strings.Fields(a.value)
-			if len(words) > 0 && a.name != "GOFLAGS" && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+			if len(words) > 0 && v.Letters && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
 				words[0] = "-" + words[0] // MAKEFLAGS=ks is -ks
 			}
 			for _, wd := range words {
@@ -195,9 +195,11 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 				inv.envWords = append(inv.envWords, envWord{field{value: wd, word: inv.wordOf(a)}, a, v.Why})
 			}
 		case effects.EnvConfig:
-			config = true
+			config = append(config, a)
 		case effects.EnvWrite:
-			if a.dynamic || strings.HasPrefix(a.value, "/") {
+			// A value exported from the environment as it was is the
+			// user's own setting.
+			if !a.ambient && (a.dynamic || strings.HasPrefix(a.value, "/")) {
 				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
 			}
 		default:
@@ -212,8 +214,8 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 			}
 		}
 	}
-	if config {
-		inv.envConfig(owner, via)
+	if len(config) > 0 {
+		inv.envConfig(owner, config, via)
 	}
 }
 
@@ -241,7 +243,7 @@ func (inv *invocation) wordOf(a *envAssign) *syntax.Word {
 // A word that is no option and no option's value (`MAKEFLAGS='-j4
 // SHELL=/tmp/x'`, a variable make takes; `PYTEST_ADDOPTS=tests/`) is
 // opaque-medium; one after an option this level does not know waits with
-// it, since it may be that option's value.
+// it when a subcommand may know the option and take it as its value.
 func (inv *invocation) envOptions(e *effects.Program) {
 	words := inv.envWords
 	inv.envWords = nil
@@ -263,10 +265,14 @@ func (inv *invocation) envOptions(e *effects.Program) {
 		} else if len(name) > 1 {
 			known = findFlag(e, name[:2]) != nil
 		}
-		if waiting = !known; waiting {
+		if !known {
+			// A subcommand may know it (GOFLAGS' -toolexec is go test's);
+			// with none, what follows may not be its value.
+			waiting = len(e.Subcommands) > 0
 			inv.envWords = append(inv.envWords, wd)
 			continue
 		}
+		waiting = false
 		rest := make([]field, 0, len(words)-i-1)
 		for _, r := range words[i+1:] {
 			rest = append(rest, r.field)
@@ -283,25 +289,27 @@ type envWord struct {
 	why  string
 }
 
-// envConfig decodes git configuration from the environment like `git -c
+// envConfig decodes git configuration from the environment (config, the
+// line's assignments of owner's EnvConfig variables) like `git -c
 // KEY=VALUE` (git-config(1) ENVIRONMENT): GIT_CONFIG_COUNT pairs of
 // GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS. With
 // no count in the line, every pair assigned counts (the count may be in the
 // environment already); a count, key or parameter list only known at run
 // time, or a pair the count needs that the line does not set, is
 // configuration that is not known.
-func (inv *invocation) envConfig(owner *effects.Program, via string) {
+func (inv *invocation) envConfig(owner *effects.Program, config []*envAssign, via string) {
 	w := inv.w
 	opt := "-c"
 	if v := owner.ProgramEnv("GIT_CONFIG_PARAMETERS"); v != nil && v.Option != "" {
 		opt = v.Option
 	}
+	if len(config) > 2*maxEnvConfig+2 {
+		inv.envPart(config[0], "sets more git configuration than the classifier follows, so git's configuration, which may name programs, is not known"+via)
+		return
+	}
 	keys, values := map[int][]*envAssign{}, map[int][]*envAssign{}
 	var counts, params []*envAssign
-	for _, a := range w.env {
-		if v := owner.ProgramEnv(a.name); v == nil || v.Role != effects.EnvConfig {
-			continue
-		}
+	for _, a := range config {
 		switch {
 		case a.name == "GIT_CONFIG_COUNT":
 			counts = append(counts, a)
@@ -319,6 +327,10 @@ func (inv *invocation) envConfig(owner *effects.Program, via string) {
 				values[n] = append(values[n], a)
 			}
 		}
+	}
+	if n := len(keys) + len(params); n > maxEnvConfig {
+		inv.envPart(counts0(counts, params, keys), "sets more git configuration than the classifier follows, so git's configuration, which may name programs, is not known"+via)
+		return
 	}
 	unknown := func(a *envAssign, what string) {
 		inv.envPart(a, what+", so git's configuration, which may name programs, is not known"+via)
@@ -393,7 +405,26 @@ func (inv *invocation) envConfig(owner *effects.Program, via string) {
 	}
 }
 
-// maxEnvConfig bounds the GIT_CONFIG_COUNT the classifier follows.
+// counts0 is an assignment of git's environment configuration to name in
+// a reason: a count, a parameter list or the first key.
+func counts0(counts, params []*envAssign, keys map[int][]*envAssign) *envAssign {
+	if len(counts) > 0 {
+		return counts[0]
+	}
+	if len(params) > 0 {
+		return params[0]
+	}
+	first := -1
+	for n := range keys {
+		if first < 0 || n < first {
+			first = n
+		}
+	}
+	return keys[first][0]
+}
+
+// maxEnvConfig bounds the GIT_CONFIG_COUNT the classifier follows, and the
+// pairs and parameter lists it decodes.
 const maxEnvConfig = 64
 
 // gitConfigParameters decodes GIT_CONFIG_PARAMETERS as git writes it

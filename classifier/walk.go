@@ -661,7 +661,7 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 				}
 			}
 			w.loopVar(l)
-			w.loopEnv(l, c)
+			w.loopEnv(l, c, depth)
 		case *syntax.CStyleLoop:
 			w.arith(l.Init, depth+1)
 			w.arith(l.Cond, depth+1)
@@ -1572,16 +1572,20 @@ type shellState struct {
 	attrs   varAttrs
 	cdpath  bool
 	zshOpts string
+	env     int // len(walker.env): what a reading assigns, the next does not see first
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env)}
 }
 
 func (w *walker) restoreShell(s shellState) {
 	w.restoreCwd(s.cwd)
 	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
 	w.attrs = s.attrs.clone()
+	if s.env <= len(w.env) {
+		w.env = w.env[:s.env]
+	}
 }
 
 // dedupeParts starts keeping each part once: the readings of a source in

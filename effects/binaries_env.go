@@ -80,11 +80,11 @@ var goEnv = []EnvVar{
 
 var makeEnv = []EnvVar{
 	envVar("MAKEFILES", EnvProgram, "names makefiles every make reads first", "MAKEFILES=/tmp/x.mk make test"),
-	{Name: "MAKEFLAGS", Role: EnvOptions, Effects: fx(OpaqueMedium),
+	{Name: "MAKEFLAGS", Role: EnvOptions, Letters: true, Effects: fx(OpaqueMedium),
 		Why:         "MAKEFLAGS holds options make takes as its own (-f FILE, --eval)",
 		Examples:    ex("MAKEFLAGS='-f /tmp/x.mk' make test", "MAKEFLAGS=\"--eval='x: ; ls'\" make check"),
 		NotExamples: ex("MAKEFLAGS=-j4 make test", "MAKEFLAGS=ks make test", "MAKEFLAGS=--no-print-directory make check")},
-	{Name: "MFLAGS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "MFLAGS holds options make takes as its own (-f FILE, -C DIR)",
+	{Name: "MFLAGS", Role: EnvOptions, Letters: true, Effects: fx(OpaqueMedium), Why: "MFLAGS holds options make takes as its own (-f FILE, -C DIR)",
 		Examples: ex("MFLAGS='-C /tmp' make test"), NotExamples: ex("MFLAGS=-s make test")},
 	// GNU make does not take SHELL from the environment; BSD make and the
 	// programs a recipe runs may.

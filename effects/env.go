@@ -18,6 +18,9 @@ type EnvVar struct {
 	// (npm's `npm_config_script_shell` is `NPM_CONFIG_SCRIPT-SHELL`).
 	Fold bool
 	Role EnvRole
+	// Letters, for [EnvOptions]: a first word without a dash is a cluster
+	// of single-letter options (MAKEFLAGS=ks is -k -s).
+	Letters bool
 	// Option, for [EnvOption]: the program's option whose value the
 	// variable is (`--work-tree` for GIT_WORK_TREE); `--*` derives it from
 	// the rest of a prefix name, lower case with `-` for `_` (pip reads
@@ -105,11 +108,16 @@ var Environment = []EnvVar{
 // Matches reports whether the variable name is v's: its name, or a name
 // under its prefix, folded when v is [EnvVar.Fold].
 func (v *EnvVar) Matches(name string) bool {
+	return v.matches(name, FoldEnv(name))
+}
+
+// matches is Matches with name's folded spelling given.
+func (v *EnvVar) matches(name, folded string) bool {
 	if v.Fold {
-		name = FoldEnv(name)
+		name = folded
 	}
 	if prefix, ok := strings.CutSuffix(v.Name, "*"); ok {
-		return strings.HasPrefix(name, prefix) && len(name) > len(prefix)
+		return len(name) > len(prefix) && strings.HasPrefix(name, prefix)
 	}
 	return name == v.Name
 }
@@ -122,38 +130,107 @@ func FoldEnv(name string) string {
 
 // GenericEnv returns the [Environment] variable named name, or nil.
 func GenericEnv(name string) *EnvVar {
-	for i := range Environment {
-		if Environment[i].Matches(name) {
-			return &Environment[i]
-		}
-	}
-	return nil
+	envIndexOnce.Do(buildEnvIndex)
+	return genericEnv[name]
 }
 
-// ProgramEnv returns p's [Program.Env] variable named name, or nil.
+// ProgramEnv returns p's [Program.Env] variable named name, or nil: the
+// first that matches, in the order Env lists them.
 func (p *Program) ProgramEnv(name string) *EnvVar {
+	if len(p.Env) == 0 {
+		return nil
+	}
+	envIndexOnce.Do(buildEnvIndex)
+	folded := FoldEnv(name)
+	if ix := programEnv[p]; ix != nil {
+		// The first exact match, unless a prefix listed before it matches.
+		best := -1
+		if i, ok := ix.exact[name]; ok {
+			best = i
+		}
+		if i, ok := ix.folded[folded]; ok && (best < 0 || i < best) {
+			best = i
+		}
+		for _, i := range ix.prefixes {
+			if best >= 0 && i > best {
+				break
+			}
+			if p.Env[i].matches(name, folded) {
+				best = i
+				break
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		return &p.Env[best]
+	}
 	for i := range p.Env {
-		if p.Env[i].Matches(name) {
+		if p.Env[i].matches(name, folded) {
 			return &p.Env[i]
 		}
 	}
 	return nil
 }
 
+// envOf indexes one entry's Env: exact names (folded ones apart) and the
+// positions of the prefixes, in order.
+type envOf struct {
+	exact, folded map[string]int
+	prefixes      []int
+}
+
 var (
-	envOwnersOnce sync.Once
-	envOwners     []*Program // the entries with an Env
+	envIndexOnce sync.Once
+	genericEnv   map[string]*EnvVar // Environment by name (no prefixes, no folding)
+	envOwners    []*Program         // the entries with an Env
+	// envNames holds the exact names of every entry's Env, folded for a
+	// Fold variable; envPrefixes the prefixes of the `*` names.
+	envNames    map[string]bool
+	envPrefixes []*EnvVar
+	programEnv  map[*Program]*envOf
 )
+
+func buildEnvIndex() {
+	genericEnv = map[string]*EnvVar{}
+	for i := range Environment {
+		genericEnv[Environment[i].Name] = &Environment[i]
+	}
+	envNames = map[string]bool{}
+	programEnv = map[*Program]*envOf{}
+	for i := range table {
+		if len(table[i].Env) == 0 {
+			continue
+		}
+		envOwners = append(envOwners, &table[i])
+		ix := &envOf{exact: map[string]int{}, folded: map[string]int{}}
+		programEnv[&table[i]] = ix
+		for j := range table[i].Env {
+			v := &table[i].Env[j]
+			switch {
+			case strings.HasSuffix(v.Name, "*"):
+				envPrefixes = append(envPrefixes, v)
+				ix.prefixes = append(ix.prefixes, j)
+			case v.Fold:
+				envNames[v.Name] = true
+				if _, dup := ix.folded[v.Name]; !dup {
+					ix.folded[v.Name] = j
+				}
+			default:
+				envNames[v.Name] = true
+				if _, dup := ix.exact[v.Name]; !dup {
+					ix.exact[v.Name] = j
+				}
+			}
+		}
+	}
+}
 
 // EnvOwners returns the entries whose [Program.Env] has the variable name.
 func EnvOwners(name string) []*Program {
-	envOwnersOnce.Do(func() {
-		for i := range table {
-			if len(table[i].Env) > 0 {
-				envOwners = append(envOwners, &table[i])
-			}
-		}
-	})
+	if !ReadByProgram(name) {
+		return nil
+	}
 	var out []*Program
 	for _, p := range envOwners {
 		if p.ProgramEnv(name) != nil {
@@ -165,4 +242,16 @@ func EnvOwners(name string) []*Program {
 
 // ReadByProgram reports whether some entry's [Program.Env] has the
 // variable name: only such assignments need remembering for later parts.
-func ReadByProgram(name string) bool { return len(EnvOwners(name)) > 0 }
+func ReadByProgram(name string) bool {
+	envIndexOnce.Do(buildEnvIndex)
+	folded := FoldEnv(name)
+	if envNames[name] || envNames[folded] {
+		return true
+	}
+	for _, v := range envPrefixes {
+		if v.matches(name, folded) {
+			return true
+		}
+	}
+	return false
+}

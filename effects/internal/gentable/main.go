@@ -173,6 +173,9 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 	if v.Role != 0 {
 		fmt.Fprintf(b, "Role: %s, ", v.Role)
 	}
+	if v.Letters {
+		b.WriteString("Letters: true, ")
+	}
 	str(b, "Option", v.Option)
 	str(b, "Why", v.Why)
 	classes(b, "Effects", v.Effects)
