@@ -17,6 +17,10 @@
 // for CPU time (user+system, less sensitive to other load on a shared
 // machine). The load average is printed before and after.
 //
+// With -hook, the hook rows run command-safety-hook (the binary `hook
+// install` writes for the pre-command event) and the full binary's hook is
+// measured after them.
+//
 // -parallel N then runs the first command from N processes at once, one
 // after another in each, and compares the hooks finished per second with
 // one process's (several agents' hooks writing one log: issue 17 point 3).
@@ -38,6 +42,7 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "the command-safety binary (required)")
+	hookBin := flag.String("hook", "", "the command-safety-hook binary (beside -bin); its rows are the hook's figure, the full binary's hook is measured beside it")
 	n := flag.Int("n", 200, "runs per command")
 	agent := flag.String("agent", "claude-code", "the adapter to run")
 	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
@@ -103,8 +108,28 @@ func main() {
 	}
 	measure("(baseline) command-safety help", []string{abs, "help"}, nil, false)
 	commands := []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"}
+	hookArgs := []string{abs, "hook", *agent}
+	if *hookBin != "" {
+		h, err := filepath.Abs(*hookBin)
+		check(err)
+		hookArgs = []string{h, "hook", *agent}
+		measure("(baseline) command-safety-hook usage", []string{h}, nil, false)
+	}
 	for _, command := range commands {
-		measure(command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
+		label := command
+		if *hookBin != "" {
+			label = "hook: " + command
+		}
+		measure(label, hookArgs, stdin(*agent, work, command), true)
+	}
+	if *hookBin != "" {
+		// The same through the full binary (it writes the journal the same
+		// way, but starts with SQLite, serve and the OpenTelemetry SDK linked).
+		for _, command := range commands {
+			measure("full: "+command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
+		}
+		// A reader after a burst: `log` ingests what the hooks journalled.
+		measure("(reader) log --limit 1", []string{abs, "log", "--limit", "1"}, nil, false)
 	}
 	if *parallel > 1 {
 		payload := stdin(*agent, work, commands[0])
@@ -115,7 +140,7 @@ func main() {
 			for p := range procs {
 				wg.Go(func() {
 					for i := p; i < total; i += procs {
-						once([]string{abs, "hook", *agent}, work, env, payload, true)
+						once(hookArgs, work, env, payload, true)
 					}
 				})
 			}

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/command-safety" ./cmd/command-safety
+go build -o "$out/command-safety-hook" ./cmd/command-safety-hook
 # The floor for any Go binary on this machine: one that does nothing.
 printf 'package main\n\nfunc main() {}\n' >"$out/empty.go"
 go build -o "$out/empty" "$out/empty.go"
-go run bench/hook/latency.go -bin "$out/command-safety" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}" -parallel "${3:-8}"
+go run bench/hook/latency.go -bin "$out/command-safety" -hook "$out/command-safety-hook" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}" -parallel "${3:-8}"
