@@ -207,13 +207,22 @@ func TestPromptStatuses(t *testing.T) {
 // by the agent's user; one still asked when the turn ends was not. Rows
 // match by the agent's call id where it has one, else by session, command
 // text and time, and never a row of another command.
+//
+// Both binaries: command-safety-hook journals the prompts and hands the
+// reports to command-safety, which ingests the journal before it matches.
 func TestAgentAnswersReachTheLog(t *testing.T) {
+	for _, bin := range []string{hookBinary(t), hookOnlyBinary(t)} {
+		t.Run(filepath.Base(bin), func(t *testing.T) { testAgentAnswersReachTheLog(t, bin) })
+	}
+}
+
+func testAgentAnswersReachTheLog(t *testing.T, bin string) {
 	s := newHookSandbox(t)
 	w := s.work
 	env := []string{"USER=ada", "CLAUDE_PROJECT_DIR=" + w, "GEMINI_PROJECT_DIR=" + w}
 	hook := func(agent, payload string) {
 		t.Helper()
-		if out, stderr, code := s.run(t, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
+		if out, stderr, code := s.runBin(t, bin, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
 			t.Fatalf("hook %s: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
 		}
 	}

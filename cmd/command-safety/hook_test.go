@@ -239,11 +239,11 @@ var (
 )
 
 // runBin is [hookSandbox.run] with another binary.
-func (s *hookSandbox) runBin(t *testing.T, bin, stdin string, args ...string) (stdout, stderr string, code int) {
+func (s *hookSandbox) runBin(t *testing.T, bin, stdin string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.work
-	cmd.Env = append([]string{}, s.env...)
+	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -276,7 +276,7 @@ func TestHookJournal(t *testing.T) {
 		if i%2 == 1 {
 			bin = full
 		}
-		if out, stderr, code := s.runBin(t, bin, in(fmt.Sprintf("ls %d", i)), "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
+		if out, stderr, code := s.runBin(t, bin, in(fmt.Sprintf("ls %d", i)), nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
 			t.Fatalf("run %d (%s): exit %d %s %s", i, filepath.Base(bin), code, out, stderr)
 		}
 	}
@@ -306,7 +306,7 @@ func TestHookJournal(t *testing.T) {
 	for p := range procs {
 		wg.Go(func() {
 			for i := range each {
-				if out, stderr, code := s.runBin(t, small, in(fmt.Sprintf("ls p%d-%d", p, i)), "hook", "claude-code"); code != 0 || !strings.Contains(out, `"allow"`) {
+				if out, stderr, code := s.runBin(t, small, in(fmt.Sprintf("ls p%d-%d", p, i)), nil, "hook", "claude-code"); code != 0 || !strings.Contains(out, `"allow"`) {
 					t.Errorf("concurrent run: exit %d %s %s", code, out, stderr)
 				}
 			}
@@ -414,6 +414,10 @@ func TestHookProcessLogUnavailable(t *testing.T) {
 func TestHookInstallProcess(t *testing.T) {
 	s := newHookSandbox(t)
 	bin := hookBinary(t)
+	small, err := filepath.EvalSymlinks(hookOnlyBinary(t)) // beside bin: install writes it for the gate
+	if err != nil {
+		t.Fatal(err)
+	}
 	resolved, err := filepath.EvalSymlinks(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -445,12 +449,14 @@ func TestHookInstallProcess(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	wantCmd := resolved + " hook claude-code --limit=30s"
-	// The gate on PreToolUse; reports on PostToolUse(Failure) and Stop,
-	// after the user's own Stop hook.
+	wantCmd := small + " hook claude-code --limit=30s"
+	// The gate on PreToolUse, through command-safety-hook (no SQLite);
+	// reports on PostToolUse(Failure) and Stop, after the user's own Stop
+	// hook, through command-safety (they match rows in the log).
 	if got.Model != "opus" || len(got.Hooks["Stop"]) != 2 || got.Hooks["Stop"][0].Hooks[0].Command != "say done" ||
 		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 ||
-		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
+		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd ||
+		got.Hooks["PostToolUse"][0].Hooks[0].Command != resolved+" hook claude-code --limit=30s" {
 		t.Errorf("settings after install:\n%s", data)
 	}
 	if st, err := os.Stat(claudeUser); err != nil || st.Mode().Perm() != 0o600 {
@@ -623,6 +629,23 @@ func TestHookHold(t *testing.T) {
 		}
 		return result{}
 	}
+
+	t.Run("through command-safety-hook", func(t *testing.T) {
+		// It hands hold mode to command-safety beside it (exec: same pid,
+		// stdin unread).
+		small := hookOnlyBinary(t)
+		ch := make(chan result, 1)
+		go func() {
+			t0 := time.Now()
+			out, errOut, code := s.runBin(t, small, payload("hold-small", "npm install left-pad"), nil, "hook", "claude-code", "--hold=30s")
+			ch <- result{out, errOut, code, time.Since(t0)}
+		}()
+		resolve(pending("hold-small"), "approve", "ada")
+		r := wait(ch)
+		if got := hookDecision(t, "claude-code", r.stdout); got != "allow" || !strings.Contains(r.stdout, "approved by ada") {
+			t.Errorf("decision %q, want allow approved by ada\nstdout: %s\nstderr: %s", got, r.stdout, r.stderr)
+		}
+	})
 
 	t.Run("approved", func(t *testing.T) {
 		ch := start("hold-a", "npm install left-pad", "--hold=30s")
