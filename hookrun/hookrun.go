@@ -386,8 +386,8 @@ const (
 	HookName = "command-safety-hook"
 )
 
-// Sibling is the path of the binary named name beside this one, "" when
-// there is none.
+// Sibling is the path of the binary named name beside this one (symlinks
+// resolved), "" when there is none.
 func Sibling(name string) string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -396,7 +396,11 @@ func Sibling(name string) string {
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
-	p := filepath.Join(filepath.Dir(exe), name+filepath.Ext(exe))
+	return siblingOf(exe, name)
+}
+
+func siblingOf(resolved, name string) string {
+	p := filepath.Join(filepath.Dir(resolved), name+filepath.Ext(resolved))
 	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 		return ""
 	}
@@ -418,13 +422,18 @@ func Installation(logs ...string) gate.Installation {
 	}
 	if exe, err := os.Executable(); err == nil {
 		in.Binaries = append(in.Binaries, exe)
+		resolved := exe
 		if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
 			in.Binaries = append(in.Binaries, r)
+			resolved = r
 		}
-		for _, name := range []string{FullName, HookName} {
-			if p := Sibling(name); p != "" && !slicesContains(in.Binaries, p) {
-				in.Binaries = append(in.Binaries, p)
-			}
+		// The other binary of the installation, beside this one.
+		other := HookName
+		if strings.TrimSuffix(filepath.Base(resolved), filepath.Ext(resolved)) == HookName {
+			other = FullName
+		}
+		if p := siblingOf(resolved, other); p != "" && !slicesContains(in.Binaries, p) {
+			in.Binaries = append(in.Binaries, p)
 		}
 	}
 	for _, l := range logs {

@@ -75,10 +75,7 @@ const exclusiveAbove = 4 << 10
 // directory are created as the log's (0600 in a 0700 directory). Several
 // processes may append at once.
 func Append(path string, rec Record) error {
-	payload, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
+	payload := rec.appendJSON(make([]byte, 0, 1024))
 	if len(payload) > maxFrame {
 		return fmt.Errorf("journal: a record of %d bytes is over the %d-byte limit", len(payload), maxFrame)
 	}
@@ -103,7 +100,7 @@ func Append(path string, rec Record) error {
 		if err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
-		buf = append(frame(nil, h), buf...)
+		buf = append(frame(nil, append(h, '}')), buf...)
 	}
 	if n, err := f.Write(buf); err != nil {
 		return fmt.Errorf("journal %s: write: %w", path, err)
@@ -130,7 +127,7 @@ func Append(path string, rec Record) error {
 func newHeader() ([]byte, error) {
 	genSeq++
 	gen := fmt.Sprintf("%x-%x-%x", time.Now().UnixNano(), os.Getpid(), genSeq)
-	return json.Marshal(header{Gen: gen})
+	return appendString([]byte(`{"gen":`), gen), nil
 }
 
 var genSeq int

@@ -4,10 +4,12 @@ package journal
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -225,5 +227,31 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		fmt.Printf("appended %s\n", c)
+	}
+}
+
+// TestRecordJSON: the hand-written encoding reads back as encoding/json's
+// own does, whatever the strings hold (quotes, controls, bytes that are
+// not UTF-8, U+2028).
+func TestRecordJSON(t *testing.T) {
+	odd := []string{"", "plain", `q"uote\back`, "ctl\x00\x01\x1b\x7f\n\r\t", "bad\xff\xfeutf8", "é 世界 \u2028\u2029", "<&>"}
+	for i, s := range odd {
+		r := rec(s)
+		r.Row.Cwd, r.Row.Reason, r.Row.Session, r.Row.Micros, r.Row.Enabled = s, s+s, odd[(i+1)%len(odd)], int64(i*1000), i%2
+		r.Row.Classes = []string{"read", s}
+		if i%2 == 0 {
+			r.RejectedBy = s + "x"
+		}
+		var fromOurs, fromJSON Record
+		if err := json.Unmarshal(r.appendJSON(nil), &fromOurs); err != nil {
+			t.Fatalf("%q: %v\n%s", s, err, r.appendJSON(nil))
+		}
+		std, _ := json.Marshal(r)
+		if err := json.Unmarshal(std, &fromJSON); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fromOurs, fromJSON) {
+			t.Errorf("%q:\nours %+v\njson %+v", s, fromOurs, fromJSON)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -124,4 +125,96 @@ func StoredCommand(c string) string {
 	}
 	return fmt.Sprintf("%s… [%d bytes in all, SHA-256 %x; over the %d-byte limit, so only this prefix is kept]",
 		c[:n], len(c), sha256.Sum256([]byte(c)), gate.MaxCommandBytes)
+}
+
+// appendJSON appends r as encoding/json would read it back (the same keys
+// as the struct tags). Written out by hand: in a fresh process,
+// encoding/json's first Marshal of a struct type builds its encoder by
+// reflection, which cost a hook more than the write itself.
+func (r Record) appendJSON(b []byte) []byte {
+	w := r.Row
+	b = append(b, `{"row":{`...)
+	str := func(key, v string, always bool) {
+		if v == "" && !always {
+			return
+		}
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = appendString(append(appendString(b, key), ':'), v)
+	}
+	num := func(key string, v int64) {
+		b = strconv.AppendInt(append(appendString(append(b, ','), key), ':'), v, 10)
+	}
+	str("time", w.Time, true)
+	str("requestId", w.RequestID, false)
+	str("command", w.Command, true)
+	str("cwd", w.Cwd, false)
+	str("workspaces", w.Workspaces, true)
+	str("agent", w.Agent, false)
+	str("mode", w.Mode, false)
+	str("session", w.Session, false)
+	str("decision", w.Decision, true)
+	str("effects", w.Effects, true)
+	str("decidedBy", w.DecidedBy, false)
+	str("rule", w.Rule, false)
+	str("reason", w.Reason, false)
+	str("status", w.Status, true)
+	str("shell", w.Shell, false)
+	num("enabled", int64(w.Enabled))
+	if w.Micros != 0 {
+		num("micros", w.Micros)
+	}
+	if len(w.Classes) > 0 {
+		b = append(b, `,"classes":[`...)
+		for i, c := range w.Classes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, c)
+		}
+		b = append(b, ']')
+	}
+	str("classifierVersion", w.ClassifierVersion, true)
+	b = append(b, '}')
+	if r.RejectedBy != "" {
+		b = appendString(append(b, `,"rejectedBy":`...), r.RejectedBy)
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string that decodes as encoding/json
+// decodes its own encoding of s: bytes that are not UTF-8 become U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
 }

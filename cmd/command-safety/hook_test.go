@@ -719,3 +719,23 @@ func TestHookHold(t *testing.T) {
 		}
 	})
 }
+
+// TestHookBinariesInRuleStore: each binary's hook counts both binaries of
+// the installation as the rule store (SPEC §5.6): writing over
+// command-safety from command-safety-hook's hook is refused, and over
+// command-safety-hook from command-safety's.
+func TestHookBinariesInRuleStore(t *testing.T) {
+	s := newHookSandbox(t)
+	small, full := hookOnlyBinary(t), hookBinary(t)
+	for _, c := range []struct{ runs, target string }{{small, full}, {full, small}} {
+		target, err := filepath.EvalSymlinks(c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := `{"session_id":"rs","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo x > ` + target + `"}}`
+		out, stderr, _ := s.runBin(t, c.runs, payload, nil, "hook", "claude-code")
+		if hookDecision(t, "claude-code", out) != "deny" || !strings.Contains(out, "permission-rule store") {
+			t.Errorf("%s judging a write to %s: %s\n%s", filepath.Base(c.runs), target, out, stderr)
+		}
+	}
+}
