@@ -48,6 +48,7 @@ func main() {
 	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
 	empty := flag.String("empty", "", "a Go binary that does nothing, measured as the floor for Go programs")
 	parallel := flag.Int("parallel", 0, "also run hooks from this many processes at once and report the throughput")
+	designs := flag.String("designs", "", "a directory with bench/hook/designs built (journalclient, sockserve, sockclient, sqliteopen): measure each design's floor")
 	flag.Parse()
 	if *bin == "" {
 		flag.Usage()
@@ -130,6 +131,30 @@ func main() {
 		}
 		// A reader after a burst: `log` ingests what the hooks journalled.
 		measure("(reader) log --limit 1", []string{abs, "log", "--limit", "1"}, nil, false)
+	}
+	if *designs != "" {
+		// The floors of the three designs of issue 17 point 1, each the least
+		// its hook could do (no settings, no classifier): design 1 appends to
+		// a journal (one write, one fsync), design 2 hands the record to a
+		// resident writer over a unix socket and waits for its fsync,
+		// design 3 links SQLite and inserts the row itself with the cheapest
+		// open (no schema check, no checkpoint).
+		d := func(name string) string { return filepath.Join(*designs, name) }
+		once([]string{abs, "check", "--cwd", work, "--", "ls"}, work, env, nil, false) // the log, for design 3
+		logPath := filepath.Join(home, ".local", "state", "ml-ai", "decisions.db")
+		sock := filepath.Join(tmp, "w.sock")
+		srv := exec.Command(d("sockserve"), sock, filepath.Join(tmp, "served"))
+		check(srv.Start())
+		defer srv.Process.Kill()
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(sock); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		measure("(design 1 floor) journal fsync", []string{d("journalclient"), filepath.Join(tmp, "journal")}, nil, false)
+		measure("(design 2 floor) socket+fsync", []string{d("sockclient"), sock}, nil, false)
+		measure("(design 3 floor) sqlite insert", []string{d("sqliteopen"), logPath}, nil, false)
 	}
 	if *parallel > 1 {
 		payload := stdin(*agent, work, commands[0])

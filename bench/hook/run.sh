@@ -1,6 +1,8 @@
 #!/bin/sh
 # Measures `command-safety hook <agent>` as a fresh process per call:
-# median and p99 over 200 runs (see latency.go). Usage: bench/hook/run.sh [agent] [runs] [parallel]
+# median and p99 over 200 runs (see latency.go), through command-safety-hook
+# (what `hook install` writes) and through command-safety, beside each design's
+# floor (bench/hook/designs). Usage: bench/hook/run.sh [agent] [runs] [parallel]
 set -eu
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
@@ -10,4 +12,5 @@ go build -o "$out/command-safety-hook" ./cmd/command-safety-hook
 # The floor for any Go binary on this machine: one that does nothing.
 printf 'package main\n\nfunc main() {}\n' >"$out/empty.go"
 go build -o "$out/empty" "$out/empty.go"
-go run bench/hook/latency.go -bin "$out/command-safety" -hook "$out/command-safety-hook" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}" -parallel "${3:-8}"
+for d in journalclient sockclient sockserve sqliteopen; do go build -o "$out/$d" "bench/hook/designs/$d.go"; done
+go run bench/hook/latency.go -bin "$out/command-safety" -hook "$out/command-safety-hook" -designs "$out" -empty "$out/empty" -agent "${1:-claude-code}" -n "${2:-200}" -parallel "${3:-8}"
