@@ -78,6 +78,13 @@ func setup(cleanup *func()) error {
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building command-safety: %w", err)
 		}
+		// Beside it, as the .vsix ships it: `hook install` writes it for
+		// the pre-command event.
+		cmd = exec.Command("go", "build", "-o", filepath.Join(dir, "command-safety-hook"), "../../cmd/command-safety-hook")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building command-safety-hook: %w", err)
+		}
 	}
 	if _, err := os.Stat(csBin); err != nil {
 		return fmt.Errorf("E2E_CS_BIN: %w", err)
