@@ -134,20 +134,31 @@ var genSeq int
 
 // openAppend opens path for appending, creating it (and its directory)
 // when missing; created says it did.
+// A FIFO or device in its place is an error, never a wait (O_NONBLOCK, then
+// the file's type).
 func openAppend(path string) (f *os.File, created bool, err error) {
-	f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return f, false, err
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|openNonblock, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, false, err
+		}
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+		created = err == nil
+		if errors.Is(err, fs.ErrExist) {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|openNonblock, 0)
+		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err != nil {
 		return nil, false, err
 	}
-	f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		return f, false, err
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		}
+		return nil, false, err
 	}
-	return f, err == nil, err
+	return f, created, nil
 }
 
 func syncDir(dir string) error {

@@ -255,3 +255,29 @@ func TestRecordJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestNotRegular: a FIFO or a directory where the journal should be fails
+// the append at once (the hook then prompts), never waits.
+func TestNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- Append(fifo, rec("ls")) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("append to a FIFO succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("append to a FIFO blocked")
+	}
+	if err := Append(dir, rec("ls")); err == nil {
+		t.Error("append to a directory succeeded")
+	}
+	if b, err := Take(fifo, "", 0); b != nil {
+		t.Errorf("take of a FIFO: %v %v, want nothing taken", b, err)
+	}
+}

@@ -14,3 +14,5 @@ const Supported = false
 func lock(*os.File, bool) error {
 	return errors.New("the hook journal needs flock, which this platform lacks")
 }
+
+const openNonblock = 0

@@ -24,3 +24,6 @@ func lock(f *os.File, exclusive bool) error {
 		}
 	}
 }
+
+// openNonblock keeps opening a FIFO from waiting for a reader.
+const openNonblock = syscall.O_NONBLOCK
