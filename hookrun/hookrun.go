@@ -18,6 +18,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,8 @@ type Env struct {
 	First int64
 	// Start is when the run started: its journal records are at or after it.
 	Start time.Time
+	// IngestDue: the journal is past [IngestAbove] after this run's record.
+	IngestDue bool
 
 	snapHold time.Duration
 	snap     atomic.Pointer[settings.Snapshot]
@@ -329,11 +332,37 @@ func (e *Env) record(ctx context.Context, b Backend, v gate.Verdict, session str
 		// row says so instead of waiting for one.
 		rec.RejectedBy = v.Agent + " (nobody to ask: the prompt was denied)"
 	}
-	if err := journal.Append(journal.Path(e.LogPath), rec); err != nil {
+	j := journal.Path(e.LogPath)
+	if err := journal.Append(j, rec); err != nil {
 		return fail(err)
 	}
 	e.Changed = true
+	if st, err := os.Stat(j); err == nil && st.Size() > IngestAbove {
+		e.IngestDue = true
+	}
 	return v, nil
+}
+
+// IngestAbove is the journal's size past which a hook, once it has
+// answered, starts a detached `command-safety log` to ingest it
+// ([IngestLater]). Every reader ingests, and so do the agents'
+// post-execution hooks, which run command-safety after each command; this
+// bounds the journal where nothing else opens the log (about a thousand
+// verdicts).
+const IngestAbove = 1 << 20
+
+// IngestLater starts `command-safety log --limit 1 --log PATH` beside this
+// binary, detached and silent: opening the log ingests the journal.
+// Failures cost only the delay: the next reader ingests.
+func IngestLater(e *Env) {
+	bin := Sibling(FullName)
+	if bin == "" || e.LogPath == "" {
+		return
+	}
+	cmd := &exec.Cmd{Path: bin, Args: []string{FullName, "log", "--limit", "1", "--log", e.LogPath}, SysProcAttr: detached()}
+	if cmd.Start() == nil {
+		_ = cmd.Process.Release()
+	}
 }
 
 // regularOrMissing fails when path exists and is not a regular file (a FIFO

@@ -45,9 +45,14 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tee := io.TeeReader(stdin, &payload)
 	return hookrun.Run(args, tee, stdout, stderr, hookrun.Backend{
 		Report: func(ctx context.Context, e *hookrun.Env, agent string, r hooks.Report) error {
-			return report(ctx, argv[1:], payload.Bytes())
+			return report(ctx, argv[1:], payload.Bytes(), e.Stderr)
 		},
-		Answered: kickExport,
+		Answered: func(e *hookrun.Env) {
+			kickExport(e)
+			if e.IngestDue {
+				hookrun.IngestLater(e)
+			}
+		},
 	})
 }
 
@@ -76,20 +81,16 @@ func full() (string, error) {
 // report runs command-safety's hook with the same arguments and payload: a
 // post-execution report matches rows in the log (after ingesting the
 // journal), and answers nothing.
-func report(ctx context.Context, args []string, payload []byte) error {
+func report(ctx context.Context, args []string, payload []byte, stderr io.Writer) error {
 	bin, err := full()
 	if err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdin = bytes.NewReader(payload)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	cmd.Stderr = stderr // what it says (a failed match, a settings problem) reaches the agent as its own would
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %v: %s", bin, err, strings.TrimSpace(errb.String()))
-	}
-	if s := strings.TrimSpace(errb.String()); s != "" {
-		return errors.New(s)
+		return fmt.Errorf("%s: %v", bin, err)
 	}
 	return nil
 }

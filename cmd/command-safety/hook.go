@@ -98,6 +98,9 @@ func fullBackend() hookrun.Backend {
 			case e.Changed:
 				kickExportFrom(e.Snapshot(), e.LogPath, e.Start)
 			}
+			if e.IngestDue {
+				hookrun.IngestLater(e)
+			}
 		},
 		Close: func(e *hookrun.Env) {
 			if log != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/hookrun"
 	"github.com/ml-ai/command-safety/journal"
 )
 
@@ -737,5 +738,43 @@ func TestHookBinariesInRuleStore(t *testing.T) {
 		if hookDecision(t, "claude-code", out) != "deny" || !strings.Contains(out, "permission-rule store") {
 			t.Errorf("%s judging a write to %s: %s\n%s", filepath.Base(c.runs), target, out, stderr)
 		}
+	}
+}
+
+// TestHookIngestsLargeJournal: where nothing reads the log, a hook that
+// finds the journal past hookrun.IngestAbove starts a detached
+// `command-safety log` once it has answered, which ingests it: the journal
+// stays bounded.
+func TestHookIngestsLargeJournal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no journal without flock")
+	}
+	s := newHookSandbox(t)
+	j := journal.Path(s.logPath())
+	big := strings.Repeat("x", 2000)
+	for i := 0; i < hookrun.IngestAbove/2000+10; i++ {
+		if err := journal.Append(j, journal.Record{Row: journal.Row{Time: "2026-12-01T00:00:00.000000Z", Command: fmt.Sprintf("echo %d %s", i, big),
+			Decision: "allow", Status: "auto", Workspaces: "[]", Effects: "[]", ClassifierVersion: "1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := `{"session_id":"big","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	if out, stderr, code := s.runBin(t, hookOnlyBinary(t), in, nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
+		t.Fatalf("hook: exit %d %s %s", code, out, stderr)
+	}
+	for deadline := time.Now().Add(20 * time.Second); journal.Pending(j); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the journal was not ingested")
+		}
+	}
+	// The journal is emptied only after the commit of its rows.
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{Limit: 10000})
+	if err != nil || len(rows) != hookrun.IngestAbove/2000+11 || rows[0].Command != "ls" {
+		t.Fatalf("%d rows (%v), want every journalled verdict", len(rows), err)
 	}
 }
