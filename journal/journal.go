@@ -139,7 +139,7 @@ var genSeq int
 func openAppend(path string) (f *os.File, created bool, err error) {
 	f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|openNonblock, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		if err := mkdirDurable(filepath.Dir(path)); err != nil {
 			return nil, false, err
 		}
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
@@ -159,6 +159,28 @@ func openAppend(path string) (f *os.File, created bool, err error) {
 		return nil, false, err
 	}
 	return f, created, nil
+}
+
+// mkdirDurable creates dir and its missing parents (0700) and fsyncs the
+// parent of each directory it created, so that the journal's path survives
+// a crash as the journal does.
+func mkdirDurable(dir string) error {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := syncDir(filepath.Dir(d)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func syncDir(dir string) error {
