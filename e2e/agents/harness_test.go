@@ -282,11 +282,15 @@ type logEntry struct {
 	Note     string `json:"note"`
 }
 
-// entries reads the decision log, oldest first; none when it does not exist yet.
+// entries reads the decision log, oldest first; none when it does not exist
+// yet. A hook writes the hooks' journal beside it (decisions.db.hooks),
+// which `log` ingests: either makes a log to read.
 func (s *sandbox) entries() []logEntry {
 	s.t.Helper()
 	if _, err := os.Stat(s.logPath()); err != nil {
-		return nil
+		if _, err := os.Stat(s.logPath() + ".hooks"); err != nil {
+			return nil
+		}
 	}
 	out, errOut, code := s.cs("", "log", "--json", "--limit", "0")
 	if code != 0 {
