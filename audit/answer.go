@@ -33,6 +33,7 @@ type Answer struct {
 // a.Command is never matched. It returns the row's id, or 0 and no error
 // when no asked row matches (the command was allowed, or already answered).
 func (l *Log) Ran(ctx context.Context, a Answer) (int64, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	q := `SELECT id FROM verdicts AS v WHERE v.status = 'asked' AND ` + promptRows + ` AND agent = ? AND session = ? AND command = ?`
 	args := []any{a.Agent, a.Session, a.Command}
 	if a.CallID != "" {
@@ -64,6 +65,7 @@ func (l *Log) Ran(ctx context.Context, a Answer) (int64, error) {
 // did not approve them. Each is rejected by a.Reviewer with a note that says
 // how this was inferred (why, e.g. "its Stop hook ran"). It returns the ids.
 func (l *Log) NotRun(ctx context.Context, a Answer, why string) ([]int64, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	var ids []int64
 	err := retry(ctx, func() error {
 		ids = ids[:0]

@@ -2,18 +2,15 @@ package audit
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/journal"
 )
 
 // Status is where a logged verdict stands with its human reviewer.
@@ -55,7 +52,7 @@ func ParseStatus(s string) (Status, error) {
 
 // timeFormat is how times are stored: fixed width, so text order is time
 // order, and readable by SQLite's date functions.
-const timeFormat = "2006-01-02T15:04:05.000000Z"
+const timeFormat = journal.TimeFormat
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 
@@ -223,7 +220,18 @@ func (l *Log) commit(batch []*appendReq) {
 	}
 	res := make([]appendResult, len(live))
 	var rowErr error
+	// The hooks' journal goes in first, in the same transaction: ids keep
+	// following the order verdicts were answered in.
+	var jb *journal.Batch
 	err := l.transaction(live[0].queued, func(tx *sql.Tx) error {
+		_ = jb.Done(false) // an earlier try's
+		jb = nil
+		if l.journal != "" && journal.Pending(l.journal) {
+			var err error
+			if jb, _, err = l.ingestTx(context.Background(), tx); err != nil {
+				return err
+			}
+		}
 		for i, r := range live {
 			id, err := l.insert(context.Background(), tx, r.row)
 			if err != nil {
@@ -236,6 +244,7 @@ func (l *Log) commit(batch []*appendReq) {
 		}
 		return nil
 	})
+	_ = jb.Done(err == nil && rowErr == nil)
 	if rowErr != nil {
 		for _, r := range live {
 			l.commit([]*appendReq{r})
@@ -273,89 +282,16 @@ func (l *Log) transaction(since time.Time, f func(tx *sql.Tx) error) error {
 	return err
 }
 
-// row is a verdict encoded for the table.
-type row struct {
-	time, requestID, command, cwd, workspaces, agent, mode, session string
-	decision, effects, decidedBy, rule, reason, status, shell       string
-	enabled                                                         int
-	micros                                                          int64
-	classes                                                         []string
-}
+// row is a verdict encoded for the table ([journal.NewRow]: hooks write
+// the same rows to the journal, which [Log.Ingest] inserts).
+type row = journal.Row
 
 func newRow(v gate.Verdict, session string, waiting Status) (row, error) {
-	ws := v.Workspaces
-	if ws == nil {
-		ws = []string{}
-	}
-	wsJSON, err := json.Marshal(ws)
-	if err != nil {
-		return row{}, err
-	}
-	effs := v.Effects
-	if effs == nil {
-		effs = []gate.Effect{}
-	}
-	effJSON, err := json.Marshal(effs)
-	if err != nil {
-		return row{}, err
-	}
-	switch v.Decision {
-	case effects.Allow, effects.Prompt, effects.Refuse:
-	default:
-		return row{}, fmt.Errorf("verdict has no valid decision (%d)", v.Decision)
-	}
-	t := v.Time
-	if t.IsZero() {
-		t = time.Now()
-	}
-	r := row{
-		time: formatTime(t), requestID: v.ID, command: storedCommand(v.Command), cwd: v.Cwd,
-		workspaces: string(wsJSON), agent: v.Agent, mode: v.Mode, session: session,
-		decision: v.Decision.String(), effects: string(effJSON), rule: v.Rule, reason: v.Reason,
-		micros: v.Micros, status: string(StatusAuto), shell: v.Shell.String(),
-	}
-	if v.ClassificationEnabled {
-		r.enabled = 1
-	}
-	if v.Decision == effects.Prompt {
-		if waiting != StatusHeld && waiting != StatusAsked && waiting != StatusAdvisory {
-			return row{}, fmt.Errorf("a prompt's row waits as held, asked or advisory, not %q", waiting)
-		}
-		r.status = string(waiting)
-	}
-	if v.DecidedBy != nil {
-		r.decidedBy = v.DecidedBy.Text
-	}
-	seen := map[effects.Class]bool{}
-	for _, e := range effs {
-		if !seen[e.Effect] {
-			seen[e.Effect] = true
-			r.classes = append(r.classes, e.Effect.String())
-		}
-	}
-	return r, nil
+	return journal.NewRow(v, session, string(waiting))
 }
 
-// storedPrefix is how much of a command over [gate.MaxCommandBytes] the log
-// keeps.
-const storedPrefix = 4 << 10
-
-// storedCommand is the command text a row keeps: the command itself, or for
-// one over the size limit (refused as too-large, never run) a bounded prefix
-// with its length and SHA-256, so a flood of huge commands cannot grow the
-// log by their size twice over (the table and the command index): 300
-// refused 1 MiB commands had made a 686 MB log.
-func storedCommand(c string) string {
-	if len(c) <= gate.MaxCommandBytes {
-		return c
-	}
-	n := storedPrefix
-	for n > 0 && !utf8.RuneStart(c[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s… [%d bytes in all, SHA-256 %x; over the %d-byte limit, so only this prefix is kept]",
-		c[:n], len(c), sha256.Sum256([]byte(c)), gate.MaxCommandBytes)
-}
+// storedCommand is [journal.StoredCommand].
+func storedCommand(c string) string { return journal.StoredCommand(c) }
 
 const (
 	insertVerdictSQL = `INSERT INTO verdicts (time, request_id, command, cwd, workspaces,
@@ -370,21 +306,21 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-func (r row) args() []any {
-	return []any{r.time, r.requestID, r.command, r.cwd, r.workspaces, r.agent, r.mode, r.session, r.decision,
-		r.effects, strings.Join(r.classes, ","), r.decidedBy, r.rule, r.reason, r.enabled, r.micros,
-		gate.ClassifierVersion, r.status, r.shell}
+func rowArgs(r row) []any {
+	return []any{r.Time, r.RequestID, r.Command, r.Cwd, r.Workspaces, r.Agent, r.Mode, r.Session, r.Decision,
+		r.Effects, strings.Join(r.Classes, ","), r.DecidedBy, r.Rule, r.Reason, r.Enabled, r.Micros,
+		r.ClassifierVersion, r.Status, r.Shell}
 }
 
-// insert writes the row with ex (tests and bulk loads use it directly).
-func (r row) insert(ctx context.Context, ex execer) (int64, error) {
-	return r.insertWith(
+// insertRow writes r with ex (tests and bulk loads use it directly).
+func insertRow(ctx context.Context, ex execer, r row) (int64, error) {
+	return insertWith(r,
 		func(args ...any) (sql.Result, error) { return ex.ExecContext(ctx, insertVerdictSQL, args...) },
 		func(args ...any) (sql.Result, error) { return ex.ExecContext(ctx, insertEffectSQL, args...) })
 }
 
-func (r row) insertWith(verdict, effect func(args ...any) (sql.Result, error)) (int64, error) {
-	res, err := verdict(r.args()...)
+func insertWith(r row, verdict, effect func(args ...any) (sql.Result, error)) (int64, error) {
+	res, err := verdict(rowArgs(r)...)
 	if err != nil {
 		return 0, err
 	}
@@ -392,7 +328,7 @@ func (r row) insertWith(verdict, effect func(args ...any) (sql.Result, error)) (
 	if err != nil {
 		return 0, err
 	}
-	for _, c := range r.classes {
+	for _, c := range r.Classes {
 		if _, err := effect(c, id); err != nil {
 			return 0, err
 		}
@@ -403,7 +339,7 @@ func (r row) insertWith(verdict, effect func(args ...any) (sql.Result, error)) (
 // insert writes the row in tx with the log's prepared statements.
 func (l *Log) insert(ctx context.Context, tx *sql.Tx, r row) (int64, error) {
 	v, e := tx.StmtContext(ctx, l.insertVerdict), tx.StmtContext(ctx, l.insertEffect)
-	return r.insertWith(
+	return insertWith(r,
 		func(args ...any) (sql.Result, error) { return v.ExecContext(ctx, args...) },
 		func(args ...any) (sql.Result, error) { return e.ExecContext(ctx, args...) })
 }

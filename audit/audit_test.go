@@ -429,7 +429,7 @@ func TestAnnotate(t *testing.T) {
 
 func TestEnvFrom(t *testing.T) {
 	vars := map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s", "LOCALAPPDATA": `C:\L`, "USERPROFILE": `C:\U`}
-	if got, want := EnvFrom("linux", func(k string) string { return vars[k] }), (Env{"linux", "/h", "/s", `C:\L`}); got != want {
+	if got, want := EnvFrom("linux", func(k string) string { return vars[k] }), (Env{GOOS: "linux", Home: "/h", XDGStateHome: "/s", LocalAppData: `C:\L`}); got != want {
 		t.Errorf("EnvFrom(linux) = %+v, want %+v", got, want)
 	}
 	delete(vars, "HOME")
@@ -459,9 +459,9 @@ func TestMigrateForward(t *testing.T) {
 			t.Fatal(err)
 		}
 		if d == effects.Prompt {
-			r.status = "pending" // as version 1 wrote it
+			r.Status = "pending" // as version 1 wrote it
 		}
-		id, err := r.insertOld(ctx, db)
+		id, err := insertOld(ctx, db, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -560,7 +560,7 @@ func TestMigrateV4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, err := r.insertOld(ctx, db)
+		id, err := insertOld(ctx, db, r)
 		if err != nil {
 			t.Fatal(err)
 		}

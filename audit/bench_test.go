@@ -271,10 +271,10 @@ func fill(b *testing.B, l *Log, n int) time.Time {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if r.decision == "prompt" && rng.IntN(500) == 0 {
-				r.status = "held" // a few holds; most prompts the agent asked (a quarter resolved below)
+			if r.Decision == "prompt" && rng.IntN(500) == 0 {
+				r.Status = "held" // a few holds; most prompts the agent asked (a quarter resolved below)
 			}
-			if _, err := r.insert(ctx, ins); err != nil {
+			if _, err := insertRow(ctx, ins, r); err != nil {
 				b.Fatal(err)
 			}
 		}

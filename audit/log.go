@@ -13,13 +13,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ml-ai/command-safety/journal"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // LockWait bounds how long [Open] and [Log.Append] each wait for another
 // process's lock on the log before they fail (and [Record] turns an allow
@@ -49,6 +50,9 @@ const opWait = 5 * time.Second
 type Log struct {
 	db   *sql.DB
 	path string
+	// journal is the hooks' journal beside the log ([Log.Ingest]); "" where
+	// the platform has none.
+	journal string
 	// Statements of every append, prepared once: preparing them on each
 	// call took most of an append's CPU.
 	insertVerdict, insertEffect *sql.Stmt
@@ -89,6 +93,9 @@ func Open(path string) (*Log, error) {
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
 	l := &Log{db: db, path: abs}
+	if journal.Supported {
+		l.journal = journal.Path(abs)
+	}
 	l.qidle = sync.NewCond(&l.qmu)
 	ctx := context.Background()
 	if err := l.setup(ctx); err != nil {
@@ -105,6 +112,13 @@ func Open(path string) (*Log, error) {
 	}
 	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
+	}
+	// Every reader and writer sees the hooks' verdicts: a journal that cannot
+	// be ingested fails the open (a log that is only locked is ingested by
+	// the next writer).
+	if _, err := l.Ingest(ctx); err != nil && !isBusy(err) {
+		l.Close()
 		return nil, fmt.Errorf("open decision log %s: %w", abs, err)
 	}
 	// Best effort: a failure leaves those rows for the next opener.
@@ -233,7 +247,7 @@ func (l *Log) setup(ctx context.Context) error {
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

@@ -117,6 +117,7 @@ func likeEscape(s string) string {
 
 // Query returns the rows that match f, newest first.
 func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	from, where, args, order := f.from()
 	q := "SELECT " + columns + from + where + " ORDER BY " + order + " DESC"
 	if f.Limit > 0 {
@@ -133,6 +134,7 @@ func (l *Log) Query(ctx context.Context, f Filter) ([]Entry, error) {
 // oldest first: a watcher tails the log, whoever wrote it, by passing the last
 // id it has seen.
 func (l *Log) After(ctx context.Context, id int64, limit int) ([]Entry, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	q := "SELECT " + columns + " FROM verdicts AS v WHERE v.id > ? ORDER BY v.id"
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
@@ -146,6 +148,7 @@ func (l *Log) After(ctx context.Context, id int64, limit int) ([]Entry, error) {
 
 // Get returns the row with id, or an error wrapping [ErrNotFound].
 func (l *Log) Get(ctx context.Context, id int64) (Entry, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	es, err := l.query(ctx, "SELECT "+columns+" FROM verdicts AS v WHERE v.id = ?", id)
 	if err != nil {
 		return Entry{}, fmt.Errorf("read decision log entry %d: %w", id, err)

@@ -404,3 +404,15 @@ BEGIN
 	SELECT RAISE(ABORT, 'decision log rows are immutable: only status, reviewer, reviewed_at and note may change');
 END;
 `
+
+// schemaV7 keeps where the last ingest of the hooks' journal ended (package
+// journal): the journal's generation and the offset it was read to, in the
+// transaction that inserts its rows, so a crash before the journal is
+// emptied ingests nothing twice. One row at most.
+const schemaV7 = `
+CREATE TABLE journal_ingest (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	gen TEXT NOT NULL,
+	end_offset INTEGER NOT NULL
+);
+`

@@ -22,6 +22,7 @@ type Stats struct {
 // Stats counts the rows f selects by decision, effect, agent, rule and
 // status, and the approval rate of resolved prompts.
 func (l *Log) Stats(ctx context.Context, f Filter) (Stats, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	from, where, args, _ := f.from()
 	s := Stats{ByDecision: map[string]int{}, ByEffect: map[string]int{}, ByAgent: map[string]int{},
 		ByRule: map[string]int{}, ByStatus: map[string]int{}}

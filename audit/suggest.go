@@ -56,6 +56,7 @@ var neverSuggested = map[effects.Class]bool{
 //     or by the `ml-ai.commandSafety: false` toggle;
 //   - an agent's (or mode's) effect that a human ever rejected.
 func (l *Log) Suggest(ctx context.Context, minApproved int) ([]Suggestion, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	type key struct {
 		agent, mode string
 		effect      effects.Class

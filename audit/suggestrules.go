@@ -45,6 +45,7 @@ const maxRuleExamples = 3
 // the way the gate checks a rule's examples, and a group with no example
 // that passes is not proposed.
 func (l *Log) SuggestRules(ctx context.Context, minApproved int) ([]RuleSuggestion, error) {
+	l.catchUp(ctx) // the hooks' verdicts first
 	type group struct {
 		n        int
 		agents   map[string]bool

@@ -373,6 +373,12 @@ func DefaultLimit(agent string) time.Duration { return layouts[agent].defaultLim
 type Spec struct {
 	// Binary is the command-safety binary the agent runs.
 	Binary string
+	// HookBinary, when not "", is the binary the agent runs for the
+	// pre-command event when it does not hold: command-safety-hook, which
+	// answers as Binary's `hook` does without linking the decision log's
+	// SQLite (issue 17). Hold mode and the reports run Binary: they use the
+	// log itself.
+	HookBinary string
 	// Hold installs the hook in hold mode (SPEC §10).
 	Hold bool
 	// HoldFor is the hold's timeout given on the command line (--hold=D);
@@ -467,6 +473,9 @@ func Install(agent string, data []byte, spec Spec) (Edit, error) {
 			named = ev.name
 		}
 		command, limit := spec.command(agent, named), spec.Limit()
+		if i == 0 && !spec.Hold && spec.HookBinary != "" {
+			command = Spec{Binary: spec.HookBinary}.command(agent, named)
+		}
 		if i > 0 {
 			// A report never holds: it records what the agent did.
 			command, limit = Spec{Binary: spec.Binary}.command(agent, named), RunLimit

@@ -659,3 +659,38 @@ func TestEndOfSessionEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallHookBinary: with a hook binary, the pre-command event runs it
+// and the reports run the main binary (they match rows in the log); in hold
+// mode the gate runs the main binary too (it waits on the log). Both are
+// ours for a second install and for uninstall.
+func TestInstallHookBinary(t *testing.T) {
+	for _, agent := range Agents() {
+		t.Run(agent, func(t *testing.T) {
+			spec := Spec{Binary: "/opt/command-safety", HookBinary: "/opt/command-safety-hook"}
+			e, err := Install(agent, nil, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lay := layouts[agent]
+			gate := `"/opt/command-safety-hook hook ` + agent
+			if strings.Count(string(e.Data), gate) != len(lay.keys()) {
+				t.Errorf("the gate does not run the hook binary:\n%s", e.Data)
+			}
+			if strings.Count(string(e.Data), `"/opt/command-safety hook `+agent) != len(lay.keys())*(len(lay.events)-1) {
+				t.Errorf("the reports do not run the main binary:\n%s", e.Data)
+			}
+			if again, err := Install(agent, e.Data, spec); err != nil || again.Changed() {
+				t.Errorf("second install: %v %v", again.Changes, err)
+			}
+			held, err := Install(agent, e.Data, Spec{Binary: spec.Binary, HookBinary: spec.HookBinary, Hold: true, HoldLongest: time.Minute})
+			if err != nil || strings.Contains(string(held.Data), "command-safety-hook") {
+				t.Errorf("hold mode runs the hook binary (%v):\n%s", err, held.Data)
+			}
+			un, err := Uninstall(agent, e.Data)
+			if err != nil || strings.Contains(string(un.Data), "command-safety") {
+				t.Errorf("uninstall left an entry (%v):\n%s", err, un.Data)
+			}
+		})
+	}
+}

@@ -1,47 +1,14 @@
 package jsonrpc
 
 import (
-	"fmt"
-	"sync"
-
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/policy"
 	"github.com/ml-ai/command-safety/settings"
 )
 
 // PolicyOf returns the gate policy of snap: its toggle, budgets and
-// compiled `ml-ai.rules`. Each rule the gate rejects (a name the table
-// knows, an example that does not classify as the rule says) is an
-// [settings.Error] problem in the result; the other rules still apply.
-// Compiled rules are cached while the rules stay the same.
-func PolicyOf(snap settings.Snapshot) (gate.Policy, []settings.Problem) {
-	p := gate.Policy{Enabled: snap.Enabled, Budgets: snap.Budgets}
-	if len(snap.Rules) == 0 {
-		return p, nil
-	}
-	key := fmt.Sprintf("%#v", snap.Rules)
-	rulesCache.Lock()
-	defer rulesCache.Unlock()
-	if rulesCache.key != key {
-		rs := make([]gate.Rule, len(snap.Rules))
-		for i, r := range snap.Rules {
-			rs[i] = gate.Rule{ID: r.ID(), Workspace: r.Workspace, Entry: r.Entry}
-		}
-		compiled, errs := gate.CompileRules(rs)
-		var probs []settings.Problem
-		for _, e := range errs {
-			r := snap.Rules[e.Index]
-			probs = append(probs, settings.Problem{Severity: settings.Error, File: r.File, Line: r.Line, Col: r.Col,
-				Message: fmt.Sprintf("%s.%s: %v; rule ignored", settings.Section, settings.KeyRules, e)})
-		}
-		rulesCache.key, rulesCache.policy, rulesCache.probs = key, compiled, probs
-	}
-	p.Rules = rulesCache.policy
-	return p, rulesCache.probs
-}
-
-var rulesCache struct {
-	sync.Mutex
-	key    string
-	policy *gate.Rules
-	probs  []settings.Problem
-}
+// compiled `ml-ai.rules` ([policy.Of], which the hook binary shares). Each
+// rule the gate rejects (a name the table knows, an example that does not
+// classify as the rule says) is an [settings.Error] problem in the result;
+// the other rules still apply.
+func PolicyOf(snap settings.Snapshot) (gate.Policy, []settings.Problem) { return policy.Of(snap) }

@@ -17,6 +17,10 @@
 // for CPU time (user+system, less sensitive to other load on a shared
 // machine). The load average is printed before and after.
 //
+// With -hook, the hook rows run command-safety-hook (the binary `hook
+// install` writes for the pre-command event) and the full binary's hook is
+// measured after them.
+//
 // -parallel N then runs the first command from N processes at once, one
 // after another in each, and compares the hooks finished per second with
 // one process's (several agents' hooks writing one log: issue 17 point 3).
@@ -38,11 +42,13 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "the command-safety binary (required)")
+	hookBin := flag.String("hook", "", "the command-safety-hook binary (beside -bin); its rows are the hook's figure, the full binary's hook is measured beside it")
 	n := flag.Int("n", 200, "runs per command")
 	agent := flag.String("agent", "claude-code", "the adapter to run")
 	warm := flag.Int("warmup", 10, "runs before measuring (page cache, log creation)")
 	empty := flag.String("empty", "", "a Go binary that does nothing, measured as the floor for Go programs")
 	parallel := flag.Int("parallel", 0, "also run hooks from this many processes at once and report the throughput")
+	designs := flag.String("designs", "", "a directory with bench/hook/designs built (journalclient, sockserve, sockclient, sqliteopen): measure each design's floor")
 	flag.Parse()
 	if *bin == "" {
 		flag.Usage()
@@ -103,8 +109,52 @@ func main() {
 	}
 	measure("(baseline) command-safety help", []string{abs, "help"}, nil, false)
 	commands := []string{"ls", "git status && go test ./...", "npm install x", "rm -rf ~"}
+	hookArgs := []string{abs, "hook", *agent}
+	if *hookBin != "" {
+		h, err := filepath.Abs(*hookBin)
+		check(err)
+		hookArgs = []string{h, "hook", *agent}
+		measure("(baseline) command-safety-hook usage", []string{h}, nil, false)
+	}
 	for _, command := range commands {
-		measure(command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
+		label := command
+		if *hookBin != "" {
+			label = "hook: " + command
+		}
+		measure(label, hookArgs, stdin(*agent, work, command), true)
+	}
+	if *hookBin != "" {
+		// The same through the full binary (it writes the journal the same
+		// way, but starts with SQLite, serve and the OpenTelemetry SDK linked).
+		for _, command := range commands {
+			measure("full: "+command, []string{abs, "hook", *agent}, stdin(*agent, work, command), true)
+		}
+		// A reader after a burst: `log` ingests what the hooks journalled.
+		measure("(reader) log --limit 1", []string{abs, "log", "--limit", "1"}, nil, false)
+	}
+	if *designs != "" {
+		// The floors of the three designs of issue 17 point 1, each the least
+		// its hook could do (no settings, no classifier): design 1 appends to
+		// a journal (one write, one fsync), design 2 hands the record to a
+		// resident writer over a unix socket and waits for its fsync,
+		// design 3 links SQLite and inserts the row itself with the cheapest
+		// open (no schema check, no checkpoint).
+		d := func(name string) string { return filepath.Join(*designs, name) }
+		once([]string{abs, "check", "--cwd", work, "--", "ls"}, work, env, nil, false) // the log, for design 3
+		logPath := filepath.Join(home, ".local", "state", "ml-ai", "decisions.db")
+		sock := filepath.Join(tmp, "w.sock")
+		srv := exec.Command(d("sockserve"), sock, filepath.Join(tmp, "served"))
+		check(srv.Start())
+		defer srv.Process.Kill()
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(sock); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		measure("(design 1 floor) journal fsync", []string{d("journalclient"), filepath.Join(tmp, "journal")}, nil, false)
+		measure("(design 2 floor) socket+fsync", []string{d("sockclient"), sock}, nil, false)
+		measure("(design 3 floor) sqlite insert", []string{d("sqliteopen"), logPath}, nil, false)
 	}
 	if *parallel > 1 {
 		payload := stdin(*agent, work, commands[0])
@@ -115,7 +165,7 @@ func main() {
 			for p := range procs {
 				wg.Go(func() {
 					for i := p; i < total; i += procs {
-						once([]string{abs, "hook", *agent}, work, env, payload, true)
+						once(hookArgs, work, env, payload, true)
 					}
 				})
 			}

@@ -8,156 +8,108 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/effects"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/hookrun"
 	"github.com/ml-ai/command-safety/hooks"
-	"github.com/ml-ai/command-safety/jsonrpc"
 	"github.com/ml-ai/command-safety/settings"
 )
 
-// runHook serves `command-safety hook <agent>` (SPEC §8): the agent's hook
-// payload on stdin, its answer on stdout, the exit code the agent expects.
-// `hook install` and `hook uninstall` edit the agent's settings file.
-//
-// The whole run answers within [hooks.Deadline] of the agent's time limit
-// for the hook: `--limit`, which `hook install` writes beside the limit it
-// sets in the agent's settings, else the agent's default. An agent that
-// stops a hook at its limit may run the tool (Gemini CLI does), so nothing
-// here may outlive it: a hold waits at most until shortly before the
-// deadline, and anything that blocks past it is answered with a deny.
+// runHook serves `command-safety hook <agent>` (SPEC §8) through
+// [hookrun.Run], which cmd/command-safety-hook runs too: the verdict goes to
+// the hooks' journal, which every reader of the log ingests first. This
+// binary adds the log itself ([fullBackend]): hold mode and the agents'
+// reports. `hook install` and `hook uninstall` edit the agent's settings
+// file.
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	start := time.Now()
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return runHookInstall(args[0], args[1:], stdout, stderr)
 	}
-	agent := ""
-	if len(args) > 0 {
-		agent = args[0]
-	}
-	if agent == "-h" || agent == "--help" || agent == "help" {
-		hookUsage(stderr)
-		return 2 // not an answer: exit 2 is a block for every supported agent
-	}
-	flags, flagErr := parseHookFlags(args)
-	h := newHookEnv(stderr)
-	// The log is left after the answer is written. Every row is durable at
-	// commit already (synchronous=FULL); what is left to decide is the WAL.
-	// Closing the log checkpointed and deleted it at every run (five fsyncs
-	// and two files made and removed per hook, issue 17); exiting without a
-	// checkpoint at all let it grow without bound (~40 KiB per call, 10 MiB
-	// after 250 calls, each opener reading all of it). audit.Log.Leave keeps
-	// it under audit.WALLimit: past it, it checkpoints and truncates.
-	defer h.close()
-	cfg := hooks.Config{
-		Policy:    h.policy,
-		Record:    h.record,
-		Report:    h.report,
-		Home:      h.env.Home,
-		Platform:  runtime.GOOS,
-		RuleStore: installation(), // the log joins it from the settings (h.policy)
-	}
-	cfg.Event = flags.event
-	if len(flags.rest) > 1 {
-		cfg.BadArgs = fmt.Sprintf("unsupported arguments after the agent name: %q", flags.rest[1:])
-	}
-	if flagErr != nil {
-		cfg.BadArgs = flagErr.Error()
-	}
-	limit := flags.limit
-	if limit == 0 {
-		limit = hooks.DefaultLimit(agent)
-	}
-	if limit == 0 {
-		limit = hooks.RunLimit
-	}
-	deadline := start.Add(hooks.Deadline(limit))
-	if !flags.hold {
-		// A run that does not hold takes milliseconds; ten seconds is
-		// generous and keeps a stuck run from stalling the agent.
-		deadline = minTime(deadline, start.Add(hookRunTimeout))
-	}
-	ctx := context.Background()
-	if flags.hold {
-		cfg.Hold = h.hold(flags.holdFor, limit)
-		// A signal (the agent giving up on the hook, Ctrl-C) ends the wait:
-		// audit.Log.Hold resolves the row as stopped (the command may have
-		// run), so it does not stay pending on the review page.
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-		defer stop()
-	}
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	out := hooks.Run(ctx, agent, stdin, cfg)
-	if _, err := stdout.Write(out.Stdout); err != nil {
-		fmt.Fprintf(stderr, "command-safety hook: writing the answer: %v\n", err)
-		return 2 // the agent reads exit code 2 as a block
-	}
-	h.kickExport() // answered: the export's network wait is a detached process's
-	if out.Stderr != "" {
-		fmt.Fprintln(stderr, out.Stderr)
-	}
-	return out.Code
+	return hookrun.Run(args, stdin, stdout, stderr, fullBackend())
 }
-
-// hookRunTimeout bounds a hook run that does not hold.
-const hookRunTimeout = 10 * time.Second
 
 // holdReserve is what a hold leaves of the run's deadline for resolving its
 // row and answering.
 const holdReserve = 3 * time.Second
 
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
-}
-
-// hookFlags are the hook's options after the agent name.
-type hookFlags struct {
-	hold    bool
-	holdFor time.Duration // --hold=D; 0: the ml-ai.holdTimeout setting
-	limit   time.Duration // --limit=D: the agent's time limit for this hook
-	event   string        // --event=NAME: the event the hook was installed for
-	rest    []string      // the agent name and anything not understood
-}
-
-// parseHookFlags takes `--hold[=DURATION]` and `--limit=DURATION` out of the
-// hook's arguments (anywhere after the agent name).
-func parseHookFlags(args []string) (f hookFlags, err error) {
-	for i, a := range args {
-		switch {
-		case i > 0 && a == "--hold":
-			f.hold = true
-		case i > 0 && strings.HasPrefix(a, "--hold="):
-			f.hold = true
-			v := strings.TrimPrefix(a, "--hold=")
-			if f.holdFor, err = time.ParseDuration(v); err != nil || f.holdFor <= 0 {
-				return f, fmt.Errorf("--hold=%s: want a positive duration such as 10m", v)
+// fullBackend is the decision log for [hookrun.Run]: opened on first use,
+// left (not closed) at exit ([audit.Log.Leave]: every row is durable at
+// commit already; Leave keeps the WAL under audit.WALLimit).
+func fullBackend() hookrun.Backend {
+	var log *audit.Log
+	var openErr error
+	open := func(e *hookrun.Env) error {
+		if log == nil && openErr == nil {
+			if path, err := e.LogPathNow(); err != nil {
+				openErr = err
+			} else {
+				log, openErr = audit.Open(path) // ingests the journal first
 			}
-		case i > 0 && strings.HasPrefix(a, "--event="):
-			f.event = strings.TrimPrefix(a, "--event=")
-		case i > 0 && strings.HasPrefix(a, "--limit="):
-			v := strings.TrimPrefix(a, "--limit=")
-			if f.limit, err = time.ParseDuration(v); err != nil || f.limit <= 0 {
-				return f, fmt.Errorf("--limit=%s: want a positive duration such as 30s", v)
-			}
-		default:
-			f.rest = append(f.rest, a)
 		}
+		return openErr
 	}
-	return f, nil
+	record := func(ctx context.Context, e *hookrun.Env, v gate.Verdict, session string, st audit.Status) (gate.Verdict, error) {
+		if err := open(e); err != nil {
+			err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
+			return audit.Downgrade(v, err), err
+		}
+		v, err := audit.Record(ctx, log, v, session, st)
+		if err == nil && e.First == 0 {
+			e.First, e.Changed = v.LogID, true
+		}
+		return v, err
+	}
+	return hookrun.Backend{
+		RecordHeld: func(ctx context.Context, e *hookrun.Env, v gate.Verdict, session string) (gate.Verdict, error) {
+			return record(ctx, e, v, session, audit.StatusHeld)
+		},
+		Record: func(ctx context.Context, e *hookrun.Env, v gate.Verdict, session string, w hooks.Waiting) (gate.Verdict, error) {
+			st := audit.StatusAsked
+			if w == hooks.NobodyAsked {
+				st = audit.StatusAdvisory
+			}
+			v, err := record(ctx, e, v, session, st)
+			if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
+				if rerr := log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (nobody to ask: the prompt was denied)"); rerr != nil {
+					fmt.Fprintf(e.Stderr, "command-safety: decision log: %v\n", rerr)
+				}
+			}
+			return v, err
+		},
+		Hold: func(e *hookrun.Env, flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
+			return hold(e, func() *audit.Log { return log }, flag, limit)
+		},
+		Report: func(ctx context.Context, e *hookrun.Env, agent string, r hooks.Report) error {
+			if err := open(e); err != nil {
+				return err
+			}
+			return report(ctx, e, log, agent, r) // Open ingested the journal: its rows can be matched
+		},
+		Answered: func(e *hookrun.Env) {
+			switch {
+			case e.First > 0:
+				kickExport(e.Snapshot(), e.LogPath, e.First-1)
+			case e.Changed:
+				kickExportFrom(e.Snapshot(), e.LogPath, e.Start)
+			}
+			if e.IngestDue {
+				hookrun.IngestLater(e)
+			}
+		},
+		Close: func(e *hookrun.Env) {
+			if log != nil {
+				if err := log.Leave(); err != nil {
+					fmt.Fprintf(e.Stderr, "command-safety: decision log: %v\n", err)
+				}
+			}
+		},
+	}
 }
 
 // holdDuration is the `--hold[=DURATION]` flag of `hook install`.
@@ -181,29 +133,19 @@ func (h *holdDuration) Set(v string) error {
 	return nil
 }
 
-// holdTimeout is the hold's timeout: the flag, else ml-ai.holdTimeout.
-func (h *hookEnv) holdTimeout(flag time.Duration) time.Duration {
-	if flag > 0 {
-		return flag
-	}
-	if h.snapHold > 0 {
-		return h.snapHold
-	}
-	return settings.DefaultHoldTimeout
-}
-
 // hold returns hold mode's wait (SPEC §10): the prompt is pending in the
 // decision log; a human releases it from the review page, VS Code or
 // `command-safety log resolve`. Approved runs; rejected, timed out or any
 // failure denies, with a reason that says which. The wait ends before the
 // run's deadline (inside the agent's limit), whatever the hold's timeout.
-func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
+func hold(h *hookrun.Env, logOf func() *audit.Log, flag, limit time.Duration) func(ctx context.Context, v gate.Verdict) gate.Verdict {
 	return func(ctx context.Context, v gate.Verdict) gate.Verdict {
 		deny := func(why string) gate.Verdict { return gate.Released(v, false, why) }
-		if h.log == nil || v.LogID == 0 {
+		log := logOf()
+		if log == nil || v.LogID == 0 {
 			return deny("held for review, but the decision log is unavailable, so nobody can release it")
 		}
-		timeout := h.holdTimeout(flag)
+		timeout := h.HoldTimeout(flag)
 		cut := ""
 		if d, ok := ctx.Deadline(); ok {
 			if left := time.Until(d) - holdReserve; left < timeout {
@@ -214,8 +156,8 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 		if timeout <= 0 {
 			return deny("held for review, but the agent's time limit for this hook (" + limit.String() + ") leaves no time to wait")
 		}
-		fmt.Fprintf(h.stderr, "command-safety: held for review (log id %d, up to %s%s): %s\n", v.LogID, timeout.Round(time.Second), cut, v.Reason)
-		res, err := h.log.Hold(ctx, v.LogID, timeout, 0)
+		fmt.Fprintf(h.Stderr, "command-safety: held for review (log id %d, up to %s%s): %s\n", v.LogID, timeout.Round(time.Second), cut, v.Reason)
+		res, err := log.Hold(ctx, v.LogID, timeout, 0)
 		switch {
 		case err != nil && !res.Approved():
 			return deny(fmt.Sprintf("held for review, and the hold failed (%v); denied", err))
@@ -230,123 +172,6 @@ func (h *hookEnv) hold(flag, limit time.Duration) func(ctx context.Context, v ga
 	}
 }
 
-func hookUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: command-safety hook <agent> [--hold[=DURATION]] [--event=NAME] [--limit=DURATION]
-                                        answer the agent's pre-command hook (stdin: its JSON)
-       command-safety hook install <agent> [--project|--user] [--dir DIR] [--hold[=DURATION]]
-       command-safety hook uninstall <agent> [--project|--user] [--dir DIR]
-agents: %s
-`, strings.Join(hooks.Agents(), ", "))
-}
-
-// hookEnv loads the settings and opens the decision log for one hook run.
-type hookEnv struct {
-	mu       sync.Mutex                        // record may be called again by a deadline while a first call blocks
-	snapHold time.Duration                     // ml-ai.holdTimeout from the last settings read
-	snap     atomic.Pointer[settings.Snapshot] // the last settings read: the managed policy's notes
-	env      settings.Env
-	stderr   io.Writer
-	logPath  string // the log the settings name, or the default; "" when unknown
-	pathErr  error
-	log      *audit.Log
-	first    int64 // the row this run wrote (0: none)
-	changed  bool  // this run wrote or resolved a row
-}
-
-// kickExport starts the detached exporter (kickExport) for what this run
-// wrote, unless a record still blocks (the deadline answered): then the
-// next process ships it.
-func (h *hookEnv) kickExport() {
-	if !h.mu.TryLock() {
-		return
-	}
-	defer h.mu.Unlock()
-	if h.changed {
-		kickExport(h.snap.Load(), h.logPath, max(h.first-1, -1))
-	}
-}
-
-func newHookEnv(stderr io.Writer) *hookEnv {
-	return &hookEnv{env: settingsEnv(), stderr: stderr}
-}
-
-// policy reads the same settings files as check, for the hook's workspaces.
-func (h *hookEnv) policy(workspaces []string) (gate.Policy, []string) {
-	snap := settings.Load(h.env, workspaces)
-	h.snapHold = snap.HoldTimeout
-	h.snap.Store(&snap)
-	policy, ruleProbs := jsonrpc.PolicyOf(snap)
-	for _, p := range append(snap.Problems, ruleProbs...) {
-		fmt.Fprintf(h.stderr, "command-safety: settings: %s\n", p)
-	}
-	h.logPath, h.pathErr = logPathFor("", snap.DecisionLog)
-	var logs []string
-	if h.logPath != "" {
-		logs = append(logs, h.logPath)
-	}
-	return policy, logs
-}
-
-// close leaves the decision log if this run opened it ([audit.Log.Leave]:
-// the process exits next).
-func (h *hookEnv) close() {
-	if !h.mu.TryLock() {
-		return // a record still blocks (the deadline answered): exit without waiting
-	}
-	defer h.mu.Unlock()
-	if h.log != nil {
-		if err := h.log.Leave(); err != nil {
-			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", err)
-		}
-	}
-}
-
-// record writes v with the agent's session to the decision log
-// ([audit.Record]: on failure an allow comes back as a prompt).
-func (h *hookEnv) record(ctx context.Context, v gate.Verdict, session string, w hooks.Waiting) (gate.Verdict, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.openLog(); err != nil {
-		err = fmt.Errorf("%w: %w", audit.ErrUnavailable, err)
-		return audit.Downgrade(v, err), err
-	}
-	if snap := h.snap.Load(); snap != nil {
-		v = withPolicyNote(v, *snap)
-	}
-	status := audit.StatusAsked
-	switch w {
-	case hooks.Held:
-		status = audit.StatusHeld
-	case hooks.NobodyAsked:
-		status = audit.StatusAdvisory
-	}
-	v, err := audit.Record(ctx, h.log, v, session, status)
-	if err == nil && h.first == 0 {
-		h.first, h.changed = v.LogID, true
-	}
-	if err == nil && w == hooks.NobodyAsked && v.Decision == effects.Prompt {
-		// Nobody can be asked (Codex hooks cannot ask; `claude -p` denies an
-		// ask itself), so the prompt is denied: that is the answer, and the
-		// row says so instead of waiting for one.
-		if rerr := h.log.Resolve(ctx, v.LogID, audit.StatusRejected, v.Agent+" (nobody to ask: the prompt was denied)"); rerr != nil {
-			fmt.Fprintf(h.stderr, "command-safety: decision log: %v\n", rerr)
-		}
-	}
-	return v, err
-}
-
-// openLog opens the decision log the settings name, once; call with h.mu held.
-func (h *hookEnv) openLog() error {
-	if h.logPath == "" && h.pathErr == nil {
-		// Bad input never reached the settings: use the user's log setting.
-		h.policy(nil)
-	}
-	if h.log == nil && h.pathErr == nil {
-		h.log, h.pathErr = audit.Open(h.logPath)
-	}
-	return h.pathErr
-}
-
 // answerWindow bounds how far back a report without a call id looks for
 // the prompt it answers.
 const answerWindow = 24 * time.Hour
@@ -354,12 +179,7 @@ const answerWindow = 24 * time.Hour
 // report records what the agent's post-execution hook says about a prompt
 // it asked its user: the command ran (approved by the agent's user), or the
 // turn ended without it (rejected). Nothing else is touched.
-func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.openLog(); err != nil {
-		return err
-	}
+func report(ctx context.Context, h *hookrun.Env, log *audit.Log, agent string, r hooks.Report) error {
 	user := os.Getenv("USER")
 	if user == "" {
 		user = os.Getenv("LOGNAME")
@@ -370,16 +190,16 @@ func (h *hookEnv) report(ctx context.Context, agent string, r hooks.Report) erro
 	a := audit.Answer{Agent: agent, Session: r.Session, CallID: r.CallID, Command: r.Command,
 		Reviewer: agent + ":" + user, Since: time.Now().Add(-answerWindow)}
 	if r.Ran {
-		id, err := h.log.Ran(ctx, a)
-		h.changed = h.changed || id > 0
+		id, err := log.Ran(ctx, a)
+		h.Changed = h.Changed || id > 0
 		return err
 	}
 	ended := "turn"
 	if strings.EqualFold(r.Event, "SessionEnd") {
 		ended = "session"
 	}
-	ids, err := h.log.NotRun(ctx, a, "the agent's "+ended+" ended (its "+r.Event+" hook ran)")
-	h.changed = h.changed || len(ids) > 0
+	ids, err := log.NotRun(ctx, a, "the agent's "+ended+" ended (its "+r.Event+" hook ran)")
+	h.Changed = h.Changed || len(ids) > 0
 	return err
 }
 
@@ -463,11 +283,11 @@ func runHookInstall(verb string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "command-safety hook install: --binary: %v\n", err)
 			return exitUsage
 		}
-		spec := hooks.Spec{Binary: bin, Hold: hold.set, HoldFor: hold.d}
+		spec := hooks.Spec{Binary: bin, Hold: hold.set, HoldFor: hold.d, HookBinary: hookBinaryBeside(bin)}
 		if hold.set {
 			spec.HoldLongest = hold.d
 			if hold.d == 0 {
-				spec.HoldLongest = settings.Load(settingsEnv(), nil).HoldTimeout
+				spec.HoldLongest = settings.Load(hookrun.SettingsEnv(), nil).HoldTimeout
 			}
 		}
 		edit, err = hooks.Install(agent, data, spec)
@@ -556,6 +376,16 @@ func installNotes(agent string, scope hooks.Scope, hold bool) []string {
 		}
 	}
 	return n
+}
+
+// hookBinaryBeside is command-safety-hook in bin's directory, "" when it is
+// not there (a build of command-safety alone: its own hook answers the same).
+func hookBinaryBeside(bin string) string {
+	p := filepath.Join(filepath.Dir(bin), hookrun.HookName+filepath.Ext(bin))
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 && runtime.GOOS != "windows" {
+		return ""
+	}
+	return p
 }
 
 // selfPath is this binary's absolute path, symlinks resolved.

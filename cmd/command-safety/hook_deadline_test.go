@@ -13,6 +13,7 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/hooks"
+	"github.com/ml-ai/command-safety/journal"
 	_ "modernc.org/sqlite"
 )
 
@@ -33,7 +34,9 @@ func hookPayloads(w, command string) map[string]string {
 // is a FIFO, a decision log another process holds locked, a payload over
 // the size limit) with the agent's limit at 4 s, and requires an answer
 // before the agent's limit, by the hook's deadline: a deny, or for the FIFO
-// (which the settings reader ignores) the decision without it.
+// (which the settings reader ignores) the decision without it, or for the
+// locked log (which a hook does not open: it writes the journal) the
+// decision, recorded in the journal.
 func TestHookDeadlineProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes for several seconds")
@@ -103,6 +106,16 @@ func TestHookDeadlineProcess(t *testing.T) {
 					// that does not parse, so `ls` is decided without it.
 					if !strings.Contains(errb.String(), "not a regular file") {
 						t.Errorf("%s: the FIFO is not reported: %s", agent, errb.String())
+					}
+				case slow == "locked-log":
+					// A hook does not wait on the log: its verdict is in the
+					// hooks' journal (fsynced), which the next reader once
+					// the lock is gone ingests. So it is decided as usual.
+					if want := "allow"; d != want && !(agent == "codex" && d == "") {
+						t.Errorf("%s: decision %q after %s with the log locked, want %s from the journal\nstdout %s\nstderr %s", agent, d, took, want, out.String(), errb.String())
+					}
+					if !journal.Pending(journal.Path(s.logPath())) {
+						t.Errorf("%s: the journal holds nothing after an allow", agent)
 					}
 				case d == "allow" || d == "": // codex: no output is an allow
 					t.Errorf("%s: decision %q after %s, want no allow\nstdout %s\nstderr %s", agent, d, took, out.String(), errb.String())
@@ -194,13 +207,22 @@ func TestPromptStatuses(t *testing.T) {
 // by the agent's user; one still asked when the turn ends was not. Rows
 // match by the agent's call id where it has one, else by session, command
 // text and time, and never a row of another command.
+//
+// Both binaries: command-safety-hook journals the prompts and hands the
+// reports to command-safety, which ingests the journal before it matches.
 func TestAgentAnswersReachTheLog(t *testing.T) {
+	for _, bin := range []string{hookBinary(t), hookOnlyBinary(t)} {
+		t.Run(filepath.Base(bin), func(t *testing.T) { testAgentAnswersReachTheLog(t, bin) })
+	}
+}
+
+func testAgentAnswersReachTheLog(t *testing.T, bin string) {
 	s := newHookSandbox(t)
 	w := s.work
 	env := []string{"USER=ada", "CLAUDE_PROJECT_DIR=" + w, "GEMINI_PROJECT_DIR=" + w}
 	hook := func(agent, payload string) {
 		t.Helper()
-		if out, stderr, code := s.run(t, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
+		if out, stderr, code := s.runBin(t, bin, payload, env, "hook", agent); code != 0 || strings.Contains(stderr, "decision log") {
 			t.Fatalf("hook %s: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
 		}
 	}

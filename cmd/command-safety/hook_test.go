@@ -17,6 +17,8 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/hookrun"
+	"github.com/ml-ai/command-safety/journal"
 )
 
 var (
@@ -208,63 +210,139 @@ func TestHookProcess(t *testing.T) {
 	}
 }
 
-// TestHookWALStaysBounded: hooks that are the log's only writers leave the
-// WAL for the next one (audit.Log.Leave) but never let it grow past
-// audit.WALLimit and one run's frames: past the limit a hook checkpoints and
-// truncates it. Before hooks closed the log, each exited with its WAL frames
-// in place, the next one rebuilt the WAL index by reading the whole file,
-// and the WAL grew without bound (about 40 KiB per hook call), making every
-// later hook slower; closing it instead checkpointed and deleted it at
-// every run, five fsyncs per hook (issue 17).
-func TestHookWALStaysBounded(t *testing.T) {
+// hookOnlyBinary builds cmd/command-safety-hook beside [hookBinary], where
+// `hook install` and the hook binary itself look for each other.
+func hookOnlyBinary(t *testing.T) string {
+	t.Helper()
+	full := hookBinary(t)
+	hookOnlyOnce.Do(func() {
+		hookOnlyBin = filepath.Join(filepath.Dir(full), "command-safety-hook")
+		if runtime.GOOS == "windows" {
+			hookOnlyBin += ".exe"
+		}
+		tmp := fmt.Sprintf("%s.%d.tmp", hookOnlyBin, os.Getpid())
+		hookOnlyOut, hookOnlyErr = exec.Command("go", "build", "-o", tmp, "../command-safety-hook").CombinedOutput()
+		if hookOnlyErr == nil {
+			hookOnlyErr = os.Rename(tmp, hookOnlyBin)
+		}
+	})
+	if hookOnlyErr != nil {
+		t.Fatalf("go build: %v\n%s", hookOnlyErr, hookOnlyOut)
+	}
+	return hookOnlyBin
+}
+
+var (
+	hookOnlyOnce sync.Once
+	hookOnlyBin  string
+	hookOnlyOut  []byte
+	hookOnlyErr  error
+)
+
+// runBin is [hookSandbox.run] with another binary.
+func (s *hookSandbox) runBin(t *testing.T, bin, stdin string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestHookJournal (issue 17): hooks, from either binary, record their
+// verdicts in the hooks' journal and never open the SQLite log (so no WAL
+// or database appears); `log` ingests them, every one once, and empties the
+// journal; hooks appending while readers ingest (4 processes at once,
+// readers in between) lose and duplicate nothing.
+func TestHookJournal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no journal without flock: hooks write the log")
+	}
 	s := newHookSandbox(t)
-	in := `{"session_id":"w","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
-	const runs = 60
-	var largest, shrunk int64
+	small, full := hookOnlyBinary(t), hookBinary(t)
+	in := func(cmd string) string {
+		return `{"session_id":"j","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`
+	}
+	const runs = 20
 	for i := range runs {
-		if out, stderr, code := s.run(t, in, nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
-			t.Fatalf("run %d: exit %d %s %s", i, code, out, stderr)
+		bin := small
+		if i%2 == 1 {
+			bin = full
 		}
-		st, err := os.Stat(s.logPath() + "-wal")
-		if err != nil {
-			t.Fatalf("run %d: %v (the WAL stays for the next run)", i, err)
+		if out, stderr, code := s.runBin(t, bin, in(fmt.Sprintf("ls %d", i)), nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
+			t.Fatalf("run %d (%s): exit %d %s %s", i, filepath.Base(bin), code, out, stderr)
 		}
-		if st.Size() < largest {
-			shrunk++
+	}
+	for _, f := range []string{s.logPath(), s.logPath() + "-wal"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s exists after hooks alone: a hook opened SQLite", f)
 		}
-		largest = max(largest, st.Size())
 	}
-	if bound := int64(audit.WALLimit + 64<<10); largest > bound {
-		t.Errorf("the WAL reached %d bytes, want at most %d", largest, bound)
+	j := journal.Path(s.logPath())
+	st, err := os.Stat(j)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("journal: %v, mode %v; want 0600", err, st.Mode())
 	}
-	if shrunk == 0 {
-		t.Errorf("the WAL never shrank in %d runs (largest %d bytes)", runs, largest)
+	out, stderr, code := s.run(t, "", nil, "log", "--json", "--limit", "1000")
+	if code != 0 {
+		t.Fatalf("log: exit %d %s", code, stderr)
 	}
-	// Hooks at once leave the checkpoint to the last one out: while others
-	// have the log open, SQLite's own bound holds (its autocheckpoint, and a
-	// writer restarts a WAL that is copied), about 1,000 frames.
-	const procs, each = 4, 15
+	if n := strings.Count(out, `"command": "ls `); n != runs {
+		t.Errorf("log shows %d hook verdicts, want %d:\n%s", n, runs, out)
+	}
+	if st, err := os.Stat(j); err != nil || st.Size() != 0 {
+		t.Errorf("journal after log: %v, %v; want emptied", st.Size(), err)
+	}
+	// Hooks at once, with readers ingesting between them.
+	const procs, each = 4, 10
 	var wg sync.WaitGroup
-	for range procs {
+	for p := range procs {
 		wg.Go(func() {
-			for range each {
-				if out, stderr, code := s.run(t, in, nil, "hook", "claude-code"); code != 0 || !strings.Contains(out, `"allow"`) {
+			for i := range each {
+				if out, stderr, code := s.runBin(t, small, in(fmt.Sprintf("ls p%d-%d", p, i)), nil, "hook", "claude-code"); code != 0 || !strings.Contains(out, `"allow"`) {
 					t.Errorf("concurrent run: exit %d %s %s", code, out, stderr)
 				}
 			}
 		})
 	}
+	wg.Go(func() {
+		for range 5 {
+			if _, stderr, code := s.run(t, "", nil, "log", "--limit", "1"); code != 0 {
+				t.Errorf("log while hooks append: exit %d %s", code, stderr)
+			}
+		}
+	})
 	wg.Wait()
-	if st, err := os.Stat(s.logPath() + "-wal"); err != nil || st.Size() > 1000*(4096+24)+audit.WALLimit {
-		t.Errorf("after concurrent hooks the WAL is %v bytes (%v)", st.Size(), err)
-	}
 	l, err := audit.Open(s.logPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if rows, err := l.Query(context.Background(), audit.Filter{}); err != nil || len(rows) != runs+procs*each {
-		t.Fatalf("%d rows (%v), want %d: the checkpoints lost rows", len(rows), err, runs+procs*each)
+	rows, err := l.Query(context.Background(), audit.Filter{Limit: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, r := range rows {
+		seen[r.Command]++
+	}
+	for p := range procs {
+		for i := range each {
+			if c := fmt.Sprintf("ls p%d-%d", p, i); seen[c] != 1 {
+				t.Errorf("%q is in the log %d times, want once", c, seen[c])
+			}
+		}
+	}
+	if len(rows) != runs+procs*each {
+		t.Errorf("%d rows, want %d", len(rows), runs+procs*each)
 	}
 }
 
@@ -337,6 +415,10 @@ func TestHookProcessLogUnavailable(t *testing.T) {
 func TestHookInstallProcess(t *testing.T) {
 	s := newHookSandbox(t)
 	bin := hookBinary(t)
+	small, err := filepath.EvalSymlinks(hookOnlyBinary(t)) // beside bin: install writes it for the gate
+	if err != nil {
+		t.Fatal(err)
+	}
 	resolved, err := filepath.EvalSymlinks(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -368,13 +450,16 @@ func TestHookInstallProcess(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	wantCmd := resolved + " hook claude-code --limit=30s"
-	// The gate on PreToolUse; reports on PostToolUse(Failure), Stop (after
-	// the user's own Stop hook) and SessionEnd (a No in Claude Code's
-	// dialog runs no Stop).
+	wantCmd := small + " hook claude-code --limit=30s"
+	// The gate on PreToolUse, through command-safety-hook (no SQLite);
+	// reports on PostToolUse(Failure), Stop (after the user's own Stop
+	// hook) and SessionEnd (a No in Claude Code's dialog runs no Stop),
+	// through command-safety (they match rows in the log).
 	if got.Model != "opus" || len(got.Hooks["Stop"]) != 2 || got.Hooks["Stop"][0].Hooks[0].Command != "say done" ||
 		len(got.Hooks["PreToolUse"]) != 1 || len(got.Hooks["PostToolUse"]) != 1 || len(got.Hooks["SessionEnd"]) != 1 ||
-		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd {
+		got.Hooks["PreToolUse"][0].Matcher != "Bash" || got.Hooks["PreToolUse"][0].Hooks[0].Command != wantCmd ||
+		got.Hooks["PostToolUse"][0].Hooks[0].Command != resolved+" hook claude-code --limit=30s" ||
+		got.Hooks["SessionEnd"][0].Hooks[0].Command != resolved+" hook claude-code --limit=30s" {
 		t.Errorf("settings after install:\n%s", data)
 	}
 	if st, err := os.Stat(claudeUser); err != nil || st.Mode().Perm() != 0o600 {
@@ -548,6 +633,23 @@ func TestHookHold(t *testing.T) {
 		return result{}
 	}
 
+	t.Run("through command-safety-hook", func(t *testing.T) {
+		// It hands hold mode to command-safety beside it (exec: same pid,
+		// stdin unread).
+		small := hookOnlyBinary(t)
+		ch := make(chan result, 1)
+		go func() {
+			t0 := time.Now()
+			out, errOut, code := s.runBin(t, small, payload("hold-small", "npm install left-pad"), nil, "hook", "claude-code", "--hold=30s")
+			ch <- result{out, errOut, code, time.Since(t0)}
+		}()
+		resolve(pending("hold-small"), "approve", "ada")
+		r := wait(ch)
+		if got := hookDecision(t, "claude-code", r.stdout); got != "allow" || !strings.Contains(r.stdout, "approved by ada") {
+			t.Errorf("decision %q, want allow approved by ada\nstdout: %s\nstderr: %s", got, r.stdout, r.stderr)
+		}
+	})
+
 	t.Run("approved", func(t *testing.T) {
 		ch := start("hold-a", "npm install left-pad", "--hold=30s")
 		id := pending("hold-a")
@@ -619,4 +721,62 @@ func TestHookHold(t *testing.T) {
 			t.Errorf("--hold=soon: %q, want deny", got)
 		}
 	})
+}
+
+// TestHookBinariesInRuleStore: each binary's hook counts both binaries of
+// the installation as the rule store (SPEC §5.6): writing over
+// command-safety from command-safety-hook's hook is refused, and over
+// command-safety-hook from command-safety's.
+func TestHookBinariesInRuleStore(t *testing.T) {
+	s := newHookSandbox(t)
+	small, full := hookOnlyBinary(t), hookBinary(t)
+	for _, c := range []struct{ runs, target string }{{small, full}, {full, small}} {
+		target, err := filepath.EvalSymlinks(c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := `{"session_id":"rs","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo x > ` + target + `"}}`
+		out, stderr, _ := s.runBin(t, c.runs, payload, nil, "hook", "claude-code")
+		if hookDecision(t, "claude-code", out) != "deny" || !strings.Contains(out, "permission-rule store") {
+			t.Errorf("%s judging a write to %s: %s\n%s", filepath.Base(c.runs), target, out, stderr)
+		}
+	}
+}
+
+// TestHookIngestsLargeJournal: where nothing reads the log, a hook that
+// finds the journal past hookrun.IngestAbove starts a detached
+// `command-safety log` once it has answered, which ingests it: the journal
+// stays bounded.
+func TestHookIngestsLargeJournal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no journal without flock")
+	}
+	s := newHookSandbox(t)
+	j := journal.Path(s.logPath())
+	big := strings.Repeat("x", 2000)
+	for i := 0; i < hookrun.IngestAbove/2000+10; i++ {
+		if err := journal.Append(j, journal.Record{Row: journal.Row{Time: "2026-12-01T00:00:00.000000Z", Command: fmt.Sprintf("echo %d %s", i, big),
+			Decision: "allow", Status: "auto", Workspaces: "[]", Effects: "[]", ClassifierVersion: "1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := `{"session_id":"big","cwd":"` + s.work + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	if out, stderr, code := s.runBin(t, hookOnlyBinary(t), in, nil, "hook", "claude-code"); code != 0 || hookDecision(t, "claude-code", out) != "allow" {
+		t.Fatalf("hook: exit %d %s %s", code, out, stderr)
+	}
+	for deadline := time.Now().Add(20 * time.Second); journal.Pending(j); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the journal was not ingested")
+		}
+	}
+	// The journal is emptied only after the commit of its rows.
+	l, err := audit.Open(s.logPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows, err := l.Query(context.Background(), audit.Filter{Limit: 10000})
+	if err != nil || len(rows) != hookrun.IngestAbove/2000+11 || rows[0].Command != "ls" {
+		t.Fatalf("%d rows (%v), want every journalled verdict", len(rows), err)
+	}
 }

@@ -20,8 +20,13 @@ var layering = map[string][]string{
 	"budgets":    {"effects"},
 	"settings":   {"budgets", "effects", "github.com/fsnotify/fsnotify", "github.com/tailscale/hujson"},
 	"gate":       {"classifier", "budgets", "effects"},
-	"audit":      {"gate", "effects", "modernc.org/sqlite"},
-	"jsonrpc": {"gate", "audit", "settings", "budgets", "effects", "go.lsp.dev/jsonrpc2", "go.lsp.dev/protocol",
+	"audit":      {"gate", "effects", "journal", "modernc.org/sqlite"},
+	// The hooks' journal and the hook's wiring: what cmd/command-safety-hook
+	// links (TestHookBinaryDeps), so never SQLite, jsonrpc or telemetry.
+	"journal": {"gate", "effects"},
+	"policy":  {"gate", "settings"},
+	"hookrun": {"hooks", "gate", "settings", "journal", "policy", "effects"},
+	"jsonrpc": {"gate", "audit", "settings", "budgets", "effects", "policy", "go.lsp.dev/jsonrpc2", "go.lsp.dev/protocol",
 		"github.com/fsnotify/fsnotify"},
 	"hooks":  {"gate", "effects", "strictjson"},
 	"review": {"audit", "effects"},
@@ -29,9 +34,10 @@ var layering = map[string][]string{
 	// SDK; the answer path (gate, hooks) never imports it.
 	"telemetry": {"audit", "gate", "effects", "settings", "go.opentelemetry.io/otel"},
 	// A real collector OTLP receiver, for tests only.
-	"telemetry/otlptest": {"go.opentelemetry.io/collector/"},
-	"cmd/command-safety": {"*"},
-	"bench":              {"*"},
+	"telemetry/otlptest":      {"go.opentelemetry.io/collector/"},
+	"cmd/command-safety":      {"*"},
+	"cmd/command-safety-hook": {"hookrun", "hooks", "journal", "gate"},
+	"bench":                   {"*"},
 	// The benchmarks' shared inputs, for benchmarks only.
 	"internal/benchmix": {"classifier"},
 	// The real agent CLIs' end-to-end tests run the built binary, as an
@@ -118,4 +124,26 @@ func allows(allowed []string, self, imp string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestHookBinaryDeps: the hook binary links none of what made a hook slow to
+// start (issue 17): SQLite, the JSON-RPC server, the OpenTelemetry SDK, the
+// review page's HTTP server.
+func TestHookBinaryDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", module+"/cmd/command-safety-hook").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps gave %d packages: %v", len(deps), deps)
+	}
+	for _, d := range deps {
+		for _, banned := range []string{"modernc.org/", "go.opentelemetry.io/", "google.golang.org/grpc", "go.lsp.dev/",
+			module + "/audit", module + "/jsonrpc", module + "/telemetry", module + "/review", "net/http", "database/sql"} {
+			if d == banned || strings.HasPrefix(d, banned) && (strings.HasSuffix(banned, "/") || strings.HasPrefix(d, banned+"/")) {
+				t.Errorf("command-safety-hook links %s", d)
+			}
+		}
+	}
 }

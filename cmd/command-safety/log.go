@@ -18,6 +18,7 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/journal"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -112,8 +113,8 @@ func openLogFor(flagPath string, mustExist bool) (*audit.Log, string, error) {
 		return nil, "", err
 	}
 	if mustExist {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, path, nil
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !journal.Pending(journal.Path(path)) {
+			return nil, path, nil // (hooks' verdicts in the journal alone make the log)
 		}
 	}
 	l, err := audit.Open(path)

@@ -16,6 +16,8 @@ import (
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/hookrun"
+	"github.com/ml-ai/command-safety/journal"
 	"github.com/ml-ai/command-safety/settings"
 	"github.com/ml-ai/command-safety/telemetry"
 )
@@ -217,6 +219,7 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("log ship", flag.ContinueOnError)
 	path := fs.String("log", "", "decision log path")
 	after := fs.Int64("after", -1, "for a log never exported: ship the rows after this id (default: only rows from now on)")
+	fromTime := fs.String("from-time", "", "for a log never exported: ship the rows from this time on (RFC 3339; a hook's kick: its verdict is in the journal, without an id yet)")
 	quiet := fs.Bool("quiet", false, "print nothing unless records were lost")
 	linger := fs.Duration("linger", 0, "once caught up, keep shipping new rows for this long after the last one (at most 30s in all)")
 	pos, code, ok := logFlags(fs, args, stderr)
@@ -241,7 +244,7 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return logFail(stderr, err)
 	}
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) && !journal.Pending(journal.Path(p)) {
 		return 0 // nothing to ship, and reading must not create the log
 	}
 	l, err := audit.Open(p)
@@ -249,6 +252,17 @@ func logShip(args []string, stdout, stderr io.Writer) int {
 		return logFail(stderr, err)
 	}
 	defer l.Close()
+	if *fromTime != "" && *after < 0 {
+		// A hook's kick: its verdict went to the journal, and some process
+		// has ingested it by now (this one, if nobody else).
+		t, err := time.Parse(time.RFC3339Nano, *fromTime)
+		if err != nil {
+			return logUsageError(stderr, "--from-time: %v", err)
+		}
+		if *after, err = firstAtOrAfter(context.Background(), l, t); err != nil {
+			return logFail(stderr, err)
+		}
+	}
 	warn := func(msg string) { fmt.Fprintf(stderr, "command-safety log ship: %s\n", msg) }
 	ctx := context.Background()
 	deadline := time.Now().Add(shipRun)
@@ -313,6 +327,16 @@ func caughtUp(ctx context.Context, l *audit.Log) bool {
 // never exported starts (the row before this process's first). Failures
 // cost only the export, and are not worth the agent's attention.
 func kickExport(snap *settings.Snapshot, logPath string, after int64) {
+	kickExportArgs(snap, logPath, "--after", strconv.FormatInt(after, 10))
+}
+
+// kickExportFrom is [kickExport] for a run that wrote the journal: the log
+// never exported starts with the rows from t on (hookrun.KickArgs).
+func kickExportFrom(snap *settings.Snapshot, logPath string, t time.Time) {
+	kickExportArgs(snap, logPath, hookrun.KickFrom(t)...)
+}
+
+func kickExportArgs(snap *settings.Snapshot, logPath string, from ...string) {
 	if snap == nil || logPath == "" {
 		return
 	}
@@ -323,6 +347,6 @@ func kickExport(snap *settings.Snapshot, logPath string, after int64) {
 	if err != nil {
 		return
 	}
-	_ = telemetry.Kick(logPath, exe, []string{os.Args[0], "log", "ship", "--quiet", "--log", logPath,
-		"--after", strconv.FormatInt(after, 10), "--linger", kickLinger.String()})
+	_ = telemetry.Kick(logPath, exe, append(append([]string{os.Args[0], "log", "ship", "--quiet", "--log", logPath}, from...),
+		"--linger", kickLinger.String()))
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ml-ai/command-safety/hookrun"
 )
 
 var update = flag.Bool("u", false, "update testscript golden output")
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 	}
 	// The test binary is a test build: CS_TEST_POLICY_FILE moves the
 	// managed policy, as in a cstesthooks build (policy_testtag.go).
-	testPolicyFile = func() string { return os.Getenv("CS_TEST_POLICY_FILE") }
+	hookrun.TestPolicyFile = func() string { return os.Getenv("CS_TEST_POLICY_FILE") }
 	testscript.Main(m, map[string]func(){"command-safety": main})
 }
 

@@ -2,8 +2,12 @@
 
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/ml-ai/command-safety/hookrun"
+)
 
 // In test builds only (see testPolicyFile): CS_TEST_POLICY_FILE moves the
 // managed policy.
-func init() { testPolicyFile = func() string { return os.Getenv("CS_TEST_POLICY_FILE") } }
+func init() { hookrun.TestPolicyFile = func() string { return os.Getenv("CS_TEST_POLICY_FILE") } }

@@ -388,3 +388,27 @@ func TestReleaseBinaryIgnoresTestPolicyVariable(t *testing.T) {
 		t.Errorf("the release build followed CS_TEST_POLICY_FILE: exit %d\n%s", code, out)
 	}
 }
+
+// TestTelemetryHookBinary: command-safety-hook, which does not link the
+// OpenTelemetry SDK, kicks command-safety's `log ship` for the verdict it
+// journalled, in a log never exported before (the verdict has no id until
+// it is ingested: the shipper starts from the hook's start time).
+func TestTelemetryHookBinary(t *testing.T) {
+	rcv := otlptest.Start(t)
+	s := newHookSandbox(t)
+	small := hookOnlyBinary(t)
+	s.userSettings(t, `{"ml-ai.telemetry": {"endpoint": "`+rcv.HTTPEndpoint+`"}}`)
+	defer waitShipper(t, s.logPath())
+	out, _, _ := s.timed(t, small, s.claudePayload("cc-small", "ls -la"), nil, "hook", "claude-code")
+	if !strings.Contains(out, `"allow"`) {
+		t.Fatalf("hook answered %s", out)
+	}
+	rs := rcv.Wait(t, 20*time.Second, "the hook binary's verdict", func(rs []otlptest.Record) bool {
+		return hasCommand(rs, telemetry.EventVerdict, "ls -la")
+	})
+	for _, r := range rs {
+		if r.Attr("process.command_line") == "ls -la" && (r.Attr("session.id") != "cc-small" || r.Attr("command_safety.decision") != "allow") {
+			t.Errorf("record = %+v", r)
+		}
+	}
+}

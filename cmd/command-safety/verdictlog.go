@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 
 	"github.com/ml-ai/command-safety/audit"
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/hookrun"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -24,16 +23,10 @@ type verdictLogger struct {
 	first    int64 // the first row this process wrote (0: none)
 }
 
-// logPathFor picks the decision log: the flag, else the user setting, else
+// logPathFor is [hookrun.LogPathFor]: the flag, else the user setting, else
 // the platform default.
 func logPathFor(flagPath, setting string) (string, error) {
-	if flagPath != "" {
-		return flagPath, nil
-	}
-	if setting != "" {
-		return setting, nil
-	}
-	return audit.DefaultPath(audit.EnvFrom(runtime.GOOS, os.Getenv))
+	return hookrun.LogPathFor(flagPath, setting)
 }
 
 func openVerdictLogger(flagPath, setting string, stderr io.Writer) *verdictLogger {

@@ -78,6 +78,13 @@ func setup(cleanup *func()) error {
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building command-safety: %w", err)
 		}
+		// Beside it, as the .vsix ships it: `hook install` writes it for
+		// the pre-command event.
+		cmd = exec.Command("go", "build", "-o", filepath.Join(dir, "command-safety-hook"), "../../cmd/command-safety-hook")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building command-safety-hook: %w", err)
+		}
 	}
 	if _, err := os.Stat(csBin); err != nil {
 		return fmt.Errorf("E2E_CS_BIN: %w", err)
@@ -275,11 +282,15 @@ type logEntry struct {
 	Note     string `json:"note"`
 }
 
-// entries reads the decision log, oldest first; none when it does not exist yet.
+// entries reads the decision log, oldest first; none when it does not exist
+// yet. A hook writes the hooks' journal beside it (decisions.db.hooks),
+// which `log` ingests: either makes a log to read.
 func (s *sandbox) entries() []logEntry {
 	s.t.Helper()
 	if _, err := os.Stat(s.logPath()); err != nil {
-		return nil
+		if _, err := os.Stat(s.logPath() + ".hooks"); err != nil {
+			return nil
+		}
 	}
 	out, errOut, code := s.cs("", "log", "--json", "--limit", "0")
 	if code != 0 {

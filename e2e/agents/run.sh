@@ -53,6 +53,8 @@ echo "agents e2e: install step took $(( $(date +%s) - start ))s"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 (cd "$repo" && go build -o "$work/command-safety" ./cmd/command-safety)
+# Beside it, as the .vsix ships it: `hook install` writes it for the gate.
+(cd "$repo" && go build -o "$work/command-safety-hook" ./cmd/command-safety-hook)
 
 cd "$here"
 E2E_AGENTS=1 E2E_CS_BIN="$work/command-safety" E2E_CLI_BIN="$dir/node_modules/.bin" \

@@ -51,6 +51,18 @@ for (const t of selected) {
     env: { ...process.env, CGO_ENABLED: "0", GOOS: t.goos, GOARCH: t.goarch },
   });
   fs.chmodSync(exe, 0o755);
+  if (t.goos !== "windows") {
+    // The agents' pre-command hook without SQLite, the server or the
+    // OpenTelemetry SDK (issue 17); `hook install` writes it when it is
+    // beside command-safety. Windows has no journal (flock): its hooks are
+    // command-safety's.
+    const hook = path.join(bin, "command-safety-hook");
+    run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", hook, "./cmd/command-safety-hook"], {
+      cwd: root,
+      env: { ...process.env, CGO_ENABLED: "0", GOOS: t.goos, GOARCH: t.goarch },
+    });
+    fs.chmodSync(hook, 0o755);
+  }
   const out = path.join(ext, "dist", `${pkg.name}-${t.vsce}-${pkg.version}.vsix`);
   // --skip-license: the license is stated in README.md; prepublish already ran (tsc above).
   run(process.execPath, [path.join(ext, "node_modules", "@vscode", "vsce", "vsce"), "package",
@@ -69,5 +81,10 @@ if (local && selected.length > 1) {
   run("go", ["build", "-o", path.join(bin, local.goos === "windows" ? "command-safety.exe" : "command-safety"), "./cmd/command-safety"], {
     cwd: root, env: { ...process.env, CGO_ENABLED: "0" },
   });
+  if (local.goos !== "windows") {
+    run("go", ["build", "-o", path.join(bin, "command-safety-hook"), "./cmd/command-safety-hook"], {
+      cwd: root, env: { ...process.env, CGO_ENABLED: "0" },
+    });
+  }
 }
 for (const m of made) console.log(`package: ${path.relative(ext, m)}`);

@@ -94,8 +94,12 @@ export function choiceOf(button: string | undefined): OfferChoice {
  */
 export function needsRepair(state: HookState, stored: OfferChoice, binary: string): boolean {
   if (!state.gated || stored !== "install" || state.command === undefined) return false;
-  const quoted = /^[A-Za-z0-9_./+:@%=,-]+$/.test(binary) ? binary : `'${binary.replace(/'/g, "'\\''")}'`;
-  return !state.command.startsWith(`${quoted} hook `);
+  const quote = (b: string) => (/^[A-Za-z0-9_./+:@%=,-]+$/.test(b) ? b : `'${b.replace(/'/g, "'\\''")}'`);
+  // `hook install` writes command-safety-hook beside the binary for the
+  // pre-command event (it answers without linking SQLite): either is ours.
+  const hookBinary = binary.replace(/command-safety(\.exe)?$/, "command-safety-hook$1");
+  const command = state.command;
+  return ![binary, hookBinary].some((b) => command.startsWith(`${quote(b)} hook `));
 }
 
 /** statusLine is the status bar tooltip's line about Copilot's terminal tool. */

@@ -75,6 +75,8 @@ test("an entry the extension wrote follows the extension's binary after an updat
   const now = "/ext/ml-ai.command-safety-0.2.0/bin/command-safety";
   assert.equal(at(`${now} hook vscode --limit=30s`).command, `${now} hook vscode --limit=30s`);
   assert.equal(needsRepair(at(`${now} hook vscode --limit=30s`), "install", now), false);
+  assert.equal(needsRepair(at(`${now}-hook hook vscode --limit=30s`), "install", now), false);
+  assert.equal(needsRepair(at("/ext/ml-ai.command-safety-0.1.0/bin/command-safety-hook hook vscode --limit=30s"), "install", now), true);
   assert.equal(needsRepair(at("/ext/ml-ai.command-safety-0.1.0/bin/command-safety hook vscode --limit=30s"), "install", now), true);
   assert.equal(needsRepair(at("'/a b/command-safety' hook vscode"), "install", "/a b/command-safety"), false);
   // Installed by hand (another binary, or the human never clicked Install here): left alone.
