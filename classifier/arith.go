@@ -121,6 +121,7 @@ func (w *walker) setVar(name, value string) {
 		w.vars = map[string]string{}
 	}
 	w.vars[name] = value
+	delete(w.globVars, name)
 }
 
 // setElem records that an element of the array name was assigned value:
@@ -841,6 +842,24 @@ func (w *walker) loopVar(l *syntax.WordIter) {
 		value = joinValues(value, v)
 	}
 	w.setVar(name, value)
+	if value == unknownValue && globItems(w, l.Items) {
+		if w.globVars == nil {
+			w.globVars = map[string]bool{}
+		}
+		w.globVars[name] = true // file names, as a glob operand's (mayBeOption)
+	}
+}
+
+// globItems reports whether every item of a for loop is a literal or a glob
+// (file names).
+func globItems(w *walker, items []*syntax.Word) bool {
+	for _, it := range items {
+		f := w.word(it)
+		if f.dynamic {
+			return false
+		}
+	}
+	return true
 }
 
 // joinValues is what a variable holds that takes a or b.

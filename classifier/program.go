@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -306,6 +307,11 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			i += inv.option(e, a, args[i+1:])
 			continue
 		}
+		if !endOpts && a.dynamic && !e.Zsh && inv.w.mayBeOption(a) && riskyOptions(e) {
+			// `sort $o f`, `rg $p x`, `git diff "$@"`: the word may be any of
+			// the options (SPEC §3 rule 9); it is classified as an operand too.
+			inv.dynamicOption(a)
+		}
 		// An operand.
 		if len(e.Goals) > 0 {
 			// A goal runner's operands are goals (`make test install`).
@@ -588,6 +594,100 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// mayBeOption reports whether a word only known at run time may expand to
+// an option: it does not start with a literal other than `-` (`./$x`,
+// `src/$f` and `$((n))` cannot), and it is not a variable whose values the
+// line gave and none of which starts with `-` (`for p in ./a ./b; do go
+// test "$p"`), or the file names of a glob (`for f in *.go`; a glob operand
+// is a file name too). `$x`, `"$x"`, `"$@"`, `${a[@]}`, `$(cmd)` and `-$x`
+// may.
+func (w *walker) mayBeOption(f field) bool {
+	if f.word == nil || len(f.word.Parts) == 0 {
+		return true
+	}
+	parts := f.word.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); ok && len(parts) == 1 {
+		parts = dq.Parts
+	} else if ok {
+		parts = dq.Parts
+		if len(parts) == 0 {
+			return false // `""x`: x
+		}
+		parts = parts[:1]
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	switch p := parts[0].(type) {
+	case *syntax.Lit:
+		return p.Value == "" || p.Value[0] == '-'
+	case *syntax.SglQuoted:
+		return p.Value == "" || p.Value[0] == '-'
+	case *syntax.ArithmExp:
+		return false // a number: `head -n $((n))`, at worst `-5`
+	case *syntax.ParamExp:
+		if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Flags != nil {
+			return true
+		}
+		if w.globVars[p.Param.Value] {
+			return false
+		}
+		v, ok := w.vars[p.Param.Value]
+		if !ok || v == unknownValue {
+			return true
+		}
+		for _, x := range strings.Fields(v) {
+			if strings.HasPrefix(x, "-") {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// riskyOptions reports whether some option of e changes what the program
+// does beyond its plain effects: a flag with effects of its own that are
+// not read or verify, or one that names where it writes, runs or works, a
+// program, a configuration or a place outside (`sort -o`, `rg --pre`,
+// `git diff --output`, `find`'s actions). A word only known at run time
+// in an option position of such an entry may be one of them.
+func riskyOptions(e *effects.Program) bool {
+	if v, ok := riskyCache.Load(e); ok {
+		return v.(bool)
+	}
+	risky := e.Special == effects.SpecialFind
+	for i := range e.Flags {
+		f := &e.Flags[i]
+		for _, c := range f.Effects {
+			risky = risky || c != effects.Read && c != effects.Verify
+		}
+		switch f.Value {
+		case effects.WritePath, effects.Dir, effects.ProgramArg, effects.Config, effects.TreeDir, effects.RepoDir, effects.ProjectDir:
+			risky = true
+		}
+		risky = risky || f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere
+	}
+	riskyCache.Store(e, risky)
+	return risky
+}
+
+// riskyCache remembers riskyOptions per table entry (the table is fixed).
+var riskyCache sync.Map
+
+// dynamicOption classifies a word only known at run time in an option
+// position of an entry with risky options: opaque-medium, since what it
+// makes the program do is not known before it runs.
+func (inv *invocation) dynamicOption(a field) {
+	w := inv.w
+	w.allKnown = false
+	text := a.value
+	if a.word != nil {
+		text = w.textOf(a.word)
+	}
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` may be an option of %s, only known at run time (it could make %s write, delete or run a program)", brief(text), inv.prog, inv.prog)))
+}
 
 // abbreviated returns the flag a long option abbreviates the way GNU
 // getopt_long, Python's argparse and Perl's Getopt::Long accept it (`env

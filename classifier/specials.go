@@ -719,6 +719,7 @@ func (inv *invocation) find(args []field) bool {
 
 	inv.emit()
 	fx := inv.findExpr(args[i:], i, starts)
+	inv.findDynamicWords(starts, args[i:])
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
@@ -803,6 +804,39 @@ func (inv *invocation) find(args []field) bool {
 	return true
 }
 
+// findDynamicWords classifies the words of find's line that are only known
+// at run time and may be part of its expression (`find . $x`, `find .
+// "$@"`, `find . -$x`): they may be any action, `-delete` or `-exec CMD ;`
+// included. A value of a test (`-name "$p"`), the first start point
+// (`find "$dir" -type f`) and words inside `-exec ... ;` are not.
+func (inv *invocation) findDynamicWords(starts, expr []field) {
+	for _, s := range starts[min(1, len(starts)):] {
+		if s.dynamic && inv.w.mayBeOption(s) {
+			inv.dynamicOption(s)
+			return
+		}
+	}
+	for j := 0; j < len(expr); j++ {
+		a := expr[j]
+		if a.dynamic {
+			if inv.w.mayBeOption(a) {
+				inv.dynamicOption(a)
+				return
+			}
+			continue
+		}
+		n, ok := findArity[a.value]
+		switch {
+		case !ok:
+		case n < 0:
+			for j++; j < len(expr) && expr[j].value != ";" && expr[j].value != "+"; j++ {
+			}
+		default:
+			j += n
+		}
+	}
+}
+
 // findOptions reads the options before find's start points and returns
 // the index of the first word after them: GNU find's -H, -L, -P, -D
 // DEBUGOPTS, -OLEVEL and a closing `--`, and BSD find's -E, -X, -d, -s, -x
@@ -864,6 +898,19 @@ func sameStarts(s []field) bool {
 	return true
 }
 
+// replaces reports whether xargs's options (opts) make it replace a string
+// in the command's words with each input line instead of appending the
+// input's words (`-I{}`, `-i`, `--replace`).
+func replaces(opts []field) bool {
+	for _, o := range opts {
+		v := o.value
+		if strings.HasPrefix(v, "-I") || v == "-i" || strings.HasPrefix(v, "--replace") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], "Ii") {
+			return true
+		}
+	}
+	return false
+}
+
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	if w := inv.w; w.credential == nil && w.printedCredentials() {
@@ -896,11 +943,21 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 				break
 			}
 			if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
-				x = field{value: x.value, dynamic: true}
+				// The input replaces the braces; a word that starts with
+				// something else keeps its start (`./{}` is no option).
+				y := field{value: x.value, dynamic: true}
+				if !strings.HasPrefix(x.value, "{") {
+					y.word = x.word
+				}
+				x = y
 			}
 			inner = append(inner, x)
 		}
-		inner = append(inner, field{value: "", dynamic: true})
+		if !replaces(args[:i]) {
+			// The words read from stdin follow the command's own, where
+			// they may be its options (`ls | xargs sort`).
+			inner = append(inner, field{value: "", dynamic: true})
+		}
 		inv.emit()
 		inv.carry(inner, redirInfo{})
 		return true

@@ -62,6 +62,9 @@ type walker struct {
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
 	attrs   varAttrs            // attributes declared in this line (arith.go)
+	// globVars are the variables whose values are a glob's file names
+	// (`for f in *.go`), which are no options (mayBeOption).
+	globVars map[string]bool
 	// nameVisits counts the names the arithmetic checks looked up (arith.go).
 	nameVisits int
 	// env are the assignments of variables programs read (env.go), in
