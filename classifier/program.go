@@ -126,7 +126,9 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			// may do anything the program can.
 			w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not an option rule %s declares for %s, so what it does is not known", bad, re.id, prog)))
 		}
+		w.ruleOptions = true // ruleUnknownOption reports what the rule does not declare
 		w.runEntry(re.entry, prog, args, at, text, depth, red, ctx)
+		w.ruleOptions = false
 		for i := from; i < len(w.parts); i++ {
 			if w.parts[i].Program != "" {
 				w.parts[i].Rule = re.id
@@ -161,7 +163,7 @@ func (w *walker) runEntry(e *effects.Program, prog string, args []field, at synt
 		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)))
 		return
 	}
-	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs, rule: w.ruleOptions}
 	inv.run(e, args[1:])
 }
 
@@ -205,6 +207,7 @@ type invocation struct {
 	depth int
 	red   redirInfo
 	ctx   callCtx  // what the invocation runs in
+	rule  bool     // the entry is a user rule's, whose options the rule declares (ruleUnknownOption)
 	dirs  []string // where the program works: the cwd, or -C DIR
 	// runDirs are where the command the program carries runs: dirs, or
 	// both dirs and the cwd for a project option (`npm --prefix d exec`).
@@ -493,9 +496,9 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	long := strings.HasPrefix(v, "--") || e.SingleDashLong
 	if long {
 		name, val, hasVal := strings.Cut(v, "=")
-		f := findFlag(e, name)
-		if f == nil {
-			f = abbreviated(e, name)
+		f, m := longFlag(e, name)
+		if m != matchExact {
+			inv.unknownOption(e, name, m)
 		}
 		if f == nil {
 			return 0
@@ -504,7 +507,10 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		consumed := 0
 		if hasVal {
 			hit.value = &field{value: val, dynamic: a.dynamic, glob: a.glob, word: a.word}
-		} else if takesValue(f.Value) && f.Value != effects.OptionalArg && len(rest) > 0 {
+		} else if takesValue(f.Value) && f.Value != effects.OptionalArg && len(rest) > 0 &&
+			(m != matchMaybe || f.Value == effects.Dir || f.Value == effects.ProjectDir) {
+			// A prefix the program may not take keeps the next word an
+			// operand, except a directory's (see [effects.LongUnknown]).
 			hit.value = &rest[0]
 			consumed = 1
 		}
@@ -516,6 +522,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		name := "-" + string(v[j])
 		f := findFlag(e, name)
 		if f == nil {
+			inv.unknownOption(e, name, matchNone)
 			continue
 		}
 		hit := flagHit{flag: f, name: name}
@@ -538,33 +545,107 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
 
-// abbreviated returns the flag a long option abbreviates the way GNU
-// getopt_long, Python's argparse and Perl's Getopt::Long accept it (`env
-// --ch /`): the one flag that has a long name starting with name. It looks
-// at env, whose table entry lists every option, and at the directory
-// options of wrappers (`parallel --w /`): taking such an abbreviation for
-// the directory option is right where the program accepts it and harmless
-// where it does not (an ambiguous or unknown option stops the program).
-func abbreviated(e *effects.Program, name string) *effects.Flag {
-	if len(name) < 3 || !strings.HasPrefix(name, "--") {
-		return nil
+// match says how an option word matched one of an entry's flags.
+type match uint8
+
+const (
+	matchNone      match = iota // no flag: an option the table does not know
+	matchExact                  // a name as listed, or a prefix or negation the program takes
+	matchMaybe                  // a prefix of one flag's name that the program may not take (LongUnknown)
+	matchAmbiguous              // a prefix of several flags' names: the program refuses it
+)
+
+// negated is the flag a git option negation resolves to (`--no-decorate`):
+// it turns an option off and adds nothing.
+var negated = effects.Flag{}
+
+// longFlag returns the flag the long option name (`--in-pl`, `-name` for a
+// single-dash program) is for the entry, matched the way the program
+// matches it ([effects.LongOptions]), and how it matched.
+func longFlag(e *effects.Program, name string) (*effects.Flag, match) {
+	if f := findFlag(e, name); f != nil {
+		return f, matchExact
 	}
+	if !strings.HasPrefix(name, "--") || len(name) < 3 || e.LongOptions == effects.LongExact {
+		return nil, matchNone
+	}
+	f, m := prefixFlag(e, name)
+	switch e.LongOptions {
+	case effects.LongUnknown:
+		if m == matchExact {
+			m = matchMaybe
+		}
+	case effects.LongGit:
+		if m == matchNone {
+			if base, ok := strings.CutPrefix(name, "--no-"); ok && base != "" {
+				if _, bm := longFlag(&effects.Program{Flags: e.Flags, LongOptions: effects.LongGetopt}, "--"+base); bm == matchExact {
+					return &negated, matchExact
+				}
+			}
+		}
+	}
+	return f, m
+}
+
+// prefixFlag returns the one flag with a long name that name is a prefix
+// of: matchExact when there is one, matchAmbiguous when several share it.
+func prefixFlag(e *effects.Program, name string) (*effects.Flag, match) {
 	var hit *effects.Flag
 	for i := range e.Flags {
 		f := &e.Flags[i]
-		if e.Special != effects.SpecialEnv && (e.Operands != effects.Command || f.Value != effects.Dir && f.Value != effects.ProjectDir) {
-			continue
-		}
 		for _, n := range f.Names {
 			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, name) {
 				if hit != nil && hit != f {
-					return nil // ambiguous: the program refuses it
+					return nil, matchAmbiguous // the program refuses it
 				}
 				hit = f
 			}
 		}
 	}
-	return hit
+	if hit == nil {
+		return nil, matchNone
+	}
+	return hit, matchExact
+}
+
+// closedOptions reports whether e's options are a closed world: its plain
+// effects are read or verify, so it can be allowed, and an option it does
+// not list may be one that writes or runs code (SPEC §3 judgment calls).
+// An entry that cannot be allowed keeps its options open: an option it does
+// not know takes no value, so the words after it stay operands and are
+// classified as what the entry does to them; one that really took a value
+// would only make the entry do less than classified.
+func closedOptions(e *effects.Program) bool {
+	if e.OpenOptions != "" || len(e.Effects) == 0 {
+		return false
+	}
+	for _, c := range e.Effects {
+		if c != effects.Read && c != effects.Verify {
+			return false
+		}
+	}
+	return true
+}
+
+// unknownOption classifies an option name that matched no flag of e as m
+// says: opaque-medium with a reason naming it when e's options are closed.
+// Words after a project script's name, and every word of an entry that
+// passes its words to the script ([effects.ScriptArgs]), are the script's
+// arguments, which [effects.ScriptWrites] judges instead.
+func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
+	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+		return
+	}
+	w := inv.w
+	why := fmt.Sprintf("`%s` is not an option command-safety knows for %s, so what it does is not known", name, inv.key())
+	switch m {
+	case matchAmbiguous:
+		why = fmt.Sprintf("`%s` abbreviates more than one option of %s, so what it does is not known", name, inv.key())
+	case matchMaybe:
+		why = fmt.Sprintf("`%s` is not an option command-safety knows for %s (it may abbreviate one), so what it does is not known", name, inv.key())
+	}
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
 }
 
 func findFlag(e *effects.Program, name string) *effects.Flag {

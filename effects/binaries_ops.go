@@ -471,7 +471,7 @@ var servicePrograms = []Program{
 		Examples: ex("defaults")},
 	{Name: "journalctl", Effects: fx(Read),
 		Flags: fl(arg("-u", "--unit", "--user-unit", "--since", "--until", "-p", "--priority", "-t", "--identifier", "-o", "--output", "-D", "--directory", "--file", "--root",
-			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "--lines", "-b", "--boot"),
+			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "-b"), optArg("--lines", "--boot"),
 			Flag{Names: names("--vacuum-size", "--vacuum-time", "--vacuum-files"), Value: Arg, Effects: fx(SystemChange), Why: "journalctl --vacuum deletes old journal files",
 				Examples: ex("journalctl --vacuum-time=2d")},
 			Flag{Names: names("--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys"), Effects: fx(SystemChange), Why: "journalctl --rotate changes the journal files",

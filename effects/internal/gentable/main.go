@@ -93,6 +93,10 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.SingleDashLong {
 		b.WriteString("SingleDashLong: true, ")
 	}
+	if p.LongOptions != 0 {
+		fmt.Fprintf(b, "LongOptions: %s, ", p.LongOptions)
+	}
+	str(b, "OpenOptions", p.OpenOptions)
 	if p.Outside {
 		b.WriteString("Outside: true, ")
 	}
