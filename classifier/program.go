@@ -495,10 +495,10 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	v := a.value
 	long := strings.HasPrefix(v, "--") || e.SingleDashLong
 	if long {
-		name, val, hasVal := strings.Cut(v, "=")
-		f, m := longFlag(e, name)
+		typed, val, hasVal := strings.Cut(v, "=")
+		f, name, m := longFlag(e, typed)
 		if m != matchExact {
-			inv.unknownOption(e, name, m)
+			inv.unknownOption(e, typed, m)
 		}
 		if f == nil {
 			return 0
@@ -559,53 +559,60 @@ const (
 // it turns an option off and adds nothing.
 var negated = effects.Flag{}
 
-// longFlag returns the flag the long option name (`--in-pl`, `-name` for a
+// longFlag returns the flag the long option typed (`--in-pl`, `-name` for a
 // single-dash program) is for the entry, matched the way the program
-// matches it ([effects.LongOptions]), and how it matched.
-func longFlag(e *effects.Program, name string) (*effects.Flag, match) {
-	if f := findFlag(e, name); f != nil {
-		return f, matchExact
+// matches it ([effects.LongOptions]); the name it stands for (`--in-place`:
+// handlers look flags up by their listed names); and how it matched.
+func longFlag(e *effects.Program, typed string) (*effects.Flag, string, match) {
+	if f := findFlag(e, typed); f != nil {
+		return f, typed, matchExact
 	}
-	if !strings.HasPrefix(name, "--") || len(name) < 3 || e.LongOptions == effects.LongExact {
-		return nil, matchNone
+	if !strings.HasPrefix(typed, "--") || len(typed) < 3 || e.LongOptions == effects.LongExact {
+		return nil, typed, matchNone
 	}
-	f, m := prefixFlag(e, name)
+	f, name, m := prefixFlag(e.Flags, typed)
 	switch e.LongOptions {
 	case effects.LongUnknown:
 		if m == matchExact {
 			m = matchMaybe
 		}
 	case effects.LongGit:
-		if m == matchNone {
-			if base, ok := strings.CutPrefix(name, "--no-"); ok && base != "" {
-				if _, bm := longFlag(&effects.Program{Flags: e.Flags, LongOptions: effects.LongGetopt}, "--"+base); bm == matchExact {
-					return &negated, matchExact
-				}
+		if base, ok := strings.CutPrefix(typed, "--no-"); ok && m == matchNone && base != "" {
+			if findFlag(e, "--"+base) != nil {
+				return &negated, typed, matchExact
+			}
+			if _, _, bm := prefixFlag(e.Flags, "--"+base); bm == matchExact {
+				return &negated, typed, matchExact
 			}
 		}
 	}
-	return f, m
+	return f, name, m
 }
 
-// prefixFlag returns the one flag with a long name that name is a prefix
-// of: matchExact when there is one, matchAmbiguous when several share it.
-func prefixFlag(e *effects.Program, name string) (*effects.Flag, match) {
+// prefixFlag returns the one flag of fs with a long name that typed is a
+// prefix of, and that name: matchExact when there is one, matchAmbiguous
+// when several flags share the prefix.
+func prefixFlag(fs []effects.Flag, typed string) (*effects.Flag, string, match) {
 	var hit *effects.Flag
-	for i := range e.Flags {
-		f := &e.Flags[i]
+	name := typed
+	for i := range fs {
+		f := &fs[i]
 		for _, n := range f.Names {
-			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, name) {
+			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, typed) {
 				if hit != nil && hit != f {
-					return nil, matchAmbiguous // the program refuses it
+					return nil, typed, matchAmbiguous // the program refuses it
+				}
+				if hit == nil {
+					name = n
 				}
 				hit = f
 			}
 		}
 	}
 	if hit == nil {
-		return nil, matchNone
+		return nil, typed, matchNone
 	}
-	return hit, matchExact
+	return hit, name, matchExact
 }
 
 // closedOptions reports whether e's options are a closed world: its plain

@@ -1245,12 +1245,30 @@ func (inv *invocation) sed() {
 			inv.opaqueMedium("a sed script from " + h.value.value)
 		}
 	}
+	inPlace := inv.has("-i", "-I", "--in-place")
 	if len(scripts) == 0 && inv.has("-f", "--file") == nil && len(ops) > 0 {
 		if ops[0].dynamic {
 			inv.opaqueHigh("a sed script only known at run time")
 		}
 		scripts = append(scripts, ops[0].value)
 		ops = ops[1:]
+		if inPlace != nil && inPlace.value == nil && len(ops) > 0 && (w.opts.Platform == Darwin || inPlace.name == "-I" || scripts[0] == "" || strings.HasPrefix(scripts[0], ".")) {
+			// BSD sed takes the word after a lone -i (or -I) as the backup
+			// suffix and the next as the script (`sed -i '' 'w /tmp/x' f`);
+			// GNU sed takes it as the script. On macOS, and where the word
+			// is spelled as a suffix ('' or .bak), both readings count.
+			if ops[0].dynamic {
+				inv.opaqueHigh("a sed script only known at run time")
+			}
+			scripts = append(scripts, ops[0].value)
+		}
+	}
+	if l := inv.has("-l"); l != nil && l.value != nil && !isDigits(l.value.value) {
+		// BSD's -l takes no value: the word is the script there.
+		scripts = append(scripts, l.value.value)
+		if l.value.dynamic {
+			inv.opaqueHigh("a sed script only known at run time")
+		}
 	}
 	for _, s := range scripts {
 		executes, writes := sedScan(s)
@@ -1263,7 +1281,7 @@ func (inv *invocation) sed() {
 			}
 		}
 	}
-	if inv.has("-i", "--in-place") != nil {
+	if inPlace != nil {
 		inv.classes = nil
 		for _, o := range ops {
 			inv.writeOperand(w.part(inv.at, effects.WriteOutside, "sed", ""), o)

@@ -98,10 +98,14 @@ var textTools = []Program{
 		NotExamples: ex("rg --pre cat x", "rg --pre=./pre.sh x")},
 	{Name: "sdiff", Effects: fx(Read), Operands: ReadPaths, Flags: fl(arg("-w", "--width", "-I"), wpath("-o", "--output"), prog("--diff-program")),
 		Examples: ex("sdiff a.txt b.txt"), NotExamples: ex("sdiff -o merged.txt a.txt b.txt")},
+	// sed: GNU and BSD/macOS spellings both. BSD's -i and -I take the
+	// backup suffix as the next word (`sed -i '' s/a/b/ f`), GNU's -i only
+	// attached: the sed handler reads a lone -i both ways. BSD's -l (line
+	// buffered) takes no value where GNU's takes a number.
 	{Name: "sed", Aliases: names("gsed"), Effects: fx(Read), Operands: ReadPaths, Special: SpecialSed,
-		Flags:       fl(arg("-e", "--expression", "-l", "--line-length"), rpath("-f", "--file"), optArg("-i"), optArg("--in-place")),
-		Examples:    ex("sed -n '1,10p' a.txt", "sed 's/a/b/g' a.txt", "sed -e 's/x/y/' -e 's/1/2/' a.txt"),
-		NotExamples: ex("sed -i 's/a/b/' a.txt", "sed 'w /tmp/out' a.txt", "sed -i.bak s/a/b/ ~/.bashrc")},
+		Flags:       fl(arg("-e", "--expression", "-l", "--line-length"), rpath("-f", "--file"), optArg("-i", "-I"), optArg("--in-place")),
+		Examples:    ex("sed -n '1,10p' a.txt", "sed 's/a/b/g' a.txt", "sed -e 's/x/y/' -e 's/1/2/' a.txt", "sed -E 's/(a)/b/' a.txt"),
+		NotExamples: ex("sed -i 's/a/b/' a.txt", "sed 'w /tmp/out' a.txt", "sed -i.bak s/a/b/ ~/.bashrc", "sed -i '' s/a/b/ a.txt", "sed -I '' 's/a/b/' a.txt", "sed -i '' 'w /tmp/out' a.txt")},
 	// The SQLite clients open the database they are given for writing and run
 	// SQL that is not analysed (a `select` can call writefile(), dot-commands
 	// run programs), so the database is a file written: naming the decision
