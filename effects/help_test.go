@@ -12,16 +12,20 @@ import (
 )
 
 // helpTools are the programs whose `--help` output TestOptionsMatchHelp
-// compares with their table entries: GNU tools (and a few others that
-// print their options in the same shape) that can be allowed, so their
+// compares with their table entries: GNU coreutils, diffutils, findutils'
+// xargs, grep, sed, tar, gzip's zcat, binutils, util-linux and procps tools
+// (and file), which print their options in the same shape, that can be
+// allowed, so their
 // option lists must be complete (SPEC §3 judgment calls: a program that can
 // be allowed has a closed set of options).
 var helpTools = []string{
-	"b2sum", "base64", "basename", "cat", "cksum", "cmp", "comm", "cut", "date", "df", "diff", "dirname", "du",
-	"env", "expand", "file", "fmt", "fold", "grep", "head", "id", "join", "ls", "md5sum", "nice", "nl", "nohup",
-	"nproc", "numfmt", "od", "paste", "pr", "printenv", "readlink", "realpath", "sed", "seq", "sha1sum", "sha256sum",
-	"sha512sum", "shuf", "sort", "stat", "stdbuf", "sum", "tac", "tail", "timeout", "tr", "tsort", "uname",
-	"unexpand", "uniq", "wc", "who", "xargs",
+	"arch", "b2sum", "base64", "basename", "cat", "cksum", "cmp", "column", "comm", "cut", "date", "df", "diff",
+	"diff3", "dirname", "dmesg", "du", "env", "expand", "factor", "file", "findmnt", "fmt", "fold", "free",
+	"getent", "grep", "groups", "head", "hexdump", "id", "join", "last", "logname", "ls", "lsblk", "lscpu",
+	"md5sum", "nice", "nl", "nm", "nohup", "nproc", "numfmt", "objdump", "od", "paste", "pgrep", "pr",
+	"printenv", "readelf", "readlink", "realpath", "sdiff", "sed", "seq", "sha1sum", "sha256sum", "sha512sum",
+	"shuf", "sleep", "sort", "stat", "stdbuf", "strings", "sum", "sync", "tac", "tail", "tar", "timeout", "tr",
+	"tsort", "tty", "uname", "unexpand", "uniq", "uptime", "users", "w", "wc", "who", "whoami", "xargs", "zcat",
 }
 
 // helpUnknown are options that `--help` lists and the table deliberately
