@@ -655,16 +655,8 @@ func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
 }
 
-func findFlag(e *effects.Program, name string) *effects.Flag {
-	for i := range e.Flags {
-		for _, n := range e.Flags[i].Names {
-			if n == name {
-				return &e.Flags[i]
-			}
-		}
-	}
-	return nil
-}
+// findFlag returns the flag of e named name exactly, or nil.
+func findFlag(e *effects.Program, name string) *effects.Flag { return e.FindFlag(name) }
 
 // applyFlag records a flag and what its value means.
 func (inv *invocation) applyFlag(h flagHit) {

@@ -155,6 +155,34 @@ type Program struct {
 	// /ws, HOME is /home/u); NotExamples do not.
 	Examples    []string
 	NotExamples []string
+
+	// flagNames are the names of Flags, sorted, and flagAt the index in
+	// Flags of each: the generator writes them for entries with many
+	// options, so that [Program.FindFlag] need not scan (an option is looked
+	// up for every option word a command has).
+	flagNames []string
+	flagAt    []uint16
+}
+
+// FindFlag returns the flag of p that has the name exactly, or nil.
+func (p *Program) FindFlag(name string) *Flag {
+	if p.flagNames != nil {
+		i := sort.SearchStrings(p.flagNames, name)
+		if i < len(p.flagNames) && p.flagNames[i] == name && i < len(p.flagAt) && int(p.flagAt[i]) < len(p.Flags) {
+			return &p.Flags[p.flagAt[i]]
+		}
+		if len(p.flagAt) == len(p.flagNames) {
+			return nil
+		}
+	}
+	for i := range p.Flags {
+		for _, n := range p.Flags[i].Names {
+			if n == name {
+				return &p.Flags[i]
+			}
+		}
+	}
+	return nil
 }
 
 // Flag is an option of a [Program].
