@@ -96,7 +96,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 	case effects.SpecialXargs:
 		return nil, inv.xargs(e, args)
 	case effects.SpecialWatch:
-		return nil, inv.watch(args)
+		return nil, inv.watch(e, args)
 	case effects.SpecialFlock:
 		inv.flockLock(e, args)
 		if c := flagValue(args, "-c", "--command"); c != nil {
@@ -844,75 +844,89 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}
+	var cmd []field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
 			inv.opaqueHigh("a command only known at run time")
 			return true
 		}
+		if a.value == "--" {
+			cmd = args[i+1:]
+			break
+		}
 		if isOption(a.value) {
-			if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
-				i++
-			} else if f == nil && len(a.value) == 2 && strings.Contains("IdEeLnPsa", a.value[1:]) && i+1 < len(args) {
-				// xargs options that take a separate value.
-				i++
-			}
+			// The table's options, parsed as for every entry: a value
+			// option takes its value, and one the table does not know
+			// is reported (xargs can be allowed).
+			i += inv.option(e, a, args[i+1:])
 			continue
 		}
-		inner := []field{}
-		for _, x := range args[i:] {
-			if x.value == ":::" || x.value == "::::" {
-				break
-			}
-			if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
-				x = field{value: x.value, dynamic: true}
-			}
-			inner = append(inner, x)
-		}
-		inner = append(inner, field{value: "", dynamic: true})
+		cmd = args[i:]
+		break
+	}
+	args = cmd
+	if len(args) == 0 {
+		inv.writeFlagValues()
 		inv.emit()
-		inv.carry(inner, redirInfo{})
+		inv.emitFlags()
 		return true
 	}
+	inner := []field{}
+	for _, x := range args {
+		if x.value == ":::" || x.value == "::::" {
+			break
+		}
+		if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
+			x = field{value: x.value, dynamic: true}
+		}
+		inner = append(inner, x)
+	}
+	inner = append(inner, field{value: "", dynamic: true})
+	inv.writeFlagValues()
 	inv.emit()
+	inv.emitFlags()
+	inv.carry(inner, redirInfo{})
 	return true
 }
 
 // watch [options] CMD...: the words are joined and run by sh -c (unless -x).
-func (inv *invocation) watch(args []field) bool {
-	exec := false
+func (inv *invocation) watch(e *effects.Program, args []field) bool {
+	var cmd []field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.dynamic && isOption(a.value) {
-			switch a.value {
-			case "-n", "--interval", "-d", "-q", "--equexit", "-s", "--shotsfile":
-				if a.value == "-n" || a.value == "--interval" || a.value == "-q" || a.value == "--equexit" || a.value == "-s" || a.value == "--shotsfile" {
-					i++
-				}
-			case "-x", "--exec":
-				exec = true
+			if a.value == "--" {
+				cmd = args[i+1:]
+				break
 			}
+			i += inv.option(e, a, args[i+1:]) // the table's options, as for every entry
 			continue
 		}
-		inv.emit()
-		if exec {
-			inv.carry(args[i:], redirInfo{})
-			return true
-		}
-		var code []string
-		for _, x := range args[i:] {
-			if x.dynamic {
-				inv.opaqueHigh("a command only known at run time")
-				return true
-			}
-			code = append(code, x.value)
-		}
-		ctx := inv.carried()
-		ctx.dialect = Sh // watch runs `sh -c`
-		inv.shellCode(strings.Join(code, " "), inv.at, ctx)
+		cmd = args[i:]
+		break
+	}
+	args = cmd
+	inv.emit()
+	inv.emitFlags()
+	if len(args) == 0 {
 		return true
 	}
-	inv.emit()
+	if inv.has("-x", "--exec") != nil {
+		inv.carry(args, redirInfo{})
+		return true
+	}
+	var code []string
+	for _, x := range args {
+		if x.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return true
+		}
+		code = append(code, x.value)
+	}
+	ctx := inv.carried()
+	ctx.dialect = Sh // watch runs `sh -c`
+	inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 	return true
 }
 

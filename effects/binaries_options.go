@@ -237,6 +237,8 @@ var plainOptions = map[string][]string{
 	"openssl dgst":               {"-sha256 -sha1 -sha512 -sha384 -md5 -sha224", "-hex", "-r", "-binary", "-c", "-verify -signature -sign -hmac -keyform -out ="},
 	"openssl enc":                {"-hex -base64", "-noout", "-text", "-in =", "-subject -issuer -dates -fingerprint -serial -pubkey -modulus -nameopt =", "-d -e", "-checkend =", "-inform -outform ="},
 	"openssl version":            {"-a", "-v", "-b", "-o", "-f", "-p", "-d", "-e"},
+	// watch (procps-ng): -x runs the command with exec, not sh -c (the handler reads it).
+	"watch": {"-b --beep", "-c --color", "-C --no-color", "-e --errexit", "-g --chgexit", "-p --precise", "-r --no-rerun", "-t --no-title", "-w --no-wrap", "-x --exec", "-h", "-v"},
 	// Shell builtins and the test expression's neighbours.
 	"command": {"-p", "-v", "-V"}, "compgen": {"-a -b -c -d -e -f -g -j -k -s -u -v"}, "complete": {"-p", "-r"},
 	"dirs": {"-c", "-l", "-p", "-v", "-NUM"}, "disown": {"-a", "-h", "-r"}, "hash": {"-r", "-l", "-t"},

@@ -215,10 +215,10 @@ var shellPrograms = []Program{
 		Examples: ex("valgrind --leak-check=full ls")},
 	{Name: "watch", Effects: fx(Read), Special: SpecialWatch,
 		Flags:    fl(arg("-n", "--interval", "-q", "--equexit", "-s", "--shotsfile"), optArg("-d"), optArg("--differences")),
-		Examples: ex("watch -n 5 'git status'", "watch ls"), NotExamples: ex("watch 'rm -rf build'")},
+		Examples: ex("watch -n 5 'git status'", "watch ls", "watch -d -t -n1 ls -la", "watch -x git status"), NotExamples: ex("watch 'rm -rf build'", "watch -x rm -rf build", "watch --interval 1 -- rm -rf build")},
 	{Name: "xargs", Aliases: names("gxargs"), Effects: fx(Read), Operands: Command, Special: SpecialXargs,
 		Flags: fl(arg("-I", "-n", "--max-args", "-P", "--max-procs", "-L", "--max-lines", "-d", "--delimiter",
-			"-E", "-s", "--max-chars", "--process-slot-var"), optArg("-i", "-e", "-l"), optArg("--replace", "--eof"),
+			"-E", "-s", "--max-chars", "--process-slot-var", "-J", "-R", "-S"), optArg("-i", "-e", "-l"), optArg("--replace", "--eof"),
 			rpath("-a", "--arg-file")),
-		Examples: ex("xargs -n 1 echo", "xargs grep -l TODO"), NotExamples: ex("xargs rm")},
+		Examples: ex("xargs -n 1 echo", "xargs grep -l TODO", "xargs -0 -I {} grep -l x {}", "xargs -e grep x"), NotExamples: ex("xargs rm", "xargs -e rm -rf x", "xargs -I {} -- rm {}")},
 }

@@ -25,7 +25,7 @@ var helpTools = []string{
 	"md5sum", "nice", "nl", "nm", "nohup", "nproc", "numfmt", "objdump", "od", "paste", "pgrep", "pr",
 	"printenv", "readelf", "readlink", "realpath", "sdiff", "sed", "seq", "sha1sum", "sha256sum", "sha512sum",
 	"shuf", "sleep", "sort", "stat", "stdbuf", "strings", "sum", "sync", "tac", "tail", "tar", "timeout", "tr",
-	"tsort", "tty", "uname", "unexpand", "uniq", "uptime", "users", "w", "wc", "who", "whoami", "xargs", "zcat",
+	"tsort", "tty", "uname", "unexpand", "uniq", "uptime", "users", "w", "watch", "wc", "who", "whoami", "xargs", "zcat",
 }
 
 // helpUnknown are options that `--help` lists and the table deliberately
