@@ -353,23 +353,13 @@ func (inv *invocation) zshOptionArg(opt string) {
 	w.add(p)
 }
 
-// interpreterInline lists each interpreter entry's flags whose value is
-// inline code, by entry name (TestInterpreterInline checks that every
-// interpreter of the table has a list; its aliases share it).
-var interpreterInline = map[string][]string{
-	"python": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
-	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"},
-	"deno": {"eval"}, "bun": {"-e", "--eval", "-p", "--print"}, "Rscript": {"-e"},
-	"osascript": {"-e"}, "pwsh": {"-c", "-Command"},
-	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "scala": {"-e"},
-	"elixir": {"-e"}, "racket": {"-e"},
-	"ts-node": {"-e", "--eval", "-p", "--print"},
-}
-
-// interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
-// script, or stdin. A known subcommand (`deno test`) goes the generic way.
+// interpreter: python/node/perl/ruby...: inline code (flags whose value
+// is [effects.InlineCode]), -m module, a script, or stdin. Options are
+// parsed with the table's flags, so a value is not taken for the script
+// (`python3 -W ignore x.py`); inline code is found in clusters too
+// (`python3 -Bc CODE`, `perl -wle CODE`). A known subcommand (`deno test`)
+// goes the generic way.
 func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
-	inline := interpreterInline[inv.key()]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -377,40 +367,49 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			return nil, true
 		}
 		v := a.value
-		if name, _, _ := strings.Cut(v, "="); isOption(v) {
-			if f := findFlag(e, name); f != nil && f.Replace {
-				return args, false
-			}
-		}
-		for _, n := range inline {
-			if v == n || (strings.HasPrefix(v, n) && len(n) == 2 && !strings.HasPrefix(v, "--")) || strings.HasPrefix(v, n+"=") {
-				inv.opaqueMedium("inline " + inv.prog + " code")
-				return nil, true
-			}
-		}
-		if v == "-m" && i+1 < len(args) && inv.key() == "python" {
-			// python -m pytest ...: classify the module as the program.
-			mod := args[i+1]
-			if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
-				inv.carry(args[i+1:], inv.red)
-				return nil, true
-			}
-			inv.opaqueMedium("the python module " + mod.value)
+		if v == "--" {
+			inv.emitFlags()
+			inv.script(args[i+1:])
 			return nil, true
 		}
 		if !isOption(v) {
 			if len(e.Subcommands) > 0 && e.Sub(v) != nil {
 				return args, false
 			}
+			inv.emitFlags()
 			inv.script(args[i:])
 			return nil, true
 		}
+		if name, _, _ := strings.Cut(v, "="); findFlag(e, name) != nil && findFlag(e, name).Replace {
+			return args, false
+		}
+		from := len(inv.flags)
+		used := inv.option(e, a, args[i+1:])
+		for _, h := range inv.flags[from:] {
+			switch {
+			case h.flag.Value == effects.InlineCode:
+				inv.opaqueMedium("inline " + inv.prog + " code")
+				return nil, true
+			case h.name == "-m" && inv.key() == "python" && h.value != nil:
+				// python -m pytest ...: classify the module as the program.
+				mod := *h.value
+				rest := args[i+1+used:]
+				if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
+					inv.carry(append([]field{mod}, rest...), inv.red)
+					return nil, true
+				}
+				inv.opaqueMedium("the python module " + mod.value)
+				return nil, true
+			}
+		}
+		i += used
 	}
 	if len(args) > 0 && (args[0].value == "--version" || args[0].value == "-V" || args[0].value == "-v" || args[0].value == "--help" || args[0].value == "-h") {
 		inv.classes = []effects.Class{effects.Read}
 		inv.emit()
 		return nil, true
 	}
+	inv.emitFlags()
 	inv.stdinScript()
 	return nil, true
 }

@@ -174,6 +174,12 @@ func wpath(ns ...string) Flag { return Flag{Names: ns, Value: WritePath} }
 // rpath is an option whose value is a file read (`grep -f patterns`).
 func rpath(ns ...string) Flag { return Flag{Names: ns, Value: ReadPath} }
 
+// bools are options without a value or effects (`perl -l`).
+func bools(ns ...string) Flag { return Flag{Names: ns} }
+
+// inline is an option whose value is inline code ([InlineCode]).
+func inline(ns ...string) Flag { return Flag{Names: ns, Value: InlineCode} }
+
 // dir is an option whose value is the directory the program works in (`make -C d`).
 func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }
 

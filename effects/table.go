@@ -251,6 +251,11 @@ const (
 	ProgramArg
 	// Config: a `key=value` that may name a program (`git -c core.pager=..`).
 	Config
+	// InlineCode: the argument is code in the interpreter's own language
+	// (`python -c CODE`, `node -e CODE`, `perl -e CODE`): opaque-medium,
+	// since inline code is not analysed (SPEC §3 judgment calls). The
+	// interpreter handler finds it in clusters too (`python3 -Bc CODE`).
+	InlineCode
 	// ProjectDir: the program works on the project in this directory, and a
 	// command it carries runs there or in the working directory, as the
 	// tool's version decides: both are candidates (`npm --prefix d exec

@@ -16,12 +16,13 @@ func _() {
 	_ = x[Dir-5]
 	_ = x[ProgramArg-6]
 	_ = x[Config-7]
-	_ = x[ProjectDir-8]
+	_ = x[InlineCode-8]
+	_ = x[ProjectDir-9]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigProjectDir"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigInlineCodeProjectDir"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 67}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 67, 77}
 
 func (i Value) String() string {
 	idx := int(i) - 0
