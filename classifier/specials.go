@@ -132,7 +132,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		inv.opaqueMedium("an interactive shell")
 		return nil, true
 	case effects.SpecialSSH:
-		return nil, inv.ssh(args)
+		return nil, inv.ssh(e, args)
 	case effects.SpecialKubectlExec:
 		for i, a := range args {
 			if a.value == "--" {
@@ -931,8 +931,7 @@ func (inv *invocation) watch(e *effects.Program, args []field) bool {
 
 // ssh [options] HOST [CMD...]: network, and the remote command's effects
 // with every target on the remote side unknown.
-func (inv *invocation) ssh(args []field) bool {
-	withValue := "bcDEeFIiJLlmOopQRSWw"
+func (inv *invocation) ssh(e *effects.Program, args []field) bool {
 	inv.emit()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -940,22 +939,20 @@ func (inv *invocation) ssh(args []field) bool {
 			inv.remoteArgv(args[i:])
 			return true
 		}
-		v := a.value
-		if isOption(v) {
-			if strings.HasPrefix(v, "-o") {
-				opt := strings.TrimPrefix(v, "-o")
-				if opt == "" && i+1 < len(args) {
-					opt = args[i+1].value
-					i++
+		if isOption(a.value) {
+			// The table's options, clusters included (`-4p 2222`): a
+			// value is not the host.
+			from := len(inv.flags)
+			i += inv.option(e, a, args[i+1:])
+			for _, h := range inv.flags[from:] {
+				if h.name != "-o" || h.value == nil {
+					continue
 				}
+				opt := h.value.value
 				lo := strings.ToLower(opt)
-				if strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
+				if h.value.dynamic || strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
 					inv.opaqueMedium("a local command from the ssh option " + opt)
 				}
-				continue
-			}
-			if len(v) == 2 && strings.ContainsRune(withValue, rune(v[1])) {
-				i++
 			}
 			continue
 		}

@@ -188,9 +188,11 @@ var networkTools = []Program{
 		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-o", "-F", "-X"), prog("-S")),
 		Examples: ex("scp host:/etc/hosts hosts.txt"), NotExamples: ex("scp a.txt host:/tmp/")},
 	{Name: "socat", Effects: fx(Network, OpaqueMedium), Why: "socat connects addresses that can be sockets, files or programs", Examples: ex("socat - TCP:example.com:80")},
+	// ssh -i names the key it authenticates with, which it does not send: a
+	// value, not a credential read.
 	{Name: "ssh", Effects: fx(Network), Operands: Command, Skip: 1, Special: SpecialSSH, Why: "ssh connects to another host",
-		Flags:    fl(arg("-p", "-i", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-I", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P"), config("-o"), rpath("-F")),
-		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host")},
+		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-I", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-o", "-i"), rpath("-F")),
+		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la", "ssh -4p 2222 host uptime"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host", "ssh -oProxyCommand='sh -c x' host", "ssh -4p 2222 host rm -rf /")},
 	{Name: "ssh-add", Effects: fx(SystemChange), Why: "ssh-add loads private keys into the agent", Flags: fl(arg("-t", "-E", "-S", "-s", "-e", "-h", "-H"),
 		Flag{Names: names("-l", "-L", "-T"), Replace: true, Effects: fx(Read), Examples: ex("ssh-add -l")}), Examples: ex("ssh-add")},
 	{Name: "ssh-copy-id", Effects: fx(Network), Why: "ssh-copy-id installs a key on another host", Flags: fl(rpath("-i"), arg("-p", "-o")), Examples: ex("ssh-copy-id user@host")},
