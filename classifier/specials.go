@@ -161,8 +161,6 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		}
 		return nil, true
-	case effects.SpecialDocker:
-		inv.docker(args)
 	case effects.SpecialGitConfig:
 		return nil, inv.gitConfig(args)
 	case effects.SpecialCode:
@@ -216,6 +214,8 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 		inv.awk()
 	case effects.SpecialTar:
 		inv.tar()
+	case effects.SpecialDocker:
+		inv.docker() // the parsed flags: `-itv /:/host` is -i -t -v /:/host
 	case effects.SpecialTruncate:
 		if h := inv.has("-s", "--size"); h != nil && h.value != nil && strings.TrimLeft(h.value.value, "=") == "0" {
 			inv.classes = []effects.Class{effects.Deletion}
@@ -986,31 +986,33 @@ func (inv *invocation) remoteArgv(args []field) {
 }
 
 // docker/podman: --privileged, host-root mounts and host namespaces escalate.
-func (inv *invocation) docker(args []field) {
+func (inv *invocation) docker() {
 	w := inv.w
-	for i, a := range args {
-		v := a.value
+	for _, h := range inv.flags {
 		val := ""
-		switch {
-		case v == "--privileged" || strings.HasPrefix(v, "--privileged="):
-			if v != "--privileged=false" {
+		if h.value != nil {
+			val = h.value.value
+		}
+		switch h.name {
+		case "--privileged":
+			if h.value == nil || val != "false" {
 				inv.privileged("--privileged")
 			}
 			continue
-		case v == "-v" || v == "--volume" || v == "--mount":
-			if i+1 < len(args) {
-				val = args[i+1].value
+		case "--pid", "--userns", "--ipc":
+			if val == "host" {
+				inv.privileged(h.name + "=" + val)
 			}
-		case strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount="):
-			_, val, _ = strings.Cut(v, "=")
-		case strings.HasPrefix(v, "-v") && len(v) > 2:
-			val = v[2:]
-		case v == "--pid=host" || v == "--userns=host" || v == "--ipc=host" || strings.HasPrefix(v, "--cap-add=SYS_ADMIN") || strings.HasPrefix(v, "--cap-add=ALL"):
-			inv.privileged(v)
 			continue
-		case v == "--cap-add" && i+1 < len(args) && (args[i+1].value == "ALL" || args[i+1].value == "SYS_ADMIN"):
-			inv.privileged("--cap-add " + args[i+1].value)
+		case "--cap-add":
+			if v := strings.TrimPrefix(strings.ToUpper(val), "CAP_"); v == "ALL" || v == "SYS_ADMIN" {
+				inv.privileged("--cap-add " + val)
+			}
 			continue
+		case "-v", "--volume", "--mount":
+			if h.value == nil {
+				continue
+			}
 		default:
 			continue
 		}
@@ -1030,7 +1032,7 @@ func (inv *invocation) docker(args []field) {
 		} else {
 			src, _, _ = strings.Cut(val, ":")
 		}
-		if w.hostMount(src) {
+		if !h.value.dynamic && w.hostMount(src) {
 			inv.privileged("a mount of the host's " + src)
 		}
 	}

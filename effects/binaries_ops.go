@@ -3,8 +3,10 @@
 package effects
 
 // dockerRunFlags are the value-taking options of docker run and create
-// (Docker CLI 28); SpecialDocker reads --privileged, -v and --mount.
+// (Docker CLI 28); SpecialDocker reads --privileged, -v, --mount, --pid,
+// --ipc, --userns and --cap-add from the parsed invocation.
 var dockerRunFlags = fl(
+	bools("--privileged", "-i", "--interactive", "-t", "--tty", "-d", "--detach", "--rm", "-P", "--publish-all", "--init", "--read-only", "-q", "--quiet"),
 	arg("-v", "--volume", "--mount", "-e", "--env", "-p", "--publish", "-w", "--workdir", "--name", "--network", "--net", "-u", "--user",
 		"--entrypoint", "--platform", "-l", "--label", "--cap-add", "--cap-drop", "--device", "--pid", "--ipc", "--userns", "--security-opt",
 		"--gpus", "-m", "--memory", "--cpus", "--restart", "-h", "--hostname", "--add-host", "--dns", "--log-driver", "--log-opt", "--tmpfs",
