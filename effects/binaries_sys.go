@@ -42,8 +42,11 @@ var systemTools = []Program{
 	ro("lscpu", "lscpu"),
 	{Name: "lsmod", Aliases: names("lspci", "lsusb"), Effects: fx(Read), Examples: ex("lsmod", "lspci -v")},
 	{Name: "lsof", Effects: fx(Read),
-		Flags:    fl(arg("-p", "-u", "-c", "-g", "-d", "-a"), optArg("-i", "-s", "-F", "-r")),
-		Examples: ex("lsof -i :8080", "lsof -p 1234")},
+		// lsof(8): its own parser; -i, -s, -F, -r, -g, -L, -o, -S, -T take
+		// an optional value attached.
+		Flags: fl(arg("-p", "-u", "-c", "-d", "-D", "-k", "-m", "-e"), optArg("-i", "-s", "-F", "-r", "-g", "-L", "-o", "-S", "-T"),
+			bools("-a", "-b", "-C", "-h", "-l", "-n", "-N", "-O", "-P", "-R", "-t", "-U", "-v", "-V", "-w", "-X", "-x", "-K", "-f", "-E", "-H", "-Q")),
+		Examples: ex("lsof -i :8080", "lsof -p 1234", "lsof -ti:3000", "lsof -nP -iTCP -sTCP:LISTEN")},
 	{Name: "modprobe", Aliases: names("insmod", "rmmod"), Effects: fx(SystemChange), Why: "modprobe loads or unloads kernel modules", Examples: ex("modprobe br_netfilter")},
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
 		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
