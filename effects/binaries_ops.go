@@ -44,7 +44,12 @@ func dockerLike(name string) Program {
 		return Program{Name: n, Effects: fx(SystemChange), Why: d + " " + n + " " + why, Examples: ex(at + " " + n + " web")}
 	}
 	read := func(at, n string) Program {
-		return Program{Name: n, Effects: fx(Read), Flags: fl(arg("-f", "--format", "--filter", "-n", "--tail", "--since", "--until", "--type")),
+		// The read commands' options (ps, images, logs, inspect, ls,
+		// stats, top, ...), one list for all: each takes no more than
+		// it prints.
+		return Program{Name: n, Effects: fx(Read), Flags: fl(arg("-f", "--format", "--filter", "-n", "--tail", "--since", "--until", "--type", "--platform"),
+			bools("-a", "--all", "-q", "--quiet", "-s", "--size", "--no-trunc", "-l", "--latest", "--digests", "-t", "--timestamps", "--details",
+				"--follow", "--tree", "--no-stream", "--no-color", "--human", "-H", "--json", "--services", "--volumes", "--orphans", "--resolve-image-mode")),
 			Examples: ex(at + " " + n)}
 	}
 	build := func(at string) Program {
