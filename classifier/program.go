@@ -661,6 +661,9 @@ func findFlag(e *effects.Program, name string) *effects.Flag { return e.FindFlag
 // applyFlag records a flag and what its value means.
 func (inv *invocation) applyFlag(h flagHit) {
 	w := inv.w
+	if inv.flags == nil {
+		inv.flags = make([]flagHit, 0, 4) // one allocation for the few most commands have
+	}
 	inv.flags = append(inv.flags, h)
 	inv.readOnly = inv.readOnly || h.flag.ReadOnly
 	if h.flag.Replace {

@@ -167,7 +167,15 @@ type Program struct {
 // FindFlag returns the flag of p that has the name exactly, or nil.
 func (p *Program) FindFlag(name string) *Flag {
 	if p.flagNames != nil {
-		i := sort.SearchStrings(p.flagNames, name)
+		i, j := 0, len(p.flagNames) // sort.SearchStrings, without its closure
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if p.flagNames[h] < name {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
 		if i < len(p.flagNames) && p.flagNames[i] == name && i < len(p.flagAt) && int(p.flagAt[i]) < len(p.Flags) {
 			return &p.Flags[p.flagAt[i]]
 		}
