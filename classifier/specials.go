@@ -105,32 +105,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			return nil, true
 		}
 	case effects.SpecialScript:
-		for i, a := range args {
-			v := a.value
-			if strings.HasPrefix(v, "--command=") || v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
-				inv.classes = []effects.Class{effects.Read}
-				inv.emit()
-			}
-			if strings.HasPrefix(v, "--command=") {
-				inv.nestedField(field{value: strings.TrimPrefix(v, "--command="), dynamic: a.dynamic, word: a.word})
-				return nil, true
-			}
-			if (v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c')) && i+1 < len(args) {
-				inv.nestedField(args[i+1])
-				// The typescript file (default ./typescript) is written.
-				file := field{value: "typescript"}
-				for j, x := range args {
-					if j != i && j != i+1 && (x.dynamic || !isOption(x.value)) {
-						file = x
-					}
-				}
-				inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "script", ""), file)
-				return nil, true
-			}
-		}
-		inv.emit()
-		inv.opaqueMedium("an interactive shell")
-		return nil, true
+		return nil, inv.scriptCommand(e, args)
 	case effects.SpecialSSH:
 		return nil, inv.ssh(e, args)
 	case effects.SpecialKubectlExec:
@@ -926,6 +901,46 @@ func (inv *invocation) watch(e *effects.Program, args []field) bool {
 	ctx := inv.carried()
 	ctx.dialect = Sh // watch runs `sh -c`
 	inv.shellCode(strings.Join(code, " "), inv.at, ctx)
+	return true
+}
+
+// scriptCommand: script [options] [FILE]: with -c CMD (`-qc CMD`, `--comm
+// CMD`: the table's options, parsed as for every entry) it runs CMD in a
+// new shell and records it into FILE (./typescript by default); without,
+// it starts an interactive shell.
+func (inv *invocation) scriptCommand(e *effects.Program, args []field) bool {
+	var file *field
+	endOpts := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !endOpts && !a.dynamic && a.value == "--" {
+			endOpts = true
+			continue
+		}
+		if !endOpts && !a.dynamic && isOption(a.value) {
+			i += inv.option(e, a, args[i+1:])
+			continue
+		}
+		if file == nil {
+			f := a
+			file = &f
+		}
+	}
+	c := inv.has("-c", "--command")
+	if c == nil || c.value == nil {
+		inv.emit()
+		inv.opaqueMedium("an interactive shell")
+		return true
+	}
+	inv.classes = []effects.Class{effects.Read}
+	inv.emit()
+	inv.writeFlagValues() // -O, -I, -B, -T log files
+	inv.nestedField(*c.value)
+	out := field{value: "typescript"}
+	if file != nil {
+		out = *file
+	}
+	inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "script", ""), out)
 	return true
 }
 
