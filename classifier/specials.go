@@ -137,7 +137,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		}
 		return nil, true
 	case effects.SpecialGitConfig:
-		return nil, inv.gitConfig(args)
+		return nil, inv.gitConfig(e, args)
 	case effects.SpecialCode:
 		inv.code(args)
 	case effects.SpecialDD:
@@ -1089,34 +1089,36 @@ func (inv *invocation) privileged(what string) {
 }
 
 // gitConfig: `git config` reads, writes .git/config, or writes home with --global.
-func (inv *invocation) gitConfig(args []field) bool {
+func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
 	w := inv.w
 	var ops []field
-	scope := ""
-	file := ""
-	read := false
+	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		v := a.value
-		switch {
-		case v == "--global" || v == "--system":
-			scope = v
-		case v == "-f" || v == "--file":
-			if i+1 < len(args) {
-				file = args[i+1].value
-				i++
-			}
-		case strings.HasPrefix(v, "--file="):
-			file = strings.TrimPrefix(v, "--file=")
-		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--show-origin" || v == "--show-scope" || v == "--get-urlmatch" || v == "get" || v == "list" || v == "--name-only":
-			read = true
-		case v == "--type" || v == "--default" || v == "--comment":
-			i++
-		case isOption(v) && !a.dynamic:
-		default:
-			ops = append(ops, a)
+		if !endOpts && !a.dynamic && a.value == "--" {
+			endOpts = true
+			continue
 		}
+		if !endOpts && !a.dynamic && isOption(a.value) {
+			// The table's options, as git parses them (`--glob` is
+			// --global, `--type bool` takes its value).
+			i += inv.option(e, a, args[i+1:])
+			continue
+		}
+		ops = append(ops, a)
 	}
+	scope := ""
+	switch {
+	case inv.has("--system") != nil:
+		scope = "--system"
+	case inv.has("--global") != nil:
+		scope = "--global"
+	}
+	file := ""
+	if h := inv.has("-f", "--file"); h != nil && h.value != nil {
+		file = h.value.value
+	}
+	read := inv.has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--show-origin", "--show-scope", "--name-only") != nil
 	writeVerb := false
 	if len(ops) > 0 && (ops[0].value == "set" || ops[0].value == "unset" || ops[0].value == "rename-section" || ops[0].value == "remove-section" || ops[0].value == "edit") {
 		writeVerb = true
@@ -1124,7 +1126,7 @@ func (inv *invocation) gitConfig(args []field) bool {
 	} else if len(ops) > 0 && (ops[0].value == "get" || ops[0].value == "list") {
 		read = true
 	}
-	if read || !writeVerb && len(ops) < 2 && !hasAny(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") {
+	if read || !writeVerb && len(ops) < 2 && inv.has("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") == nil {
 		w.add(w.part(inv.at, effects.Read, "git config", ""))
 		return true
 	}

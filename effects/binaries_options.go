@@ -114,6 +114,7 @@ var plainOptions = map[string][]string{
 	"git check-ref-format": {"--branch", "--normalize", "--allow-onelevel", "--no-allow-onelevel", "--refspec-pattern"},
 	"git merge-base":       {"-a --all", "--octopus", "--independent", "--is-ancestor", "--fork-point", "--tags", "--heads", "--head", "--verify", "-d --dereference", "-s --hash", "-q --quiet", "--abbrev", "--exclude-existing"},
 	"git annotate":         {"-w", "-C", "-M", "-e --show-email", "-s", "-l", "-t", "-p --porcelain", "--line-porcelain", "-c", "-b", "--root", "--show-stats", "-f --show-name", "-n --show-number", "--incremental", "--reverse", "--first-parent", "--progress", "--no-progress", "--color-lines", "--color-by-age", "--score-debug", "--minimal", "--date --since --contents --ignore-rev --ignore-revs-file -S =", "--abbrev"},
+	"git config":              {"--local", "--worktree", "--show-origin", "--show-scope", "--name-only", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e --edit", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--no-type", "-z --null", "--includes", "--no-includes", "--fixed-value", "--all", "--url ="},
 	"git cherry":           {"-v", "--abbrev"},
 	"git count-objects":    {"-v --verbose", "-H --human-readable"},
 	"git show-branch":      {"-a --all", "-r --remotes", "--current", "--topo-order", "--date-order", "--sparse", "--more =", "--list", "--merge-base", "--independent", "--no-name", "--sha1-name", "--topics", "-g --reflog", "--color", "--no-color"},
