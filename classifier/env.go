@@ -261,7 +261,10 @@ func (inv *invocation) envOptions(e *effects.Program) {
 		name, _, _ := strings.Cut(wd.value, "=")
 		known := false
 		if strings.HasPrefix(name, "--") || e.SingleDashLong {
-			known = findFlag(e, name) != nil || abbreviated(e, name) != nil
+			// By its name: the variable names the option exactly
+			// (npm_config_global is --global, not a prefix of npm's
+			// --globalconfig).
+			known = findFlag(e, name) != nil
 		} else if len(name) > 1 {
 			known = findFlag(e, name[:2]) != nil
 		}

@@ -127,7 +127,9 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			// may do anything the program can.
 			w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not an option rule %s declares for %s, so what it does is not known", bad, re.id, prog)))
 		}
+		w.ruleOptions = true // ruleUnknownOption reports what the rule does not declare
 		w.runEntry(re.entry, prog, args, at, text, depth, red, ctx)
+		w.ruleOptions = false
 		for i := from; i < len(w.parts); i++ {
 			if w.parts[i].Program != "" {
 				w.parts[i].Rule = re.id
@@ -162,7 +164,7 @@ func (w *walker) runEntry(e *effects.Program, prog string, args []field, at synt
 		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` is not a known program, so what it does is not known", prog)))
 		return
 	}
-	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs}
+	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs, rule: w.ruleOptions}
 	inv.run(e, args[1:])
 }
 
@@ -206,6 +208,7 @@ type invocation struct {
 	depth int
 	red   redirInfo
 	ctx   callCtx  // what the invocation runs in
+	rule  bool     // the entry is a user rule's, whose options the rule declares (ruleUnknownOption)
 	dirs  []string // where the program works: the cwd, or -C DIR
 	// runDirs are where the command the program carries runs: dirs, or
 	// both dirs and the cwd for a project option (`npm --prefix d exec`).
@@ -246,6 +249,9 @@ type invocation struct {
 	// GIT_DIR as --git-dir) that no level of its entry has taken yet
 	// ([invocation.envOptions]).
 	envWords []envWord
+	// inherited are the options given before the subcommand being entered
+	// that it declares too (`npm -g install`): applied as its own.
+	inherited []flagHit
 	// trees are the TreeDir and RepoDir options (`git --work-tree=/`):
 	// the program's location classes land there too. They are resolved
 	// where the program ends up ([invocation.treeDirs]): git takes a
@@ -290,6 +296,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.classes = append(inv.classes[:0], e.Effects...)
 	inv.why = e.Why
 	inv.outside = inv.outside || e.Outside
+	for _, h := range inv.inherited {
+		inv.applyFlag(h)
+	}
+	inv.inherited = nil
 
 	if pre, done := inv.special(e, args); done {
 		return
@@ -333,6 +343,15 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				return
 			}
 			if s := e.Sub(a.value); s != nil {
+				// An option given before the subcommand that the subcommand
+				// declares too is the subcommand's (`npm -g install x` is
+				// `npm install -g x`: npm reads its options anywhere).
+				inv.inherited = inv.inherited[:0]
+				for _, h := range inv.flags {
+					if f := findFlag(s, h.name); f != nil && f != h.flag {
+						inv.inherited = append(inv.inherited, flagHit{flag: f, name: h.name, value: h.value})
+					}
+				}
 				inv.writeFlagValues()
 				inv.emitFlags()
 				inv.flags, inv.replacing, inv.readOnly = nil, false, false
@@ -549,10 +568,10 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	v := a.value
 	long := strings.HasPrefix(v, "--") || e.SingleDashLong
 	if long {
-		name, val, hasVal := strings.Cut(v, "=")
-		f := findFlag(e, name)
-		if f == nil {
-			f = abbreviated(e, name)
+		typed, val, hasVal := strings.Cut(v, "=")
+		f, name, m := longFlag(e, typed)
+		if m != matchExact {
+			inv.unknownOption(e, typed, m)
 		}
 		if f == nil {
 			return 0
@@ -561,7 +580,10 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		consumed := 0
 		if hasVal {
 			hit.value = &field{value: val, dynamic: a.dynamic, glob: a.glob, word: a.word}
-		} else if takesValue(f.Value) && f.Value != effects.OptionalArg && len(rest) > 0 {
+		} else if takesValue(f.Value) && f.Value != effects.OptionalArg && len(rest) > 0 &&
+			(m != matchMaybe || f.Value == effects.Dir || f.Value == effects.ProjectDir) {
+			// A prefix the program may not take keeps the next word an
+			// operand, except a directory's (see [effects.LongUnknown]).
 			hit.value = &rest[0]
 			consumed = 1
 		}
@@ -573,6 +595,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		name := "-" + string(v[j])
 		f := findFlag(e, name)
 		if f == nil {
+			inv.unknownOption(e, name, matchNone)
 			continue
 		}
 		hit := flagHit{flag: f, name: name}
@@ -689,49 +712,125 @@ func (inv *invocation) dynamicOption(a field) {
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` may be an option of %s, only known at run time (it could make %s write, delete or run a program)", brief(text), inv.prog, inv.prog)))
 }
 
-// abbreviated returns the flag a long option abbreviates the way GNU
-// getopt_long, Python's argparse and Perl's Getopt::Long accept it (`env
-// --ch /`): the one flag that has a long name starting with name. It looks
-// at env, whose table entry lists every option, and at the directory
-// options of wrappers (`parallel --w /`): taking such an abbreviation for
-// the directory option is right where the program accepts it and harmless
-// where it does not (an ambiguous or unknown option stops the program).
-func abbreviated(e *effects.Program, name string) *effects.Flag {
-	if len(name) < 3 || !strings.HasPrefix(name, "--") {
-		return nil
+// match says how an option word matched one of an entry's flags.
+type match uint8
+
+const (
+	matchNone      match = iota // no flag: an option the table does not know
+	matchExact                  // a name as listed, or a prefix or negation the program takes
+	matchMaybe                  // a prefix of one flag's name that the program may not take (LongUnknown)
+	matchAmbiguous              // a prefix of several flags' names: the program refuses it
+)
+
+// negated is the flag a git option negation resolves to (`--no-decorate`):
+// it turns an option off and adds nothing.
+var negated = effects.Flag{}
+
+// longFlag returns the flag the long option typed (`--in-pl`, `-name` for a
+// single-dash program) is for the entry, matched the way the program
+// matches it ([effects.LongOptions]); the name it stands for (`--in-place`:
+// handlers look flags up by their listed names); and how it matched.
+func longFlag(e *effects.Program, typed string) (*effects.Flag, string, match) {
+	if f := findFlag(e, typed); f != nil {
+		return f, typed, matchExact
 	}
-	var hit *effects.Flag
-	for i := range e.Flags {
-		f := &e.Flags[i]
-		if e.Special != effects.SpecialEnv && (e.Operands != effects.Command || f.Value != effects.Dir && f.Value != effects.ProjectDir) {
-			continue
+	if !strings.HasPrefix(typed, "--") || len(typed) < 3 || e.LongOptions == effects.LongExact {
+		return nil, typed, matchNone
+	}
+	f, name, m := prefixFlag(e.Flags, typed)
+	switch e.LongOptions {
+	case effects.LongUnknown:
+		if m == matchExact {
+			m = matchMaybe
 		}
+	case effects.LongGit:
+		if base, ok := strings.CutPrefix(typed, "--no-"); ok && m == matchNone && base != "" {
+			if findFlag(e, "--"+base) != nil {
+				return &negated, typed, matchExact
+			}
+			if _, _, bm := prefixFlag(e.Flags, "--"+base); bm == matchExact {
+				return &negated, typed, matchExact
+			}
+		}
+	}
+	return f, name, m
+}
+
+// prefixFlag returns the one flag of fs with a long name that typed is a
+// prefix of, and that name: matchExact when there is one, matchAmbiguous
+// when several flags share the prefix.
+func prefixFlag(fs []effects.Flag, typed string) (*effects.Flag, string, match) {
+	var hit *effects.Flag
+	name := typed
+	for i := range fs {
+		f := &fs[i]
 		for _, n := range f.Names {
-			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, name) {
+			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, typed) {
 				if hit != nil && hit != f {
-					return nil // ambiguous: the program refuses it
+					return nil, typed, matchAmbiguous // the program refuses it
+				}
+				if hit == nil {
+					name = n
 				}
 				hit = f
 			}
 		}
 	}
-	return hit
+	if hit == nil {
+		return nil, typed, matchNone
+	}
+	return hit, name, matchExact
 }
 
-func findFlag(e *effects.Program, name string) *effects.Flag {
-	for i := range e.Flags {
-		for _, n := range e.Flags[i].Names {
-			if n == name {
-				return &e.Flags[i]
-			}
+// closedOptions reports whether e's options are a closed world: its plain
+// effects are read or verify, so it can be allowed, and an option it does
+// not list may be one that writes or runs code (SPEC §3 judgment calls).
+// An entry that cannot be allowed keeps its options open: an option it does
+// not know takes no value, so the words after it stay operands and are
+// classified as what the entry does to them; one that really took a value
+// would only make the entry do less than classified.
+func closedOptions(e *effects.Program) bool {
+	if e.OpenOptions != "" || len(e.Effects) == 0 {
+		return false
+	}
+	for _, c := range e.Effects {
+		if c != effects.Read && c != effects.Verify {
+			return false
 		}
 	}
-	return nil
+	return true
 }
+
+// unknownOption classifies an option name that matched no flag of e as m
+// says: opaque-medium with a reason naming it when e's options are closed.
+// Words after a project script's name, and every word of an entry that
+// passes its words to the script ([effects.ScriptArgs]), are the script's
+// arguments, which [effects.ScriptWrites] judges instead.
+func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
+	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+		return
+	}
+	w := inv.w
+	why := fmt.Sprintf("`%s` is not an option command-safety knows for %s, so what it does is not known", name, inv.key())
+	switch m {
+	case matchAmbiguous:
+		why = fmt.Sprintf("`%s` abbreviates more than one option of %s, so what it does is not known", name, inv.key())
+	case matchMaybe:
+		why = fmt.Sprintf("`%s` is not an option command-safety knows for %s (it may abbreviate one), so what it does is not known", name, inv.key())
+	}
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
+}
+
+// findFlag returns the flag of e named name exactly, or nil.
+func findFlag(e *effects.Program, name string) *effects.Flag { return e.FindFlag(name) }
 
 // applyFlag records a flag and what its value means.
 func (inv *invocation) applyFlag(h flagHit) {
 	w := inv.w
+	if inv.flags == nil {
+		inv.flags = make([]flagHit, 0, 4) // one allocation for the few most commands have
+	}
 	inv.flags = append(inv.flags, h)
 	inv.readOnly = inv.readOnly || h.flag.ReadOnly
 	if h.flag.Replace {

@@ -94,7 +94,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 	case effects.SpecialXargs:
 		return nil, inv.xargs(e, args)
 	case effects.SpecialWatch:
-		return nil, inv.watch(args)
+		return nil, inv.watch(e, args)
 	case effects.SpecialFlock:
 		inv.flockLock(e, args)
 		if c := flagValue(args, "-c", "--command"); c != nil {
@@ -103,34 +103,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			return nil, true
 		}
 	case effects.SpecialScript:
-		for i, a := range args {
-			v := a.value
-			if strings.HasPrefix(v, "--command=") || v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
-				inv.classes = []effects.Class{effects.Read}
-				inv.emit()
-			}
-			if strings.HasPrefix(v, "--command=") {
-				inv.nestedField(field{value: strings.TrimPrefix(v, "--command="), dynamic: a.dynamic, word: a.word})
-				return nil, true
-			}
-			if (v == "--command" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c')) && i+1 < len(args) {
-				inv.nestedField(args[i+1])
-				// The typescript file (default ./typescript) is written.
-				file := field{value: "typescript"}
-				for j, x := range args {
-					if j != i && j != i+1 && (x.dynamic || !isOption(x.value)) {
-						file = x
-					}
-				}
-				inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "script", ""), file)
-				return nil, true
-			}
-		}
-		inv.emit()
-		inv.opaqueMedium("an interactive shell")
-		return nil, true
+		return nil, inv.scriptCommand(e, args)
 	case effects.SpecialSSH:
-		return nil, inv.ssh(args)
+		return nil, inv.ssh(e, args)
 	case effects.SpecialKubectlExec:
 		for i, a := range args {
 			if a.value == "--" {
@@ -159,10 +134,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			inv.shellCode(strings.Join(code, " "), inv.at, ctx)
 		}
 		return nil, true
-	case effects.SpecialDocker:
-		inv.docker(args)
 	case effects.SpecialGitConfig:
-		return nil, inv.gitConfig(args)
+		return nil, inv.gitConfig(e, args)
 	case effects.SpecialCode:
 		inv.code(args)
 	case effects.SpecialDD:
@@ -234,6 +207,8 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 		inv.awk()
 	case effects.SpecialTar:
 		inv.tar()
+	case effects.SpecialDocker:
+		inv.docker() // the parsed flags: `-itv /:/host` is -i -t -v /:/host
 	case effects.SpecialTruncate:
 		if h := inv.has("-s", "--size"); h != nil && h.value != nil && strings.TrimLeft(h.value.value, "=") == "0" {
 			inv.classes = []effects.Class{effects.Deletion}
@@ -371,23 +346,13 @@ func (inv *invocation) zshOptionArg(opt string) {
 	w.add(p)
 }
 
-// interpreterInline lists each interpreter entry's flags whose value is
-// inline code, by entry name (TestInterpreterInline checks that every
-// interpreter of the table has a list; its aliases share it).
-var interpreterInline = map[string][]string{
-	"python": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
-	"perl": {"-e", "-E"}, "ruby": {"-e"}, "php": {"-r"}, "lua": {"-e"},
-	"deno": {"eval"}, "bun": {"-e", "--eval", "-p", "--print"}, "Rscript": {"-e"},
-	"osascript": {"-e"}, "pwsh": {"-c", "-Command"},
-	"julia": {"-e", "--eval"}, "tclsh": {}, "swift": {"-e"}, "scala": {"-e"},
-	"elixir": {"-e"}, "racket": {"-e"},
-	"ts-node": {"-e", "--eval", "-p", "--print"},
-}
-
-// interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
-// script, or stdin. A known subcommand (`deno test`) goes the generic way.
+// interpreter: python/node/perl/ruby...: inline code (flags whose value
+// is [effects.InlineCode]), -m module, a script, or stdin. Options are
+// parsed with the table's flags, so a value is not taken for the script
+// (`python3 -W ignore x.py`); inline code is found in clusters too
+// (`python3 -Bc CODE`, `perl -wle CODE`). A known subcommand (`deno test`)
+// goes the generic way.
 func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
-	inline := interpreterInline[inv.key()]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
@@ -395,40 +360,49 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			return nil, true
 		}
 		v := a.value
-		if name, _, _ := strings.Cut(v, "="); isOption(v) {
-			if f := findFlag(e, name); f != nil && f.Replace {
-				return args, false
-			}
-		}
-		for _, n := range inline {
-			if v == n || (strings.HasPrefix(v, n) && len(n) == 2 && !strings.HasPrefix(v, "--")) || strings.HasPrefix(v, n+"=") {
-				inv.opaqueMedium("inline " + inv.prog + " code")
-				return nil, true
-			}
-		}
-		if v == "-m" && i+1 < len(args) && inv.key() == "python" {
-			// python -m pytest ...: classify the module as the program.
-			mod := args[i+1]
-			if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
-				inv.carry(args[i+1:], inv.red)
-				return nil, true
-			}
-			inv.opaqueMedium("the python module " + mod.value)
+		if v == "--" {
+			inv.emitFlags()
+			inv.script(args[i+1:])
 			return nil, true
 		}
 		if !isOption(v) {
 			if len(e.Subcommands) > 0 && e.Sub(v) != nil {
 				return args, false
 			}
+			inv.emitFlags()
 			inv.script(args[i:])
 			return nil, true
 		}
+		if name, _, _ := strings.Cut(v, "="); findFlag(e, name) != nil && findFlag(e, name).Replace {
+			return args, false
+		}
+		from := len(inv.flags)
+		used := inv.option(e, a, args[i+1:])
+		for _, h := range inv.flags[from:] {
+			switch {
+			case h.flag.Value == effects.InlineCode:
+				inv.opaqueMedium("inline " + inv.prog + " code")
+				return nil, true
+			case h.name == "-m" && inv.key() == "python" && h.value != nil:
+				// python -m pytest ...: classify the module as the program.
+				mod := *h.value
+				rest := args[i+1+used:]
+				if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
+					inv.carry(append([]field{mod}, rest...), inv.red)
+					return nil, true
+				}
+				inv.opaqueMedium("the python module " + mod.value)
+				return nil, true
+			}
+		}
+		i += used
 	}
 	if len(args) > 0 && (args[0].value == "--version" || args[0].value == "-V" || args[0].value == "-v" || args[0].value == "--help" || args[0].value == "-h") {
 		inv.classes = []effects.Class{effects.Read}
 		inv.emit()
 		return nil, true
 	}
+	inv.emitFlags()
 	inv.stdinScript()
 	return nil, true
 }
@@ -898,19 +872,6 @@ func sameStarts(s []field) bool {
 	return true
 }
 
-// replaces reports whether xargs's options (opts) make it replace a string
-// in the command's words with each input line instead of appending the
-// input's words (`-I{}`, `-i`, `--replace`).
-func replaces(opts []field) bool {
-	for _, o := range opts {
-		v := o.value
-		if strings.HasPrefix(v, "-I") || v == "-i" || strings.HasPrefix(v, "--replace") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], "Ii") {
-			return true
-		}
-	}
-	return false
-}
-
 // xargs/parallel [options] CMD [ARGS]: CMD gets more arguments from stdin.
 func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	if w := inv.w; w.credential == nil && w.printedCredentials() {
@@ -922,92 +883,145 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	if inv.key() == "parallel" {
 		return inv.parallel(e, args)
 	}
+	var cmd []field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
 			inv.opaqueHigh("a command only known at run time")
 			return true
 		}
+		if a.value == "--" {
+			cmd = args[i+1:]
+			break
+		}
 		if isOption(a.value) {
-			if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
-				i++
-			} else if f == nil && len(a.value) == 2 && strings.Contains("IdEeLnPsa", a.value[1:]) && i+1 < len(args) {
-				// xargs options that take a separate value.
-				i++
-			}
+			// The table's options, parsed as for every entry: a value
+			// option takes its value, and one the table does not know
+			// is reported (xargs can be allowed).
+			i += inv.option(e, a, args[i+1:])
 			continue
 		}
-		inner := []field{}
-		for _, x := range args[i:] {
-			if x.value == ":::" || x.value == "::::" {
-				break
-			}
-			if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
-				// The input replaces the braces; a word that starts with
-				// something else keeps its start (`./{}` is no option).
-				y := field{value: x.value, dynamic: true}
-				if !strings.HasPrefix(x.value, "{") {
-					y.word = x.word
-				}
-				x = y
-			}
-			inner = append(inner, x)
-		}
-		if !replaces(args[:i]) {
-			// The words read from stdin follow the command's own, where
-			// they may be its options (`ls | xargs sort`).
-			inner = append(inner, field{value: "", dynamic: true})
-		}
+		cmd = args[i:]
+		break
+	}
+	args = cmd
+	if len(args) == 0 {
+		inv.writeFlagValues()
 		inv.emit()
-		inv.carry(inner, redirInfo{})
+		inv.emitFlags()
 		return true
 	}
+	inner := []field{}
+	for _, x := range args {
+		if x.value == ":::" || x.value == "::::" {
+			break
+		}
+		if strings.Contains(x.value, "{}") || strings.Contains(x.value, "{1}") {
+			// The input replaces the braces; a word that starts with
+			// something else keeps its start (`./{}` is no option).
+			y := field{value: x.value, dynamic: true}
+			if !strings.HasPrefix(x.value, "{") {
+				y.word = x.word
+			}
+			x = y
+		}
+		inner = append(inner, x)
+	}
+	if inv.has("-I", "-i", "--replace") == nil {
+		// The words read from stdin follow the command's own, where they
+		// may be its options (`ls | xargs sort`); -I replaces instead.
+		inner = append(inner, field{value: "", dynamic: true})
+	}
+	inv.writeFlagValues()
 	inv.emit()
+	inv.emitFlags()
+	inv.carry(inner, redirInfo{})
 	return true
 }
 
 // watch [options] CMD...: the words are joined and run by sh -c (unless -x).
-func (inv *invocation) watch(args []field) bool {
-	exec := false
+func (inv *invocation) watch(e *effects.Program, args []field) bool {
+	var cmd []field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.dynamic && isOption(a.value) {
-			switch a.value {
-			case "-n", "--interval", "-d", "-q", "--equexit", "-s", "--shotsfile":
-				if a.value == "-n" || a.value == "--interval" || a.value == "-q" || a.value == "--equexit" || a.value == "-s" || a.value == "--shotsfile" {
-					i++
-				}
-			case "-x", "--exec":
-				exec = true
+			if a.value == "--" {
+				cmd = args[i+1:]
+				break
 			}
+			i += inv.option(e, a, args[i+1:]) // the table's options, as for every entry
 			continue
 		}
-		inv.emit()
-		if exec {
-			inv.carry(args[i:], redirInfo{})
-			return true
-		}
-		var code []string
-		for _, x := range args[i:] {
-			if x.dynamic {
-				inv.opaqueHigh("a command only known at run time")
-				return true
-			}
-			code = append(code, x.value)
-		}
-		ctx := inv.carried()
-		ctx.dialect = Sh // watch runs `sh -c`
-		inv.shellCode(strings.Join(code, " "), inv.at, ctx)
+		cmd = args[i:]
+		break
+	}
+	args = cmd
+	inv.emit()
+	inv.emitFlags()
+	if len(args) == 0 {
 		return true
 	}
+	if inv.has("-x", "--exec") != nil {
+		inv.carry(args, redirInfo{})
+		return true
+	}
+	var code []string
+	for _, x := range args {
+		if x.dynamic {
+			inv.opaqueHigh("a command only known at run time")
+			return true
+		}
+		code = append(code, x.value)
+	}
+	ctx := inv.carried()
+	ctx.dialect = Sh // watch runs `sh -c`
+	inv.shellCode(strings.Join(code, " "), inv.at, ctx)
+	return true
+}
+
+// scriptCommand: script [options] [FILE]: with -c CMD (`-qc CMD`, `--comm
+// CMD`: the table's options, parsed as for every entry) it runs CMD in a
+// new shell and records it into FILE (./typescript by default); without,
+// it starts an interactive shell.
+func (inv *invocation) scriptCommand(e *effects.Program, args []field) bool {
+	var file *field
+	endOpts := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !endOpts && !a.dynamic && a.value == "--" {
+			endOpts = true
+			continue
+		}
+		if !endOpts && !a.dynamic && isOption(a.value) {
+			i += inv.option(e, a, args[i+1:])
+			continue
+		}
+		if file == nil {
+			f := a
+			file = &f
+		}
+	}
+	c := inv.has("-c", "--command")
+	if c == nil || c.value == nil {
+		inv.emit()
+		inv.opaqueMedium("an interactive shell")
+		return true
+	}
+	inv.classes = []effects.Class{effects.Read}
 	inv.emit()
+	inv.writeFlagValues() // -O, -I, -B, -T log files
+	inv.nestedField(*c.value)
+	out := field{value: "typescript"}
+	if file != nil {
+		out = *file
+	}
+	inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "script", ""), out)
 	return true
 }
 
 // ssh [options] HOST [CMD...]: network, and the remote command's effects
 // with every target on the remote side unknown.
-func (inv *invocation) ssh(args []field) bool {
-	withValue := "bcDEeFIiJLlmOopQRSWw"
+func (inv *invocation) ssh(e *effects.Program, args []field) bool {
 	inv.emit()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -1015,22 +1029,20 @@ func (inv *invocation) ssh(args []field) bool {
 			inv.remoteArgv(args[i:])
 			return true
 		}
-		v := a.value
-		if isOption(v) {
-			if strings.HasPrefix(v, "-o") {
-				opt := strings.TrimPrefix(v, "-o")
-				if opt == "" && i+1 < len(args) {
-					opt = args[i+1].value
-					i++
+		if isOption(a.value) {
+			// The table's options, clusters included (`-4p 2222`): a
+			// value is not the host.
+			from := len(inv.flags)
+			i += inv.option(e, a, args[i+1:])
+			for _, h := range inv.flags[from:] {
+				if h.name != "-o" || h.value == nil {
+					continue
 				}
+				opt := h.value.value
 				lo := strings.ToLower(opt)
-				if strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
+				if h.value.dynamic || strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
 					inv.opaqueMedium("a local command from the ssh option " + opt)
 				}
-				continue
-			}
-			if len(v) == 2 && strings.ContainsRune(withValue, rune(v[1])) {
-				i++
 			}
 			continue
 		}
@@ -1073,31 +1085,33 @@ func (inv *invocation) remoteArgv(args []field) {
 }
 
 // docker/podman: --privileged, host-root mounts and host namespaces escalate.
-func (inv *invocation) docker(args []field) {
+func (inv *invocation) docker() {
 	w := inv.w
-	for i, a := range args {
-		v := a.value
+	for _, h := range inv.flags {
 		val := ""
-		switch {
-		case v == "--privileged" || strings.HasPrefix(v, "--privileged="):
-			if v != "--privileged=false" {
+		if h.value != nil {
+			val = h.value.value
+		}
+		switch h.name {
+		case "--privileged":
+			if h.value == nil || val != "false" {
 				inv.privileged("--privileged")
 			}
 			continue
-		case v == "-v" || v == "--volume" || v == "--mount":
-			if i+1 < len(args) {
-				val = args[i+1].value
+		case "--pid", "--userns", "--ipc":
+			if val == "host" {
+				inv.privileged(h.name + "=" + val)
 			}
-		case strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount="):
-			_, val, _ = strings.Cut(v, "=")
-		case strings.HasPrefix(v, "-v") && len(v) > 2:
-			val = v[2:]
-		case v == "--pid=host" || v == "--userns=host" || v == "--ipc=host" || strings.HasPrefix(v, "--cap-add=SYS_ADMIN") || strings.HasPrefix(v, "--cap-add=ALL"):
-			inv.privileged(v)
 			continue
-		case v == "--cap-add" && i+1 < len(args) && (args[i+1].value == "ALL" || args[i+1].value == "SYS_ADMIN"):
-			inv.privileged("--cap-add " + args[i+1].value)
+		case "--cap-add":
+			if v := strings.TrimPrefix(strings.ToUpper(val), "CAP_"); v == "ALL" || v == "SYS_ADMIN" {
+				inv.privileged("--cap-add " + val)
+			}
 			continue
+		case "-v", "--volume", "--mount":
+			if h.value == nil {
+				continue
+			}
 		default:
 			continue
 		}
@@ -1117,7 +1131,7 @@ func (inv *invocation) docker(args []field) {
 		} else {
 			src, _, _ = strings.Cut(val, ":")
 		}
-		if w.hostMount(src) {
+		if !h.value.dynamic && w.hostMount(src) {
 			inv.privileged("a mount of the host's " + src)
 		}
 	}
@@ -1159,34 +1173,36 @@ func (inv *invocation) privileged(what string) {
 }
 
 // gitConfig: `git config` reads, writes .git/config, or writes home with --global.
-func (inv *invocation) gitConfig(args []field) bool {
+func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
 	w := inv.w
 	var ops []field
-	scope := ""
-	file := ""
-	read := false
+	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		v := a.value
-		switch {
-		case v == "--global" || v == "--system":
-			scope = v
-		case v == "-f" || v == "--file":
-			if i+1 < len(args) {
-				file = args[i+1].value
-				i++
-			}
-		case strings.HasPrefix(v, "--file="):
-			file = strings.TrimPrefix(v, "--file=")
-		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--show-origin" || v == "--show-scope" || v == "--get-urlmatch" || v == "get" || v == "list" || v == "--name-only":
-			read = true
-		case v == "--type" || v == "--default" || v == "--comment":
-			i++
-		case isOption(v) && !a.dynamic:
-		default:
-			ops = append(ops, a)
+		if !endOpts && !a.dynamic && a.value == "--" {
+			endOpts = true
+			continue
 		}
+		if !endOpts && !a.dynamic && isOption(a.value) {
+			// The table's options, as git parses them (`--glob` is
+			// --global, `--type bool` takes its value).
+			i += inv.option(e, a, args[i+1:])
+			continue
+		}
+		ops = append(ops, a)
 	}
+	scope := ""
+	switch {
+	case inv.has("--system") != nil:
+		scope = "--system"
+	case inv.has("--global") != nil:
+		scope = "--global"
+	}
+	file := ""
+	if h := inv.has("-f", "--file"); h != nil && h.value != nil {
+		file = h.value.value
+	}
+	read := inv.has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--show-origin", "--show-scope", "--name-only") != nil
 	writeVerb := false
 	if len(ops) > 0 && (ops[0].value == "set" || ops[0].value == "unset" || ops[0].value == "rename-section" || ops[0].value == "remove-section" || ops[0].value == "edit") {
 		writeVerb = true
@@ -1194,7 +1210,7 @@ func (inv *invocation) gitConfig(args []field) bool {
 	} else if len(ops) > 0 && (ops[0].value == "get" || ops[0].value == "list") {
 		read = true
 	}
-	if read || !writeVerb && len(ops) < 2 && !hasAny(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") {
+	if read || !writeVerb && len(ops) < 2 && inv.has("--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit") == nil {
 		w.add(w.part(inv.at, effects.Read, "git config", ""))
 		return true
 	}
@@ -1342,12 +1358,30 @@ func (inv *invocation) sed() {
 			inv.opaqueMedium("a sed script from " + h.value.value)
 		}
 	}
+	inPlace := inv.has("-i", "-I", "--in-place")
 	if len(scripts) == 0 && inv.has("-f", "--file") == nil && len(ops) > 0 {
 		if ops[0].dynamic {
 			inv.opaqueHigh("a sed script only known at run time")
 		}
 		scripts = append(scripts, ops[0].value)
 		ops = ops[1:]
+		if inPlace != nil && inPlace.value == nil && len(ops) > 0 && (w.opts.Platform == Darwin || inPlace.name == "-I" || scripts[0] == "" || strings.HasPrefix(scripts[0], ".")) {
+			// BSD sed takes the word after a lone -i (or -I) as the backup
+			// suffix and the next as the script (`sed -i '' 'w /tmp/x' f`);
+			// GNU sed takes it as the script. On macOS, and where the word
+			// is spelled as a suffix ('' or .bak), both readings count.
+			if ops[0].dynamic {
+				inv.opaqueHigh("a sed script only known at run time")
+			}
+			scripts = append(scripts, ops[0].value)
+		}
+	}
+	if l := inv.has("-l"); l != nil && l.value != nil && !isDigits(l.value.value) {
+		// BSD's -l takes no value: the word is the script there.
+		scripts = append(scripts, l.value.value)
+		if l.value.dynamic {
+			inv.opaqueHigh("a sed script only known at run time")
+		}
 	}
 	for _, s := range scripts {
 		executes, writes, reads := sedScan(s)
@@ -1363,7 +1397,7 @@ func (inv *invocation) sed() {
 			}
 		}
 	}
-	if inv.has("-i", "--in-place") != nil {
+	if inPlace != nil {
 		inv.classes = nil
 		for _, o := range ops {
 			inv.writeOperand(w.part(inv.at, effects.WriteOutside, "sed", ""), o)

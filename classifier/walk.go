@@ -36,6 +36,9 @@ type walker struct {
 	frame    frame
 	parts    []Part
 	allKnown bool
+	// ruleOptions: the entry being run is a user rule's, whose undeclared
+	// options ruleUnknownOption reports.
+	ruleOptions bool
 
 	cwd      []string // candidate working directories (physical); "" is unknown
 	dirStack [][]string

@@ -79,10 +79,34 @@ func sortedTable(families ...[]Program) []Program {
 		all = append(all, f...)
 	}
 	slices.SortStableFunc(all, func(a, b Program) int { return cmp.Compare(a.Name, b.Name) })
+	all = withPlainOptions(all)
 	for i := range all {
 		all[i].Packages = packaged[all[i].Name]
+		all[i] = longDown(all[i], all[i].LongOptions)
 	}
 	return all
+}
+
+// longDown returns p with its subcommands, recursively, matching long
+// options as l says unless they say otherwise ([Program.LongOptions]).
+func longDown(p Program, l LongOptions) Program {
+	if p.LongOptions == LongUnknown {
+		p.LongOptions = l
+	}
+	if len(p.Subcommands) > 0 {
+		subs := make([]Program, len(p.Subcommands))
+		for i, s := range p.Subcommands {
+			subs[i] = longDown(s, p.LongOptions)
+		}
+		p.Subcommands = subs
+	}
+	return p
+}
+
+// digits are the options `-0` to `-9`, clustered into a number as a count
+// (`head -20`, `tail -5f`, `grep -3 x`); plainOptions spell them `-NUM`.
+func digits() Flag {
+	return Flag{Names: names("-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9")}
 }
 
 // packaged are the programs that the packages of an ecosystem install into
@@ -149,6 +173,12 @@ func wpath(ns ...string) Flag { return Flag{Names: ns, Value: WritePath} }
 
 // rpath is an option whose value is a file read (`grep -f patterns`).
 func rpath(ns ...string) Flag { return Flag{Names: ns, Value: ReadPath} }
+
+// bools are options without a value or effects (`perl -l`).
+func bools(ns ...string) Flag { return Flag{Names: ns} }
+
+// inline is an option whose value is inline code ([InlineCode]).
+func inline(ns ...string) Flag { return Flag{Names: ns, Value: InlineCode} }
 
 // dir is an option whose value is the directory the program works in (`make -C d`).
 func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }

@@ -4,8 +4,7 @@ package effects
 
 // makeFlags are GNU make 4.4's options that take a value.
 var makeFlags = fl(dir("-C", "--directory"), rpath("-f", "--file", "--makefile"), arg("-I", "--include-dir", "-o", "--old-file",
-	"--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), optArg("-j", "--jobs", "-l", "--load-average", "--max-load",
-	"-O", "--output-sync", "--debug", "--shuffle", "--jobserver-style"),
+	"--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), optArg("-j", "-l", "-O"), optArg("--jobs", "--load-average", "--max-load", "--output-sync", "--debug", "--shuffle", "--jobserver-style"),
 	Flag{Names: names("--eval", "-E"), Value: Arg, Effects: fx(OpaqueMedium), Why: "make --eval runs make code given on the command line",
 		Examples: ex("make --eval 'x: ; ls' x")},
 	// A dry run is no read: make still evaluates the Makefile's $(shell)
@@ -136,7 +135,7 @@ var verifyPrograms = []Program{
 		Flags: fl(rpath("-I", "--ignore-words", "-D", "--dictionary", "--config"), arg("-L", "--ignore-words-list", "-S", "--skip", "-x", "--exclude-file", "--builtin"),
 			Flag{Names: names("-w", "--write-changes"), Effects: fx(WriteInside), Why: "codespell -w rewrites the files", Examples: ex("codespell -w docs")}),
 		Examples: ex("codespell src")},
-	{Name: "commitlint", Effects: fx(Verify), Flags: fl(arg("--from", "--to", "-g", "--config"), optArg("-e", "--edit")), Examples: ex("commitlint --from HEAD~1")},
+	{Name: "commitlint", Effects: fx(Verify), Flags: fl(arg("--from", "--to", "-g", "--config"), optArg("-e"), optArg("--edit")), Examples: ex("commitlint --from HEAD~1")},
 	{Name: "cucumber", Aliases: names("behave", "cucumber-js"), Effects: fx(Verify), Flags: fl(arg("-t", "--tags", "-p", "--profile", "-f", "--format", "-r", "--require", "--name", "-n")),
 		Examples: ex("cucumber features", "behave")},
 	{Name: "cypress", Effects: fx(Read), Other: fx(OpaqueMedium),
@@ -272,7 +271,7 @@ var verifyPrograms = []Program{
 		Examples: ex("semgrep scan --config auto")},
 	{Name: "shellcheck", Effects: fx(Verify),
 		Flags: fl(arg("-e", "--exclude", "-i", "--include", "-f", "--format", "-s", "--shell", "-S", "--severity", "-o", "--enable", "-P", "--source-path", "-W", "--wiki-link-count"),
-			rpath("--rcfile"), optArg("-C", "--color")),
+			rpath("--rcfile"), optArg("-C"), optArg("--color")),
 		Examples: ex("shellcheck scripts/*.sh", "shellcheck -x -s bash a.sh")},
 	{Name: "shfmt", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-i", "--indent", "--language-dialect"),

@@ -36,7 +36,7 @@ var coreutils = []Program{
 		Flags:    fl(arg("-b", "--bytes", "-c", "--characters", "-d", "--delimiter", "-f", "--fields", "--output-delimiter")),
 		Examples: ex("cut -d , -f 1 a.csv", "cut -c1-10 a.txt")},
 	{Name: "date", Aliases: names("gdate"), Effects: fx(Read),
-		Flags: fl(arg("-d", "--date", "--rfc-3339"), optArg("-I", "--iso-8601", "--resolution"), rpath("-f", "--file", "-r", "--reference"),
+		Flags: fl(arg("-d", "--date", "--rfc-3339"), optArg("-I"), optArg("--iso-8601", "--resolution"), rpath("-f", "--file", "-r", "--reference"),
 			Flag{Names: names("-s", "--set"), Value: Arg, Effects: fx(SystemChange), Why: "date -s sets the system clock", Examples: ex("date -s '2020-01-01'")}),
 		Examples: ex("date", "date +%s", "date -u -d @0")},
 	{Name: "dd", Aliases: names("gdd"), Effects: fx(Read), Special: SpecialDD,

@@ -170,7 +170,7 @@ var miscPrograms = []Program{
 		Examples: ex("stern -n prod web")},
 	{Name: "swapon", Aliases: names("swapoff"), Effects: fx(SystemChange), Why: "swapon changes the machine's swap", Flags: fl(Flag{Names: names("--show", "-s", "--summary"), Replace: true, Effects: fx(Read), Examples: ex("swapon --show")}),
 		Examples: ex("swapon /swapfile")},
-	ro("sw_vers", "sw_vers -productVersion"),
+	{Name: "sw_vers", Effects: fx(Read), SingleDashLong: true, Examples: ex("sw_vers -productVersion")},
 	{Name: "vagrant", Effects: fx(Read), Other: fx(SystemChange, Network),
 		Subcommands: []Program{
 			{Name: "destroy", Effects: fx(Deletion), Outside: true, Why: "vagrant destroy deletes the virtual machine", Examples: ex("vagrant destroy -f")},

@@ -53,7 +53,7 @@ func scriptTest(tool, name string, aliases ...string) Program {
 // script runners that projects call by name.
 var nodePrograms = []Program{
 	{Name: "bun", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "bun runs the script it is given",
-		Flags: fl(dir("--cwd"), rpath("--env-file", "--config", "-c"), arg("--preload", "-r", "--filter", "-F")),
+		Flags: fl(inline("-e", "--eval", "-p", "--print"), dir("--cwd"), rpath("--env-file", "--config", "-c"), arg("--preload", "-r", "--filter", "-F")),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("a", "i", "install"), Effects: fx(Network, WriteInside), Why: "bun add downloads packages into node_modules",
 				Flags: fl(globalFlag("bun add -g cowsay")), Examples: ex("bun add zod", "bun install")},
@@ -292,7 +292,7 @@ var nodePrograms = []Program{
 		flags(fl(dir("-C", "--dir"), arg("-F", "--filter", "--reporter", "--loglevel", "--store-dir"),
 			prog("--script-shell")))),
 	{Name: "ts-node", Aliases: names("tsx"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "ts-node runs the script it is given",
-		Flags:    fl(rpath("-P", "--project", "--tsconfig"), arg("-r", "--require", "-C", "--compiler")),
+		Flags:    fl(inline("-e", "--eval", "-p", "--print"), rpath("-P", "--project", "--tsconfig"), arg("-r", "--require", "-C", "--compiler")),
 		Examples: ex("ts-node scripts/seed.ts", "tsx src/cli.ts"), NotExamples: ex("tsx -e 'console.log(1)'")},
 	{Name: "turbo", Effects: fx(OpaqueLow), Why: "turbo runs the packages' scripts", Other: fx(OpaqueLow),
 		Flags: fl(arg("--filter", "-F", "--concurrency", "--cache-dir", "--graph", "--token", "--team", "--api")),

@@ -3,8 +3,10 @@
 package effects
 
 // dockerRunFlags are the value-taking options of docker run and create
-// (Docker CLI 28); SpecialDocker reads --privileged, -v and --mount.
+// (Docker CLI 28); SpecialDocker reads --privileged, -v, --mount, --pid,
+// --ipc, --userns and --cap-add from the parsed invocation.
 var dockerRunFlags = fl(
+	bools("--privileged", "-i", "--interactive", "-t", "--tty", "-d", "--detach", "--rm", "-P", "--publish-all", "--init", "--read-only", "-q", "--quiet"),
 	arg("-v", "--volume", "--mount", "-e", "--env", "-p", "--publish", "-w", "--workdir", "--name", "--network", "--net", "-u", "--user",
 		"--entrypoint", "--platform", "-l", "--label", "--cap-add", "--cap-drop", "--device", "--pid", "--ipc", "--userns", "--security-opt",
 		"--gpus", "-m", "--memory", "--cpus", "--restart", "-h", "--hostname", "--add-host", "--dns", "--log-driver", "--log-opt", "--tmpfs",
@@ -42,7 +44,12 @@ func dockerLike(name string) Program {
 		return Program{Name: n, Effects: fx(SystemChange), Why: d + " " + n + " " + why, Examples: ex(at + " " + n + " web")}
 	}
 	read := func(at, n string) Program {
-		return Program{Name: n, Effects: fx(Read), Flags: fl(arg("-f", "--format", "--filter", "-n", "--tail", "--since", "--until", "--type")),
+		// The read commands' options (ps, images, logs, inspect, ls,
+		// stats, top, ...), one list for all: each takes no more than
+		// it prints.
+		return Program{Name: n, Effects: fx(Read), Flags: fl(arg("-f", "--format", "--filter", "-n", "--tail", "--since", "--until", "--type", "--platform"),
+			bools("-a", "--all", "-q", "--quiet", "-s", "--size", "--no-trunc", "-l", "--latest", "--digests", "-t", "--timestamps", "--details",
+				"--follow", "--tree", "--no-stream", "--no-color", "--human", "-H", "--json", "--services", "--volumes", "--orphans", "--resolve-image-mode")),
 			Examples: ex(at + " " + n)}
 	}
 	build := func(at string) Program {
@@ -475,7 +482,7 @@ var servicePrograms = []Program{
 		Examples: ex("defaults")},
 	{Name: "journalctl", Env: systemdEnv, Effects: fx(Read),
 		Flags: fl(arg("-u", "--unit", "--user-unit", "--since", "--until", "-p", "--priority", "-t", "--identifier", "-o", "--output", "-D", "--directory", "--file", "--root",
-			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "--lines", "-b", "--boot"),
+			"-M", "--machine", "-g", "--grep", "--output-fields", "--cursor", "--after-cursor", "-S", "-U", "--facility"), optArg("-n", "-b"), optArg("--lines", "--boot"),
 			Flag{Names: names("--vacuum-size", "--vacuum-time", "--vacuum-files"), Value: Arg, Effects: fx(SystemChange), Why: "journalctl --vacuum deletes old journal files",
 				Examples: ex("journalctl --vacuum-time=2d")},
 			Flag{Names: names("--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys"), Effects: fx(SystemChange), Why: "journalctl --rotate changes the journal files",

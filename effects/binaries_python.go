@@ -285,7 +285,7 @@ var pythonPrograms = []Program{
 		},
 		Examples: ex("ruff --version"), NotExamples: ex("ruff format .")},
 	{Name: "tox", Effects: fx(Verify, Network, WriteInside), Why: "tox installs each environment's packages into .tox and runs them",
-		Flags: fl(arg("-e", "--env", "-f", "--factor", "-m", "--labels", "--installpkg", "-x", "--override", "--discover", "--hashseed"), optArg("-p", "--parallel"),
+		Flags: fl(arg("-e", "--env", "-f", "--factor", "-m", "--labels", "--installpkg", "-x", "--override", "--discover", "--hashseed"), optArg("-p"), optArg("--parallel"),
 			rpath("-c", "--conf"), dir("--workdir", "--root")),
 		Examples: ex("tox", "tox -e py312")},
 	{Name: "twine", Effects: fx(Read), Other: fx(Network),

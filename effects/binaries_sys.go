@@ -42,8 +42,11 @@ var systemTools = []Program{
 	ro("lscpu", "lscpu"),
 	{Name: "lsmod", Aliases: names("lspci", "lsusb"), Effects: fx(Read), Examples: ex("lsmod", "lspci -v")},
 	{Name: "lsof", Effects: fx(Read),
-		Flags:    fl(arg("-p", "-u", "-c", "-g", "-d", "-a"), optArg("-i", "-s", "-F", "-r")),
-		Examples: ex("lsof -i :8080", "lsof -p 1234")},
+		// lsof(8): its own parser; -i, -s, -F, -r, -g, -L, -o, -S, -T take
+		// an optional value attached.
+		Flags: fl(arg("-p", "-u", "-c", "-d", "-D", "-k", "-m", "-e"), optArg("-i", "-s", "-F", "-r", "-g", "-L", "-o", "-S", "-T"),
+			bools("-a", "-b", "-C", "-h", "-l", "-n", "-N", "-O", "-P", "-R", "-t", "-U", "-v", "-V", "-w", "-X", "-x", "-K", "-f", "-E", "-H", "-Q")),
+		Examples: ex("lsof -i :8080", "lsof -p 1234", "lsof -ti:3000", "lsof -nP -iTCP -sTCP:LISTEN")},
 	{Name: "modprobe", Aliases: names("insmod", "rmmod"), Effects: fx(SystemChange), Why: "modprobe loads or unloads kernel modules", Examples: ex("modprobe br_netfilter")},
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
 		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
@@ -188,9 +191,11 @@ var networkTools = []Program{
 		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-o", "-F", "-X"), prog("-S")),
 		Examples: ex("scp host:/etc/hosts hosts.txt"), NotExamples: ex("scp a.txt host:/tmp/")},
 	{Name: "socat", Effects: fx(Network, OpaqueMedium), Why: "socat connects addresses that can be sockets, files or programs", Examples: ex("socat - TCP:example.com:80")},
+	// ssh -i names the key it authenticates with, which it does not send: a
+	// value, not a credential read.
 	{Name: "ssh", Effects: fx(Network), Operands: Command, Skip: 1, Special: SpecialSSH, Why: "ssh connects to another host",
-		Flags:    fl(arg("-p", "-i", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-I", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P"), config("-o"), rpath("-F")),
-		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host")},
+		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-I", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-o", "-i"), rpath("-F")),
+		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la", "ssh -4p 2222 host uptime"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host", "ssh -oProxyCommand='sh -c x' host", "ssh -4p 2222 host rm -rf /")},
 	{Name: "ssh-add", Effects: fx(SystemChange), Why: "ssh-add loads private keys into the agent", Flags: fl(arg("-t", "-E", "-S", "-s", "-e", "-h", "-H"),
 		Flag{Names: names("-l", "-L", "-T"), Replace: true, Effects: fx(Read), Examples: ex("ssh-add -l")}), Examples: ex("ssh-add")},
 	{Name: "ssh-copy-id", Effects: fx(Network), Why: "ssh-copy-id installs a key on another host", Flags: fl(rpath("-i"), arg("-p", "-o")), Examples: ex("ssh-copy-id user@host")},

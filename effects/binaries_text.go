@@ -46,7 +46,8 @@ var textTools = []Program{
 			"--format", "--path-separator", "--max-results", "--batch-size", "--search-path", "--and"),
 			dir("--base-directory"), rpath("--ignore-file"), prog("-x", "--exec", "-X", "--exec-batch")),
 		Examples: ex("fd -e go", "fd -t f main src"), NotExamples: ex("fd -e tmp -x rm")},
-	{Name: "file", Effects: fx(Read), Operands: ReadPaths, Flags: fl(rpath("-m", "--magic-file", "-f", "--files-from"), arg("-F", "--separator", "-e", "--exclude", "-P", "--parameter")),
+	{Name: "file", Effects: fx(Read), Operands: ReadPaths, Flags: fl(rpath("-m", "--magic-file", "-f", "--files-from"), arg("-F", "--separator", "-e", "--exclude", "-P", "--parameter"),
+		Flag{Names: names("-C", "--compile"), Effects: fx(WriteInside), Why: "file -C compiles the magic file into NAME.mgc in the working directory", Examples: ex("file -C -m magic")}),
 		Examples: ex("file a.bin", "file -b --mime-type a.png")},
 	{Name: "fzf", Effects: fx(Read),
 		Flags: fl(arg("-q", "--query", "-f", "--filter", "-d", "--delimiter", "--with-nth", "-n", "--nth", "--height", "--layout",
@@ -71,7 +72,7 @@ var textTools = []Program{
 			wpath("-o", "--log-file", "-O", "--LOG-FILE")),
 		Examples: ex("less a.log", "more README.md"), NotExamples: ex("less -o out.txt a.log")},
 	{Name: "man", Aliases: names("apropos", "whatis"), Env: manEnv, Effects: fx(Read),
-		Flags:    fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"), optArg("-H", "--html")),
+		Flags:    fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"), optArg("-H"), optArg("--html")),
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
 	{Name: "mlr", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--ifs", "--ofs", "--ips", "--ops", "--irs", "--ors", "--from", "--nr-progress-mod", "--records-per-batch", "--tz", "--load", "--mload"),
@@ -97,10 +98,14 @@ var textTools = []Program{
 		NotExamples: ex("rg --pre cat x", "rg --pre=./pre.sh x")},
 	{Name: "sdiff", Effects: fx(Read), Operands: ReadPaths, Flags: fl(arg("-w", "--width", "-I"), wpath("-o", "--output"), prog("--diff-program")),
 		Examples: ex("sdiff a.txt b.txt"), NotExamples: ex("sdiff -o merged.txt a.txt b.txt")},
+	// sed: GNU and BSD/macOS spellings both. BSD's -i and -I take the
+	// backup suffix as the next word (`sed -i '' s/a/b/ f`), GNU's -i only
+	// attached: the sed handler reads a lone -i both ways. BSD's -l (line
+	// buffered) takes no value where GNU's takes a number.
 	{Name: "sed", Aliases: names("gsed"), Effects: fx(Read), Operands: ReadPaths, Special: SpecialSed,
-		Flags:       fl(arg("-e", "--expression", "-l", "--line-length"), rpath("-f", "--file"), optArg("-i", "--in-place")),
-		Examples:    ex("sed -n '1,10p' a.txt", "sed 's/a/b/g' a.txt", "sed -e 's/x/y/' -e 's/1/2/' a.txt"),
-		NotExamples: ex("sed -i 's/a/b/' a.txt", "sed 'w /tmp/out' a.txt", "sed -i.bak s/a/b/ ~/.bashrc")},
+		Flags:       fl(arg("-e", "--expression", "-l", "--line-length"), rpath("-f", "--file"), optArg("-i", "-I"), optArg("--in-place")),
+		Examples:    ex("sed -n '1,10p' a.txt", "sed 's/a/b/g' a.txt", "sed -e 's/x/y/' -e 's/1/2/' a.txt", "sed -E 's/(a)/b/' a.txt"),
+		NotExamples: ex("sed -i 's/a/b/' a.txt", "sed 'w /tmp/out' a.txt", "sed -i.bak s/a/b/ ~/.bashrc", "sed -i '' s/a/b/ a.txt", "sed -I '' 's/a/b/' a.txt", "sed -i '' 'w /tmp/out' a.txt")},
 	// The SQLite clients open the database they are given for writing and run
 	// SQL that is not analysed (a `select` can call writefile(), dot-commands
 	// run programs), so the database is a file written: naming the decision

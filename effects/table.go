@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem,EnvRole -output=table_string.go
+//go:generate go tool stringer -type=Value,Operands,Special,Scripts,Request,Ecosystem,EnvRole,LongOptions -output=table_string.go
 //go:generate go run -tags tablesrc ./internal/gentable -o table_gen.go
 
 // Program is one entry of the table of known programs, or one subcommand of
@@ -58,6 +58,18 @@ type Program struct {
 	Goals []string
 	// SingleDashLong: options are words like `-delete` (find), not clusters.
 	SingleDashLong bool
+	// LongOptions says how the program matches a long option to its names:
+	// exactly, by getopt_long's unambiguous prefixes (`sed --in-pl`), or by
+	// git's unique prefixes and negations. Subcommands without their own
+	// take the entry's (the generator fills them in).
+	LongOptions LongOptions
+	// OpenOptions, for an entry that can be allowed (plain effects read or
+	// verify), says why its options are left open: such an entry otherwise
+	// lists every option it has, and an option it does not know makes the
+	// part opaque-medium (SPEC §3 judgment calls). Only for programs whose
+	// option-like words cannot change what they do (`echo --x` prints
+	// `--x`; `test -f x` is an expression).
+	OpenOptions string
 	// Outside: the entry's writes and deletions land outside the workspace
 	// whatever the cwd: containers, clusters, cloud resources, package caches
 	// (`docker volume rm`, `kubectl delete`, `terraform destroy`). Its
@@ -157,6 +169,42 @@ type Program struct {
 	// /ws, HOME is /home/u); NotExamples do not.
 	Examples    []string
 	NotExamples []string
+
+	// flagNames are the names of Flags, sorted, and flagAt the index in
+	// Flags of each: the generator writes them for entries with many
+	// options, so that [Program.FindFlag] need not scan (an option is looked
+	// up for every option word a command has).
+	flagNames []string
+	flagAt    []uint16
+}
+
+// FindFlag returns the flag of p that has the name exactly, or nil.
+func (p *Program) FindFlag(name string) *Flag {
+	if p.flagNames != nil {
+		i, j := 0, len(p.flagNames) // sort.SearchStrings, without its closure
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if p.flagNames[h] < name {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
+		if i < len(p.flagNames) && p.flagNames[i] == name && i < len(p.flagAt) && int(p.flagAt[i]) < len(p.Flags) {
+			return &p.Flags[p.flagAt[i]]
+		}
+		if len(p.flagAt) == len(p.flagNames) {
+			return nil
+		}
+	}
+	for i := range p.Flags {
+		for _, n := range p.Flags[i].Names {
+			if n == name {
+				return &p.Flags[i]
+			}
+		}
+	}
+	return nil
 }
 
 // Flag is an option of a [Program].
@@ -238,11 +286,42 @@ const (
 	// the workspace that configuration, which may name programs (git's
 	// core.pager, core.fsmonitor, hooks), is not inspected (opaque-medium).
 	RepoDir
+	// InlineCode: the argument is code in the interpreter's own language
+	// (`python -c CODE`, `node -e CODE`, `perl -e CODE`): opaque-medium,
+	// since inline code is not analysed (SPEC §3 judgment calls). The
+	// interpreter handler finds it in clusters too (`python3 -Bc CODE`).
+	InlineCode
 	// ProjectDir: the program works on the project in this directory, and a
 	// command it carries runs there or in the working directory, as the
 	// tool's version decides: both are candidates (`npm --prefix d exec
 	// CMD`, `uv run --project d CMD`).
 	ProjectDir
+)
+
+// LongOptions says how a program matches a long option (`--name`) it is
+// given to the long names of its options.
+type LongOptions uint8
+
+const (
+	// LongUnknown: not known, treated as the worst case of the others. An
+	// unambiguous prefix of a long name counts for that option's effects (the
+	// program may accept it), and is still an option the table does not know
+	// (the program may not, and then it is an option the table does not
+	// list). A prefix of a directory option also takes its value, since
+	// taking it for the command the program carries would hide where that
+	// runs (`parallel --w / CMD`).
+	LongUnknown LongOptions = iota
+	// LongExact: only the names as listed (clap, Go's flag package, jq).
+	LongExact
+	// LongGetopt: a name as listed or any unambiguous prefix of one, as GNU
+	// getopt_long, Python's argparse and Perl's Getopt::Long accept them
+	// (`sed --in-pl` is `--in-place`). A prefix that several options share
+	// is refused by the program, and is an option the table does not know.
+	LongGetopt
+	// LongGit: git's parse-options: a name as listed, a unique prefix of
+	// one, and `--no-NAME` (or a prefix) negating the option NAME, which
+	// turns it off and adds nothing (`git log --no-decorate`).
+	LongGit
 )
 
 // Operands says what the non-flag arguments of a [Program] are.

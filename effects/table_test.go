@@ -480,3 +480,35 @@ func TestRunners(t *testing.T) {
 		t.Errorf("npx runs Node packages, uv run Python ones, and pnpx (pnpm dlx) always downloads")
 	}
 }
+
+// TestFindFlagIndex checks the generated option index: every name of every
+// entry's flags finds the first flag that has it, as a scan does, and a
+// name no flag has finds nothing.
+func TestFindFlagIndex(t *testing.T) {
+	indexed := 0
+	walkTable(func(path string, p *Program) {
+		if p.flagNames != nil {
+			indexed++
+		}
+		seen := map[string]bool{}
+		for i := range p.Flags {
+			for _, n := range p.Flags[i].Names {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				if got := p.FindFlag(n); got != &p.Flags[i] {
+					t.Errorf("%s: FindFlag(%q) is not the first flag named so", path, n)
+				}
+			}
+		}
+		for _, n := range []string{"--no-such-option", "-\x00", ""} {
+			if p.FindFlag(n) != nil {
+				t.Errorf("%s: FindFlag(%q) found a flag", path, n)
+			}
+		}
+	})
+	if indexed == 0 {
+		t.Error("no entry has an option index; run go generate")
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"sort"
 	"strconv"
 
 	"github.com/ml-ai/command-safety/effects"
@@ -93,6 +94,10 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.SingleDashLong {
 		b.WriteString("SingleDashLong: true, ")
 	}
+	if p.LongOptions != 0 {
+		fmt.Fprintf(b, "LongOptions: %s, ", p.LongOptions)
+	}
+	str(b, "OpenOptions", p.OpenOptions)
 	if p.Outside {
 		b.WriteString("Outside: true, ")
 	}
@@ -161,6 +166,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 	strs(b, "EnvOf", p.EnvOf)
 	strs(b, "Examples", p.Examples)
 	strs(b, "NotExamples", p.NotExamples)
+	flagIndex(b, p.Flags)
 	b.WriteString("}")
 }
 
@@ -182,6 +188,40 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 	strs(b, "Examples", v.Examples)
 	strs(b, "NotExamples", v.NotExamples)
 	b.WriteString("}")
+}
+
+// indexFrom is the number of option names from which an entry gets a
+// sorted index of them (Program.FindFlag): below it a scan is as fast.
+const indexFrom = 12
+
+// flagIndex writes the sorted names of fs and the flag each belongs to (the
+// first flag that has it, as a scan would find).
+func flagIndex(b *bytes.Buffer, fs []effects.Flag) {
+	at := map[string]int{}
+	for i, f := range fs {
+		for _, n := range f.Names {
+			if _, ok := at[n]; !ok {
+				at[n] = i
+			}
+		}
+	}
+	if len(at) < indexFrom {
+		return
+	}
+	if len(fs) > 65535 {
+		log.Fatalf("gentable: %d flags do not fit the index", len(fs))
+	}
+	names := make([]string, 0, len(at))
+	for n := range at {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	strs(b, "flagNames", names)
+	b.WriteString("flagAt: []uint16{")
+	for _, n := range names {
+		fmt.Fprintf(b, "%d, ", at[n])
+	}
+	b.WriteString("}, ")
 }
 
 func flagLit(b *bytes.Buffer, f effects.Flag) {
