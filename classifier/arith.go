@@ -851,12 +851,17 @@ func (w *walker) loopVar(l *syntax.WordIter) {
 }
 
 // globItems reports whether every item of a for loop is a literal or a glob
-// (file names).
+// whose file names cannot be options.
 func globItems(w *walker, items []*syntax.Word) bool {
 	for _, it := range items {
 		f := w.word(it)
 		if f.dynamic {
 			return false
+		}
+		for _, x := range f.fields {
+			if x.glob && w.globMayBeOption(x.value, w.cwd) {
+				return false // `for f in *` where a file is named -delete
+			}
 		}
 	}
 	return true

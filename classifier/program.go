@@ -320,7 +320,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		if !endOpts && a.dynamic && !e.Zsh && inv.w.mayBeOption(a) && riskyOptions(e) {
 			// `sort $o f`, `rg $p x`, `git diff "$@"`: the word may be any of
 			// the options (SPEC §3 rule 9); it is classified as an operand too.
-			inv.dynamicOption(a)
+			inv.dynamicOption(a, "only known at run time")
+		} else if !endOpts && a.glob && !a.dynamic && !e.Zsh && riskyOptions(e) && inv.w.globMayBeOption(a.value, inv.dirs) {
+			inv.dynamicOption(a, "a glob that matches a file whose name starts with -")
 		}
 		// An operand.
 		if len(e.Goals) > 0 {
@@ -699,17 +701,17 @@ func riskyOptions(e *effects.Program) bool {
 // riskyCache remembers riskyOptions per table entry (the table is fixed).
 var riskyCache sync.Map
 
-// dynamicOption classifies a word only known at run time in an option
-// position of an entry with risky options: opaque-medium, since what it
-// makes the program do is not known before it runs.
-func (inv *invocation) dynamicOption(a field) {
+// dynamicOption classifies a word only known at run time (what says why)
+// in an option position of an entry with risky options: opaque-medium,
+// since what it makes the program do is not known before it runs.
+func (inv *invocation) dynamicOption(a field, what string) {
 	w := inv.w
 	w.allKnown = false
 	text := a.value
 	if a.word != nil {
 		text = w.textOf(a.word)
 	}
-	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` may be an option of %s, only known at run time (it could make %s write, delete or run a program)", brief(text), inv.prog, inv.prog)))
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` may be an option of %s, %s (it could make %s write, delete or run a program)", brief(text), inv.prog, what, inv.prog)))
 }
 
 // match says how an option word matched one of an entry's flags.

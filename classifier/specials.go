@@ -784,9 +784,13 @@ func (inv *invocation) find(args []field) bool {
 // included. A value of a test (`-name "$p"`), the first start point
 // (`find "$dir" -type f`) and words inside `-exec ... ;` are not.
 func (inv *invocation) findDynamicWords(starts, expr []field) {
-	for _, s := range starts[min(1, len(starts)):] {
-		if s.dynamic && inv.w.mayBeOption(s) {
-			inv.dynamicOption(s)
+	for k, s := range starts {
+		if k > 0 && s.dynamic && inv.w.mayBeOption(s) {
+			inv.dynamicOption(s, "only known at run time")
+			return
+		}
+		if s.glob && !s.dynamic && inv.w.globMayBeOption(s.value, inv.dirs) {
+			inv.dynamicOption(s, "a glob that matches a file whose name starts with -")
 			return
 		}
 	}
@@ -794,7 +798,7 @@ func (inv *invocation) findDynamicWords(starts, expr []field) {
 		a := expr[j]
 		if a.dynamic {
 			if inv.w.mayBeOption(a) {
-				inv.dynamicOption(a)
+				inv.dynamicOption(a, "only known at run time")
 				return
 			}
 			continue

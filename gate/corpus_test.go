@@ -79,6 +79,10 @@ var (
 		"/home/u/ws/.venv/bin/python":             true,
 		"/home/u/ws/bad/package.json":             true,
 		"/home/u/ws/bad/node_modules/.bin/tsc":    true,
+		// A cloned tree whose file names are options (options_dynamic).
+		"/home/u/ws/cloned/-delete":    true,
+		"/home/u/ws/cloned/--pre=x.sh": true,
+		"/home/u/ws/cloned/main.go":    true,
 	}
 	// corpusContents are what the files of corpusFiles that are read hold;
 	// the others read as errors.
@@ -98,6 +102,7 @@ var (
 		"/srv/ext": true, "/srv/ext/ml-ai.command-safety-0.1.0": true,
 		"/home/u/ws/node_modules": true, "/home/u/ws/node_modules/.bin": true, "/home/u/ws/.venv": true, "/home/u/ws/.venv/bin": true,
 		"/home/u/ws/bad": true, "/home/u/ws/bad/node_modules": true, "/home/u/ws/bad/node_modules/.bin": true,
+		"/home/u/ws/cloned": true,
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
@@ -164,6 +169,36 @@ func bound(p string) string {
 }
 
 func corpusIsFile(c string) bool { return corpusFiles[c] || corpusHardLinks[c] != "" }
+
+// DirNames lists the names in the directory dir (resolved as a path to it
+// is): the files, directories, links and second names whose parent it is.
+func (corpusFS) DirNames(dir string, max int) ([]string, error) {
+	r, err := evalSymlinks(dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	d := bound(r)
+	if !corpusDirs[d] {
+		return nil, fs.ErrInvalid
+	}
+	var names []string
+	for _, m := range []map[string]bool{corpusFiles, corpusDirs} {
+		for p := range m {
+			if path.Dir(p) == d && p != d {
+				names = append(names, path.Base(p))
+			}
+		}
+	}
+	for _, m := range []map[string]string{corpusLinks, corpusHardLinks, corpusBinds} {
+		for p := range m {
+			if path.Dir(p) == d {
+				names = append(names, path.Base(p))
+			}
+		}
+	}
+	slices.Sort(names)
+	return names[:min(len(names), max)], nil
+}
 
 // parentResolved is p's directory with its symlinks resolved, joined with
 // p's last component.
