@@ -292,9 +292,21 @@ func flagValue(args []field, names ...string) *field {
 	return nil
 }
 
-// shell: sh/bash/zsh/dash [-opts] [-c 'code' [name args]] | [script args].
+// shell: sh/bash/zsh/dash [long options] [-opts] [-c 'code' [name args]] |
+// [script args]. The options are read as the shell reads them, letter by
+// letter: in bash, dash and sh every o/O of a cluster takes the next word
+// (`-euo pipefail -c CODE`); in zsh an o takes the rest of its word or the
+// next word (`-opipefail`). The code of -c is the first operand after all
+// options, wherever the c stands in them (`-co pipefail CODE`). bash's
+// --rcfile/--init-file (also spelled with one dash) name a startup file an
+// interactive shell runs before the code: it is classified as a script.
 func (inv *invocation) shell(args []field) bool {
-	for i := 0; i < len(args); i++ {
+	zsh := inv.shellDialect() == Zsh
+	code, stdin, interactive := false, false, false
+	var rcfile *field
+	i := 0
+options:
+	for ; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
 			inv.opaqueHigh("a shell with arguments only known at run time")
@@ -302,57 +314,84 @@ func (inv *invocation) shell(args []field) bool {
 		}
 		v := a.value
 		if v == "--" || v == "-" {
-			inv.script(args[i+1:])
-			return true
+			i++
+			break
 		}
 		if !isOption(v) && !strings.HasPrefix(v, "+") {
-			inv.script(args[i:])
-			return true
+			break
 		}
-		zsh := inv.shellDialect() == Zsh
 		switch v {
-		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
-			if zsh && (v == "-o" || v == "+o") && i+1 < len(args) && !zshOptionSafe(args[i+1].value) {
-				inv.zshOptionArg("-o " + args[i+1].value)
-				return true
+		case "--rcfile", "--init-file", "-rcfile", "-init-file":
+			if i+1 < len(args) {
+				rcfile = &args[i+1]
 			}
 			i++
 			continue
 		}
-		if zsh && (strings.HasPrefix(v, "--") || strings.Trim(v[1:], zshSafeLetters) != "") {
-			// zsh's letters and long options set options (-y is
-			// shwordsplit, --globsubst): only the harmless ones are read.
-			if name := strings.TrimPrefix(v, "--"); !strings.HasPrefix(v, "--") || !zshOptionSafe(name) {
+		if strings.HasPrefix(v, "--") {
+			if zsh && !zshOptionSafe(v[2:]) {
+				// zsh's long options set options (--globsubst).
 				inv.zshOptionArg(v)
 				return true
 			}
 			continue
 		}
-		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
-			// -c: the first operand after the options is the code, read
-			// in the shell's dialect (`zsh -lc CODE` as zsh).
-			for j := i + 1; j < len(args); j++ {
-				if args[j].dynamic || !isOption(args[j].value) {
-					if args[j].dynamic {
-						inv.opaqueHigh("shell code only known at run time")
-					} else {
-						ctx := inv.carried()
-						ctx.dialect = inv.shellDialect()
-						inv.nestedFieldIn(args[j], ctx)
+		for k := 1; k < len(v); k++ {
+			switch l := v[k]; {
+			case l == 'o' || (!zsh && l == 'O'):
+				name := ""
+				switch {
+				case zsh && k+1 < len(v):
+					name = v[k+1:]
+				case i+1 < len(args):
+					i++
+					if args[i].dynamic {
+						inv.opaqueHigh("a shell with arguments only known at run time")
+						return true
 					}
+					name = args[i].value
+				}
+				if zsh && !zshOptionSafe(name) {
+					inv.zshOptionArg("-o " + name)
 					return true
 				}
+				if zsh {
+					continue options
+				}
+			case zsh && !strings.ContainsRune(zshSafeLetters, rune(l)):
+				// zsh's letters set options (-y is shwordsplit): only
+				// the harmless ones are read.
+				inv.zshOptionArg(v)
+				return true
+			case l == 'c':
+				code = true
+			case l == 's':
+				stdin = true
+			case l == 'i':
+				interactive = true
 			}
-			inv.classes = []effects.Class{effects.Read}
-			inv.emit()
-			return true
-		}
-		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 's') {
-			inv.stdinScript()
-			return true
 		}
 	}
-	inv.stdinScript()
+	ops := args[i:]
+	if rcfile != nil && (interactive || (!code && len(ops) == 0)) {
+		inv.script([]field{*rcfile})
+	}
+	switch {
+	case code && len(ops) == 0:
+		inv.classes = []effects.Class{effects.Read}
+		inv.emit()
+	case code && ops[0].dynamic:
+		inv.opaqueHigh("shell code only known at run time")
+	case code:
+		// The code is read in the shell's dialect (`zsh -lc CODE` as zsh).
+		ctx := inv.carried()
+		ctx.dialect = inv.shellDialect()
+		inv.nestedFieldIn(ops[0], ctx)
+	case stdin || len(ops) == 0:
+		inv.stdinScript()
+	default:
+		inv.script(ops)
+	}
 	return true
 }
 
@@ -384,8 +423,69 @@ var interpreterInline = map[string][]string{
 	"ts-node": {"-e", "--eval", "-p", "--print"},
 }
 
+// clusterLetters describes how an interpreter that clusters its one-letter
+// options (`perl -lane`, `ruby -ne`, `python -Bc`) reads a cluster: it
+// scans the letters one by one; a letter in next takes the rest of the
+// word, or the next word when the rest is empty (perl -I, ruby -r); a letter
+// of attached takes only the rest of the word, whatever it is (perl -i: in
+// `-pie` the e is the backup suffix); a letter of chars takes the following
+// characters of its set (perl -l0, -0777). The inline-code letters are those
+// of interpreterInline's two-character flags (-e, -c) and take their code as
+// a letter of next does. Other letters take nothing.
+type clusterLetters struct {
+	next, attached string
+	chars          map[byte]string
+}
+
+// interpreterClusters lists, by entry name, the interpreters whose
+// one-letter options cluster (perlrun, ruby(1), python(1)). An interpreter
+// not listed reads a cluster that contains an inline-code letter as inline
+// code (node -pe).
+var interpreterClusters = map[string]clusterLetters{
+	"perl": {next: "IMm", attached: "idDxVF", chars: map[byte]string{
+		'l': "01234567", '0': "0123456789abcdefABCDEFx", 'C': "0123456789IOEioeASDLa"}},
+	"ruby": {next: "CErI", attached: "iFxW", chars: map[byte]string{
+		'0': "01234567", 'T': "0123456789", 'K': "aeEnNsSuU"}},
+	"python": {next: "WXm"},
+}
+
+// inlineCluster reads the one-letter option cluster v ("-lane") of the
+// interpreter key as that interpreter does and says whether it runs inline
+// code and whether it takes the next word as a value (nextValue). module
+// is set for python's -m.
+func inlineCluster(key, v string, inline []string) (code, nextValue, module bool) {
+	var codeLetters string
+	for _, n := range inline {
+		if len(n) == 2 && n[0] == '-' {
+			codeLetters += n[1:]
+		}
+	}
+	cl, ok := interpreterClusters[key]
+	if !ok {
+		return strings.ContainsAny(v[1:], codeLetters) && codeLetters != "", false, false
+	}
+	for k := 1; k < len(v); k++ {
+		l := v[k]
+		switch {
+		case strings.IndexByte(codeLetters, l) >= 0:
+			return true, false, false
+		case strings.IndexByte(cl.next, l) >= 0:
+			return false, k+1 == len(v), key == "python" && l == 'm'
+		case strings.IndexByte(cl.attached, l) >= 0:
+			return false, false, false
+		case cl.chars[l] != "":
+			for k+1 < len(v) && strings.IndexByte(cl.chars[l], v[k+1]) >= 0 {
+				k++
+			}
+		}
+	}
+	return false, false, false
+}
+
 // interpreter: python/node/perl/ruby...: -c/-e inline code, -m module, a
 // script, or stdin. A known subcommand (`deno test`) goes the generic way.
+// One-letter option clusters are read as the interpreter reads them
+// (inlineCluster): `perl -ne CODE` is inline code, `perl -I lib x.pl` runs x.pl.
 func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, bool) {
 	inline := interpreterInline[inv.key()]
 	for i := 0; i < len(args); i++ {
@@ -404,6 +504,24 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			if v == n || (strings.HasPrefix(v, n) && len(n) == 2 && !strings.HasPrefix(v, "--")) || strings.HasPrefix(v, n+"=") {
 				inv.opaqueMedium("inline " + inv.prog + " code")
 				return nil, true
+			}
+		}
+		if isOption(v) && !strings.HasPrefix(v, "--") && v != "-m" {
+			code, nextValue, module := inlineCluster(inv.key(), v, inline)
+			if code {
+				inv.opaqueMedium("inline " + inv.prog + " code")
+				return nil, true
+			}
+			if module {
+				if nextValue {
+					i++
+				}
+				inv.opaqueMedium("a python module named in " + v)
+				return nil, true
+			}
+			if nextValue {
+				i++
+				continue
 			}
 		}
 		if v == "-m" && i+1 < len(args) && inv.key() == "python" {

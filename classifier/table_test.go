@@ -254,6 +254,48 @@ func TestInterpreterInline(t *testing.T) {
 	}
 }
 
+// TestInlineCluster reads option clusters as perl, ruby and python read
+// them (perlrun, ruby(1), python(1)), and checks that interpreterClusters
+// names interpreter entries only.
+func TestInlineCluster(t *testing.T) {
+	for name := range interpreterClusters {
+		if p := effects.Lookup(name); p == nil || p.Name != name || p.Special != effects.SpecialInterpreter {
+			t.Errorf("interpreterClusters[%q] is not an interpreter entry's name", name)
+		}
+	}
+	tests := []struct {
+		key, v             string
+		code, next, module bool
+	}{
+		{"perl", "-ne", true, false, false},
+		{"perl", "-lane", true, false, false},
+		{"perl", "-l0ne", true, false, false},
+		{"perl", "-0777ne", true, false, false},
+		{"perl", "-nE", true, false, false},
+		{"perl", "-pie", false, false, false}, // -i takes "e" as the backup suffix
+		{"perl", "-I", false, true, false},
+		{"perl", "-Ilib", false, false, false},
+		{"perl", "-Mstrict", false, false, false}, // the e is the module name's
+		{"perl", "-w", false, false, false},
+		{"perl", "-CSDe", false, false, false}, // -C takes its letters: e is stderr
+		{"ruby", "-ne", true, false, false},
+		{"ruby", "-rjson", false, false, false},
+		{"ruby", "-r", false, true, false},
+		{"python", "-Bc", true, false, false},
+		{"python", "-Bm", false, true, true},
+		{"python", "-W", false, true, false},
+		{"python", "-Werror", false, false, false}, // the e and r are the warning filter's
+		{"node", "-pe", true, false, false},
+		{"node", "-r", false, false, false},
+	}
+	for _, tt := range tests {
+		code, next, module := inlineCluster(tt.key, tt.v, interpreterInline[tt.key])
+		if code != tt.code || next != tt.next || module != tt.module {
+			t.Errorf("inlineCluster(%s, %s) = %v, %v, %v, want %v, %v, %v", tt.key, tt.v, code, next, module, tt.code, tt.next, tt.module)
+		}
+	}
+}
+
 // TestTableEnv classifies the examples of every environment variable the
 // table knows ([effects.Program.Env], and [effects.Environment] for every
 // program): each example names the variable and classifies to include
