@@ -27,6 +27,10 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		return nil, true
+	case "at":
+		return nil, inv.atJob(args)
+	case "tmux new":
+		return nil, inv.tmuxCommand(args)
 	case "trap":
 		inv.emit()
 		if len(args) > 0 && args[0].value == "--" {
@@ -1869,4 +1873,82 @@ func (inv *invocation) flockLock(e *effects.Program, args []field) {
 		}
 		return
 	}
+}
+
+// atJob: at and batch read a job, shell code, from stdin or -f FILE and run
+// it later in this directory: it is classified now (SPEC rule 1 and 11), as
+// a shell fed the same stdin is. -l and -c list or print the jobs (read);
+// atrm removes them.
+func (inv *invocation) atJob(args []field) bool {
+	if path.Base(inv.prog) == "atrm" {
+		inv.emit()
+		return true
+	}
+	for _, a := range args {
+		if a.value == "-l" || a.value == "-c" {
+			inv.classes = []effects.Class{effects.Read}
+			inv.emit()
+			return true
+		}
+	}
+	inv.emit()
+	if f := flagValue(args, "-f"); f != nil {
+		inv.script([]field{*f})
+		return true
+	}
+	w, red := inv.w, inv.red
+	switch {
+	case red.script != nil && !red.scriptDyn:
+		inv.shellCode(*red.script, red.scriptAt, inv.carried())
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` schedules a job fed to it at run time, which cannot be identified", inv.text)))
+	case red.stdinFile != "":
+		inv.script([]field{{value: red.stdinFile}})
+	}
+	return true
+}
+
+// tmuxKeys are the key names tmux send-keys types as text.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+// tmuxCommand: tmux new-session, new-window and split-window run their
+// operands as a shell command, and send-keys types its operands into a
+// shell: the text is classified as shell code run here, besides the
+// entry's own opaque-medium (the pane's shell may be elsewhere).
+func (inv *invocation) tmuxCommand(args []field) bool {
+	inv.emit()
+	send := strings.HasPrefix(inv.prog[strings.LastIndexByte(inv.prog, ' ')+1:], "send")
+	literal := false
+	var code []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("a tmux command only known at run time")
+			return true
+		}
+		if len(code) == 0 && isOption(a.value) {
+			if a.value == "-l" {
+				literal = true
+			}
+			if strings.Contains(" -t -s -n -c -F -x -y -e -N -T ", " "+a.value+" ") {
+				i++
+			}
+			continue
+		}
+		v := a.value
+		if k, ok := tmuxKeys[v]; ok && send && !literal {
+			v = k
+		}
+		code = append(code, v)
+	}
+	if len(code) == 0 {
+		return true
+	}
+	sep := " "
+	if send {
+		sep = ""
+	}
+	inv.shellCode(strings.Join(code, sep), inv.at, inv.carried())
+	return true
 }

@@ -176,7 +176,17 @@ var miscPrograms = []Program{
 			"--ts_out", "--grpc-gateway_out", "--csharp_out", "--ruby_out", "--kotlin_out", "--swift_out", "--objc_out", "--php_out", "--rust_out", "--dart_out"), prog("--plugin")),
 		Examples: ex("protoc -I proto --go_out=gen proto/a.proto"), NotExamples: ex("protoc --plugin=protoc-gen-x=/tmp/x --x_out=gen a.proto")},
 	ro("pstree", "pstree -p"),
-	{Name: "screen", Aliases: names("tmux"), Effects: fx(Read), Other: fx(OpaqueMedium),
+	// screen [options] [CMD [ARGS]] runs CMD in a new window (`screen -dm
+	// CMD`); -X sends a screen command to a running session.
+	{Name: "screen", Effects: fx(Read), Operands: Command,
+		Flags: fl(arg("-t", "-s", "-S", "-T", "-e", "-h", "-p"), prog("-c"),
+			Flag{Names: names("-X"), Value: Arg, Effects: fx(OpaqueMedium), Why: "screen -X sends a command to a running session, which is not analysed",
+				Examples: ex("screen -S work -X quit")}),
+		Examples: ex("screen -ls", "screen -dm ls")},
+	// tmux new-session, new-window and split-window run their operands as a
+	// shell command and send-keys types them into a shell: the classifier
+	// reads that text as code too (tmuxCommand).
+	{Name: "tmux", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(arg("-t", "-s", "-S", "-L", "-f", "-T"), prog("-c")),
 		Subcommands: []Program{
 			{Name: "attach", Aliases: names("a", "at", "attach-session", "capture-pane", "display-message", "has-session", "list-panes", "list-sessions", "list-windows", "ls"), Effects: fx(Read),
