@@ -1537,22 +1537,66 @@ var awkString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
 
 // awk: system(), pipes and getline run commands; print > writes files.
+// The program is the first operand, or the texts of gawk's -e/--source
+// (then every operand is a file). A program or extension loaded from a file
+// (-f, gawk's -E/--exec, -i/--include, -l/--load) is not inspected:
+// opaque-medium. gawk's `-i inplace` rewrites the file operands: writes.
 func (inv *invocation) awk() {
 	ops := inv.operands
-	if inv.has("-f", "--file") != nil {
-		inv.opaqueMedium("an awk program from a file")
-		return
+	var texts []field
+	inplace := false
+	for _, h := range inv.flags {
+		if h.value != nil && h.value.dynamic {
+			inv.opaqueHigh("an awk option only known at run time")
+			return
+		}
+		switch h.name {
+		case "-f", "--file", "-E", "--exec", "-l", "--load":
+			inv.opaqueMedium("an awk program or extension from a file")
+			return
+		case "-i", "--include":
+			if h.value != nil && (h.value.value == "inplace" || h.value.value == "inplace.awk") {
+				inplace = true
+				continue
+			}
+			inv.opaqueMedium("an awk source file included with " + h.name)
+			return
+		case "-e", "--source":
+			if h.value != nil {
+				texts = append(texts, *h.value)
+			}
+		}
 	}
-	if len(ops) == 0 {
-		return
+	files := ops
+	if len(texts) == 0 {
+		if len(ops) == 0 {
+			return
+		}
+		texts, files = ops[:1], ops[1:]
 	}
-	prog := ops[0]
-	if prog.dynamic {
-		inv.opaqueHigh("an awk program only known at run time")
-		return
+	for _, prog := range texts {
+		if prog.dynamic {
+			inv.opaqueHigh("an awk program only known at run time")
+			return
+		}
+		inv.awkProgram(prog.value)
 	}
-	s := prog.value
-	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
+	for _, o := range files {
+		if o.dynamic || strings.Contains(o.value, "=") {
+			continue
+		}
+		if inplace {
+			inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` rewrites %s in place (gawk -i inplace)", inv.text, o.value)), o)
+		} else {
+			inv.w.noteReadField(inv.at, o)
+		}
+	}
+	inv.operands = nil
+}
+
+// awkProgram classifies the awk program text s.
+func (inv *invocation) awkProgram(s string) {
+	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
 	for _, m := range awkString.FindAllStringSubmatch(s, -1) {
@@ -1577,12 +1621,6 @@ func (inv *invocation) awk() {
 		}
 		inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), field{value: m[1]})
 	}
-	for _, o := range ops[1:] {
-		if !o.dynamic && !strings.Contains(o.value, "=") {
-			inv.w.noteReadField(inv.at, o)
-		}
-	}
-	inv.operands = nil
 }
 
 // tar: -x writes into -C DIR (or the cwd), -c writes the -f archive, and
