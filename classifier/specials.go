@@ -517,9 +517,6 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				return nil, true
 			}
 			if module {
-				if nextValue {
-					i++
-				}
 				inv.opaqueMedium("a python module named in " + v)
 				return nil, true
 			}
