@@ -332,6 +332,15 @@ options:
 			i++
 			continue
 		}
+		if long := strings.TrimPrefix(v[1:], "-"); !zsh && bashLongOptions[long] {
+			// bash reads `-norc` as --norc, not as -n -o rc -c.
+			if long == "version" || long == "help" {
+				inv.classes = []effects.Class{effects.Read}
+				inv.emit()
+				return true
+			}
+			continue
+		}
 		if strings.HasPrefix(v, "--") {
 			if zsh && !zshOptionSafe(v[2:]) {
 				// zsh's long options set options (--globsubst).
@@ -398,6 +407,12 @@ options:
 	}
 	return true
 }
+
+// bashLongOptions are bash's long options that take no value (shell.c
+// long_args), which bash also accepts with one dash: `-norc` is --norc.
+var bashLongOptions = map[string]bool{"debug": true, "debugger": true, "dump-po-strings": true, "dump-strings": true,
+	"help": true, "login": true, "noediting": true, "noprofile": true, "norc": true, "posix": true,
+	"pretty-print": true, "protected": true, "restricted": true, "verbose": true, "version": true, "wordexp": true}
 
 // zshSafeLetters are zsh's one-letter options that change nothing the
 // classifier reads: -c CODE, -s (stdin), -i, -l (login), -f (no startup
