@@ -1,9 +1,12 @@
 package classifier
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/ml-ai/command-safety/effects"
 )
 
 // TestBashBuiltins checks bashBuiltins against the builtins of the bash
@@ -44,6 +47,55 @@ func TestFoldedEntry(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("foldedEntry(%q, %v) = %q, want %q", tt.name, tt.exe, got, tt.want)
+		}
+	}
+}
+
+// TestShellOptionsMatchBash runs bash with option clusters, one-dash long
+// options and -c in each position around a stand-in command (touch P) and
+// a stand-in script (x.sh, which touches S), in a temporary directory with
+// HOME there: the classifier must parse the stand-in command exactly when
+// bash runs it as the -c code, and must call the line opaque when bash runs
+// the script (`bash -euo pipefail -c CODE` read the code as the script
+// ./pipefail; `bash -norc x.sh` must not read -n -o -c).
+func TestShellOptionsMatchBash(t *testing.T) {
+	bash := realBash(t)
+	cases := [][]string{
+		{"-euo", "pipefail", "-c", "touch P"}, {"-eo", "pipefail", "-c", "touch P"},
+		{"-co", "pipefail", "touch P"}, {"-oo", "pipefail", "errexit", "-c", "touch P"},
+		{"-O", "extglob", "-c", "touch P"}, {"-eO", "extglob", "-c", "touch P"},
+		{"-c", "--", "touch P"}, {"-ec", "touch P"}, {"-xc", "touch P"},
+		{"-norc", "-c", "touch P"}, {"--norc", "-e", "-c", "touch P"}, {"+o", "pipefail", "-c", "touch P"},
+		{"-c", "touch P", "x.sh"}, {"-noprofile", "x.sh"}, {"-norc", "x.sh"},
+		{"-euo", "pipefail", "x.sh"}, {"-o", "pipefail", "x.sh"}, {"-e", "--", "x.sh"},
+	}
+	for _, argv := range cases {
+		dir := t.TempDir()
+		if err := os.WriteFile(dir+"/x.sh", []byte("touch S\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bash, argv...)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin"}
+		_ = cmd.Run()
+		_, errP := os.Stat(dir + "/P")
+		_, errS := os.Stat(dir + "/S")
+		quoted := []string{"bash"}
+		for _, a := range argv {
+			quoted = append(quoted, "'"+a+"'")
+		}
+		line := strings.Join(quoted, " ")
+		r := Classify(line, tableOpts)
+		parsed, opaque := false, false
+		for _, p := range r.Parts {
+			parsed = parsed || p.Program == "touch"
+			opaque = opaque || p.Class == effects.OpaqueLow || p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh
+		}
+		if ran := errP == nil; ran != parsed {
+			t.Errorf("%s: bash ran the -c code: %v; the classifier parsed it: %v (%s)", line, ran, parsed, classSet(r))
+		}
+		if errS == nil && !opaque {
+			t.Errorf("%s: bash ran the script, the classifier has no opaque part (%s)", line, classSet(r))
 		}
 	}
 }
