@@ -461,8 +461,8 @@ type clusterLetters struct {
 // not listed reads a cluster that contains an inline-code letter as inline
 // code (node -pe).
 var interpreterClusters = map[string]clusterLetters{
-	"perl": {next: "IMm", attached: "idDxVF", chars: map[byte]string{
-		'l': "01234567", '0': "0123456789abcdefABCDEFx", 'C': "0123456789IOEioeASDLa"}},
+	"perl": {next: "I", attached: "MmidDxVF", chars: map[byte]string{
+		'l': "01234567", '0': "0123456789abcdefABCDEFx", 'C': "0123456789IOESioDALa"}},
 	"ruby": {next: "CErI", attached: "iFxW", chars: map[byte]string{
 		'0': "01234567", 'T': "0123456789", 'K': "aeEnNsSuU"}},
 	"python": {next: "WXm"},

@@ -277,7 +277,10 @@ func TestInlineCluster(t *testing.T) {
 		{"perl", "-Ilib", false, false, false},
 		{"perl", "-Mstrict", false, false, false}, // the e is the module name's
 		{"perl", "-w", false, false, false},
-		{"perl", "-CSDe", false, false, false}, // -C takes its letters: e is stderr
+		{"perl", "-CSDe", true, false, false}, // e is no -C letter (perl refuses the cluster)
+		{"perl", "-CSDne", true, false, false},
+		{"perl", "-CSD", false, false, false},
+		{"perl", "-M", false, false, false}, // -M takes no next word (perl: "Missing argument to -M")
 		{"ruby", "-ne", true, false, false},
 		{"ruby", "-rjson", false, false, false},
 		{"ruby", "-r", false, true, false},
