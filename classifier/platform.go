@@ -279,6 +279,19 @@ func windowsSystem(p string) bool {
 	return top == "windows" || top == "programdata" || strings.HasPrefix(top, "program files")
 }
 
+// winProgramDir reports whether d, in the classifier's spelling of a
+// Windows path, is under a drive's Windows or Program Files directory, where
+// only an administrator installs programs: a program there is the system's
+// (Git's usr\bin, System32). A drive root is no such directory.
+func winProgramDir(d string) bool {
+	if len(d) < 3 || d[0] != '/' || d[2] != '/' || strings.HasPrefix(d, uncRoot+"/") {
+		return false
+	}
+	top, _, _ := strings.Cut(d[3:], "/")
+	top = asciiLower(top)
+	return top == "windows" || strings.HasPrefix(top, "program files")
+}
+
 // winFS presents a Windows filesystem to the classifier in its own
 // spelling of paths: `/c/x` is asked as `C:/x`, `/unc/srv/share/x` as
 // `//srv/share/x`, and the answers come back the same way.

@@ -81,6 +81,12 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 	if w.traceArgv != nil {
 		w.traceArgv(prog, ctx)
 	}
+	if w.opts.Platform == Windows && strings.ContainsAny(prog, `\/`) {
+		// `C:\Program Files\Git\usr\bin\rm.exe` is rm (SPEC rule 6).
+		if p, ok := winPath(prog, w.opts.Home); ok && winProgramDir(path.Dir(p)) {
+			prog = path.Base(p)
+		}
+	}
 	if strings.Contains(prog, "/") {
 		if systemDirs[path.Dir(prog)] {
 			prog = path.Base(prog)

@@ -27,6 +27,10 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		return nil, true
+	case "at":
+		return nil, inv.atJob(args)
+	case "tmux new":
+		return nil, inv.tmuxCommand(args)
 	case "trap":
 		inv.emit()
 		if len(args) > 0 && args[0].value == "--" {
@@ -267,9 +271,21 @@ func flagValue(args []field, names ...string) *field {
 	return nil
 }
 
-// shell: sh/bash/zsh/dash [-opts] [-c 'code' [name args]] | [script args].
+// shell: sh/bash/zsh/dash [long options] [-opts] [-c 'code' [name args]] |
+// [script args]. The options are read as the shell reads them, letter by
+// letter: in bash, dash and sh every o/O of a cluster takes the next word
+// (`-euo pipefail -c CODE`); in zsh an o takes the rest of its word or the
+// next word (`-opipefail`). The code of -c is the first operand after all
+// options, wherever the c stands in them (`-co pipefail CODE`). bash's
+// --rcfile/--init-file (also spelled with one dash) name a startup file an
+// interactive shell runs before the code: it is classified as a script.
 func (inv *invocation) shell(args []field) bool {
-	for i := 0; i < len(args); i++ {
+	zsh := inv.shellDialect() == Zsh
+	code, stdin, interactive := false, false, false
+	var rcfile *field
+	i := 0
+options:
+	for ; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
 			inv.opaqueHigh("a shell with arguments only known at run time")
@@ -277,59 +293,101 @@ func (inv *invocation) shell(args []field) bool {
 		}
 		v := a.value
 		if v == "--" || v == "-" {
-			inv.script(args[i+1:])
-			return true
+			i++
+			break
 		}
 		if !isOption(v) && !strings.HasPrefix(v, "+") {
-			inv.script(args[i:])
-			return true
+			break
 		}
-		zsh := inv.shellDialect() == Zsh
 		switch v {
-		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
-			if zsh && (v == "-o" || v == "+o") && i+1 < len(args) && !zshOptionSafe(args[i+1].value) {
-				inv.zshOptionArg("-o " + args[i+1].value)
-				return true
+		case "--rcfile", "--init-file", "-rcfile", "-init-file":
+			if i+1 < len(args) {
+				rcfile = &args[i+1]
 			}
 			i++
 			continue
 		}
-		if zsh && (strings.HasPrefix(v, "--") || strings.Trim(v[1:], zshSafeLetters) != "") {
-			// zsh's letters and long options set options (-y is
-			// shwordsplit, --globsubst): only the harmless ones are read.
-			if name := strings.TrimPrefix(v, "--"); !strings.HasPrefix(v, "--") || !zshOptionSafe(name) {
+		if long := strings.TrimPrefix(v[1:], "-"); !zsh && bashLongOptions[long] {
+			// bash reads `-norc` as --norc, not as -n -o rc -c.
+			if long == "version" || long == "help" {
+				inv.classes = []effects.Class{effects.Read}
+				inv.emit()
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			if zsh && !zshOptionSafe(v[2:]) {
+				// zsh's long options set options (--globsubst).
 				inv.zshOptionArg(v)
 				return true
 			}
 			continue
 		}
-		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 'c') {
-			// -c: the first operand after the options is the code, read
-			// in the shell's dialect (`zsh -lc CODE` as zsh).
-			for j := i + 1; j < len(args); j++ {
-				if args[j].dynamic || !isOption(args[j].value) {
-					if args[j].dynamic {
-						inv.opaqueHigh("shell code only known at run time")
-					} else {
-						ctx := inv.carried()
-						ctx.dialect = inv.shellDialect()
-						inv.nestedFieldIn(args[j], ctx)
+		for k := 1; k < len(v); k++ {
+			switch l := v[k]; {
+			case l == 'o' || (!zsh && l == 'O'):
+				name := ""
+				switch {
+				case zsh && k+1 < len(v):
+					name = v[k+1:]
+				case i+1 < len(args):
+					i++
+					if args[i].dynamic {
+						inv.opaqueHigh("a shell with arguments only known at run time")
+						return true
 					}
+					name = args[i].value
+				}
+				if zsh && !zshOptionSafe(name) {
+					inv.zshOptionArg("-o " + name)
 					return true
 				}
+				if zsh {
+					continue options
+				}
+			case zsh && !strings.ContainsRune(zshSafeLetters, rune(l)):
+				// zsh's letters set options (-y is shwordsplit): only
+				// the harmless ones are read.
+				inv.zshOptionArg(v)
+				return true
+			case l == 'c':
+				code = true
+			case l == 's':
+				stdin = true
+			case l == 'i':
+				interactive = true
 			}
-			inv.classes = []effects.Class{effects.Read}
-			inv.emit()
-			return true
-		}
-		if !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], 's') {
-			inv.stdinScript()
-			return true
 		}
 	}
-	inv.stdinScript()
+	ops := args[i:]
+	if rcfile != nil && (interactive || (!code && len(ops) == 0)) {
+		inv.script([]field{*rcfile})
+	}
+	switch {
+	case code && len(ops) == 0:
+		inv.classes = []effects.Class{effects.Read}
+		inv.emit()
+	case code && ops[0].dynamic:
+		inv.opaqueHigh("shell code only known at run time")
+	case code:
+		// The code is read in the shell's dialect (`zsh -lc CODE` as zsh).
+		ctx := inv.carried()
+		ctx.dialect = inv.shellDialect()
+		inv.nestedFieldIn(ops[0], ctx)
+	case stdin || len(ops) == 0:
+		inv.stdinScript()
+	default:
+		inv.script(ops)
+	}
 	return true
 }
+
+// bashLongOptions are bash's long options that take no value (shell.c
+// long_args), which bash also accepts with one dash: `-norc` is --norc.
+var bashLongOptions = map[string]bool{"debug": true, "debugger": true, "dump-po-strings": true, "dump-strings": true,
+	"help": true, "login": true, "noediting": true, "noprofile": true, "norc": true, "posix": true,
+	"pretty-print": true, "protected": true, "restricted": true, "verbose": true, "version": true, "wordexp": true}
 
 // zshSafeLetters are zsh's one-letter options that change nothing the
 // classifier reads: -c CODE, -s (stdin), -i, -l (login), -f (no startup
@@ -344,6 +402,26 @@ func (inv *invocation) zshOptionArg(opt string) {
 	p.Refusal = effects.Unparseable
 	w.allKnown = false
 	w.add(p)
+}
+
+// clusterHasInline reports whether v is a cluster of one-letter options
+// (`-lane`) with a letter of one of e's inline-code flags (-e, -c) after
+// its first.
+func clusterHasInline(e *effects.Program, v string) bool {
+	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	for _, f := range e.Flags {
+		if f.Value != effects.InlineCode {
+			continue
+		}
+		for _, n := range f.Names {
+			if len(n) == 2 && n[0] == '-' && strings.IndexByte(v[2:], n[1]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // interpreter: python/node/perl/ruby...: inline code (flags whose value
@@ -375,6 +453,13 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 		}
 		if name, _, _ := strings.Cut(v, "="); findFlag(e, name) != nil && findFlag(e, name).Replace {
 			return args, false
+		}
+		if clusterHasInline(e, v) {
+			// `perl -CSDne CODE`, `perl -lane CODE`: whatever value a letter
+			// before it takes, an inline-code letter in a cluster is read
+			// as inline code, the stricter of the readings.
+			inv.opaqueMedium("inline " + inv.prog + " code")
+			return nil, true
 		}
 		from := len(inv.flags)
 		used := inv.option(e, a, args[i+1:])
@@ -1510,22 +1595,66 @@ var awkString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
 
 // awk: system(), pipes and getline run commands; print > writes files.
+// The program is the first operand, or the texts of gawk's -e/--source
+// (then every operand is a file). A program or extension loaded from a file
+// (-f, gawk's -E/--exec, -i/--include, -l/--load) is not inspected:
+// opaque-medium. gawk's `-i inplace` rewrites the file operands: writes.
 func (inv *invocation) awk() {
 	ops := inv.operands
-	if inv.has("-f", "--file") != nil {
-		inv.opaqueMedium("an awk program from a file")
-		return
+	var texts []field
+	inplace := false
+	for _, h := range inv.flags {
+		if h.value != nil && h.value.dynamic {
+			inv.opaqueHigh("an awk option only known at run time")
+			return
+		}
+		switch h.name {
+		case "-f", "--file", "-E", "--exec", "-l", "--load":
+			inv.opaqueMedium("an awk program or extension from a file")
+			return
+		case "-i", "--include":
+			if h.value != nil && (h.value.value == "inplace" || h.value.value == "inplace.awk") {
+				inplace = true
+				continue
+			}
+			inv.opaqueMedium("an awk source file included with " + h.name)
+			return
+		case "-e", "--source":
+			if h.value != nil {
+				texts = append(texts, *h.value)
+			}
+		}
 	}
-	if len(ops) == 0 {
-		return
+	files := ops
+	if len(texts) == 0 {
+		if len(ops) == 0 {
+			return
+		}
+		texts, files = ops[:1], ops[1:]
 	}
-	prog := ops[0]
-	if prog.dynamic {
-		inv.opaqueHigh("an awk program only known at run time")
-		return
+	for _, prog := range texts {
+		if prog.dynamic {
+			inv.opaqueHigh("an awk program only known at run time")
+			return
+		}
+		inv.awkProgram(prog.value)
 	}
-	s := prog.value
-	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "ENVIRON") {
+	for _, o := range files {
+		if o.dynamic || strings.Contains(o.value, "=") {
+			continue
+		}
+		if inplace {
+			inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` rewrites %s in place (gawk -i inplace)", inv.text, o.value)), o)
+		} else {
+			inv.w.noteReadField(inv.at, o)
+		}
+	}
+	inv.operands = nil
+}
+
+// awkProgram classifies the awk program text s.
+func (inv *invocation) awkProgram(s string) {
+	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
 	for _, m := range awkString.FindAllStringSubmatch(s, -1) {
@@ -1550,12 +1679,6 @@ func (inv *invocation) awk() {
 		}
 		inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), field{value: m[1]})
 	}
-	for _, o := range ops[1:] {
-		if !o.dynamic && !strings.Contains(o.value, "=") {
-			inv.w.noteReadField(inv.at, o)
-		}
-	}
-	inv.operands = nil
 }
 
 // tar: -x writes into -C DIR (or the cwd), -c writes the -f archive, and
@@ -1846,4 +1969,82 @@ func (inv *invocation) flockLock(e *effects.Program, args []field) {
 		}
 		return
 	}
+}
+
+// atJob: at and batch read a job, shell code, from stdin or -f FILE and run
+// it later in this directory: it is classified now (SPEC rule 1 and 11), as
+// a shell fed the same stdin is. -l and -c list or print the jobs (read);
+// atrm removes them.
+func (inv *invocation) atJob(args []field) bool {
+	if path.Base(inv.prog) == "atrm" {
+		inv.emit()
+		return true
+	}
+	for _, a := range args {
+		if a.value == "-l" || a.value == "-c" {
+			inv.classes = []effects.Class{effects.Read}
+			inv.emit()
+			return true
+		}
+	}
+	inv.emit()
+	if f := flagValue(args, "-f"); f != nil {
+		inv.script([]field{*f})
+		return true
+	}
+	w, red := inv.w, inv.red
+	switch {
+	case red.script != nil && !red.scriptDyn:
+		inv.shellCode(*red.script, red.scriptAt, inv.carried())
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` schedules a job fed to it at run time, which cannot be identified", inv.text)))
+	case red.stdinFile != "":
+		inv.script([]field{{value: red.stdinFile}})
+	}
+	return true
+}
+
+// tmuxKeys are the key names tmux send-keys types as text.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+// tmuxCommand: tmux new-session, new-window and split-window run their
+// operands as a shell command, and send-keys types its operands into a
+// shell: the text is classified as shell code run here, besides the
+// entry's own opaque-medium (the pane's shell may be elsewhere).
+func (inv *invocation) tmuxCommand(args []field) bool {
+	inv.emit()
+	send := strings.HasPrefix(inv.prog[strings.LastIndexByte(inv.prog, ' ')+1:], "send")
+	literal := false
+	var code []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic {
+			inv.opaqueHigh("a tmux command only known at run time")
+			return true
+		}
+		if len(code) == 0 && isOption(a.value) {
+			if a.value == "-l" {
+				literal = true
+			}
+			if strings.Contains(" -t -s -n -c -F -x -y -e -N -T ", " "+a.value+" ") {
+				i++
+			}
+			continue
+		}
+		v := a.value
+		if k, ok := tmuxKeys[v]; ok && send && !literal {
+			v = k
+		}
+		code = append(code, v)
+	}
+	if len(code) == 0 {
+		return true
+	}
+	sep := " "
+	if send {
+		sep = ""
+	}
+	inv.shellCode(strings.Join(code, sep), inv.at, inv.carried())
+	return true
 }

@@ -258,6 +258,44 @@ func TestInterpreterInline(t *testing.T) {
 	}
 }
 
+// TestInlineCluster: a cluster of one-letter options with an inline-code
+// letter in it is inline code (perlrun, ruby(1), python(1)), whatever a
+// letter before it takes; a letter that takes a value ends the cluster.
+func TestInlineCluster(t *testing.T) {
+	for _, tt := range []struct {
+		cmd    string
+		inline bool
+	}{
+		{"perl -ne 'print' f", true},
+		{"perl -lane 'print' f", true},
+		{"perl -l0ne 'print' f", true},
+		{"perl -0777ne 'print' f", true},
+		{"perl -nE 'say' f", true},
+		{"perl -CSDne 'print' f", true},
+		{"perl -Ilib x.pl", false},
+		{"perl -I lib x.pl", false},
+		{"perl -Mstrict x.pl", false},
+		{"perl -w x.pl", false},
+		{"perl -pie 's/a/b/' f", true}, // perl takes the e as -i's suffix: the stricter reading
+		{"ruby -ne 'print' f", true},
+		{"ruby -rjson x.rb", false},
+		{"ruby -r json x.rb", false},
+		{"python3 -Bc 'print(1)'", true},
+		{"python3 -W error x.py", false},
+		{"python3 -Werror x.py", false},
+		{"node -pe '1'", true},
+		{"node -r ts-node/register x.js", false},
+	} {
+		got := false
+		for _, p := range Classify(tt.cmd, tableOpts).Parts {
+			got = got || p.Class == effects.OpaqueMedium && strings.Contains(p.Reason, "inline")
+		}
+		if got != tt.inline {
+			t.Errorf("%s: inline code %v, want %v", tt.cmd, got, tt.inline)
+		}
+	}
+}
+
 // TestTableEnv classifies the examples of every environment variable the
 // table knows ([effects.Program.Env], and [effects.Environment] for every
 // program): each example names the variable and classifies to include

@@ -18,13 +18,49 @@ import (
 // they hold is found here, in that text, or the part is refused.
 
 // lookup returns the table entry of a bare program name as the shell being
-// walked knows it: zsh's own builtins only under zsh.
+// walked knows it: zsh's own builtins only under zsh. On a platform whose
+// file names are case-insensitive (Windows, macOS) the program a name runs
+// from $PATH is found in any case (`RM` runs rm), and on Windows with or
+// without `.exe` (`sudo.exe`): such a spelling is its entry (SPEC rule 6).
+// A shell's builtins and zsh's own are found by the exact name only, as the
+// shell finds them: `CD` is no builtin, and a spelling of one is unknown.
 func (w *walker) lookup(name string) *effects.Program {
 	e := effects.Lookup(name)
+	if e == nil && w.foldCase() {
+		e = foldedEntry(name, w.opts.Platform == Windows)
+	}
 	if e != nil && e.Zsh && !w.zsh() {
 		return nil
 	}
 	return e
+}
+
+// foldedEntry is the entry of a program name spelled in another case or,
+// when exe, with Windows' `.exe` suffix; nil for a shell builtin's name.
+func foldedEntry(name string, exe bool) *effects.Program {
+	n := strings.ToLower(name)
+	if exe {
+		n = strings.TrimSuffix(n, ".exe")
+	}
+	if n == name || n == "" || bashBuiltins[n] {
+		return nil
+	}
+	e := effects.Lookup(n)
+	if e == nil || e.Zsh {
+		return nil
+	}
+	return e
+}
+
+// bashBuiltins are bash 5.2's builtins (`compgen -b`; TestBashBuiltins
+// compares them with the bash installed): bash finds them by the exact
+// name, never through $PATH's case-insensitive file lookup.
+var bashBuiltins = map[string]bool{}
+
+func init() {
+	for _, b := range strings.Fields(". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait") {
+		bashBuiltins[b] = true
+	}
 }
 
 // zshRefuse adds a part that zsh runs code or reads words the walker cannot

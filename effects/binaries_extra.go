@@ -43,7 +43,7 @@ var extraPrograms = []Program{
 		Examples: ex("adb")},
 	{Name: "age", Aliases: names("rage"), Effects: fx(Read), Operands: ReadPaths, Flags: fl(wpath("-o", "--output"), arg("-r", "--recipient"), rpath("-i", "--identity", "-R", "--recipients-file")),
 		Examples: ex("age -r age1xyz a.txt"), NotExamples: ex("age -r age1xyz -o /tmp/a.age a.txt")},
-	{Name: "ast-grep", Aliases: names("sg"), Effects: fx(Read), Other: fx(Read),
+	{Name: "ast-grep", Effects: fx(Read), Other: fx(Read),
 		Flags: fl(arg("-p", "--pattern", "-l", "--lang", "-r", "--rewrite", "--selector", "--globs", "-j", "--threads"), rpath("-c", "--config", "--rule"),
 			Flag{Names: names("-U", "--update-all", "-i", "--interactive"), Effects: fx(WriteInside), Why: "ast-grep -U rewrites the files", Examples: ex("ast-grep run -p 'a' -r 'b' -U src")}),
 		Subcommands: []Program{
@@ -53,7 +53,7 @@ var extraPrograms = []Program{
 			{Name: "scan", Effects: fx(Verify), Examples: ex("ast-grep scan")},
 			{Name: "test", Effects: fx(Verify), Examples: ex("ast-grep test")},
 		},
-		Examples: ex("sg -p 'foo($A)' -l ts")},
+		Examples: ex("ast-grep -p 'foo($A)' -l ts")},
 	{Name: "bear", Effects: fx(WriteInside), Operands: Command, Why: "bear records the build into compile_commands.json", Flags: fl(wpath("--output")),
 		Examples: ex("bear -- ls")},
 	{Name: "bfg", Effects: fx(HistoryRewrite), Why: "bfg rewrites the repository's history", Flags: fl(arg("-D", "--delete-files", "--delete-folders", "-b", "--strip-blobs-bigger-than"), rpath("--replace-text")),

@@ -121,11 +121,45 @@ var miscPrograms = []Program{
 			wpath("-o", "--output", "--extract-media"), rpath("-d", "--defaults", "--metadata-file", "--reference-doc", "--css", "-H", "--include-in-header", "-B", "-A", "--bibliography", "--csl"),
 			prog("-F", "--filter", "-L", "--lua-filter")),
 		Examples: ex("pandoc README.md -t html"), NotExamples: ex("pandoc README.md -o /tmp/r.pdf")},
-	{Name: "perf", Effects: fx(Read), Other: fx(Read),
+	// perf: the subcommands that run a command carry it (`perf trace CMD`,
+	// `perf sched record CMD`); an unknown subcommand may run one (or a
+	// script: perf script -s), so it is opaque-medium (SPEC §3 rule 9).
+	{Name: "perf", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Subcommands: []Program{
+			{Name: "annotate", Aliases: names("bench", "buildid-list", "diff", "evlist", "help", "list", "report", "top", "version"), Effects: fx(Read),
+				Flags: fl(arg("-s", "--symbol", "--sort", "-F", "--fields", "-p", "--pid", "-e", "--event", "-t", "--tid", "-C", "--cpu", "-d", "--dsos", "-c", "--comms"),
+					rpath("-i", "--input", "-k", "--vmlinux"), prog("--objdump", "--addr2line"),
+					Flag{Names: names("-n", "--show-nr-samples", "-g", "--stdio", "--tui", "-v", "--verbose", "-q", "--quiet", "-f", "--force", "-h", "--help")}),
+				Examples: ex("perf list", "perf annotate -s main", "perf report -i perf.data --stdio"), NotExamples: ex("perf annotate --objdump=/tmp/x")},
+			{Name: "c2c", Aliases: names("kmem", "lock", "mem", "sched", "timechart"), Effects: fx(Read), Other: fx(OpaqueMedium),
+				Subcommands: []Program{
+					{Name: "info", Aliases: names("latency", "map", "replay", "report", "stat", "timehist"), Effects: fx(Read),
+						Examples: ex("perf sched latency", "perf lock report", "perf mem report")},
+					{Name: "record", Effects: fx(WriteInside), Operands: Command, Why: "perf sched record (and mem, c2c, lock, kmem, timechart record) runs the command and writes perf.data",
+						Examples: ex("perf sched record ls", "perf mem record ls")},
+				},
+				Examples: ex("perf timechart")},
+			{Name: "ftrace", Effects: fx(Read), Operands: Command, Why: "perf ftrace runs the command",
+				Flags:    fl(arg("-t", "--tracer", "-p", "--pid", "-T", "--trace-funcs", "-G", "--graph-funcs", "-D", "--graph-depth")),
+				Examples: ex("perf ftrace ls")},
+			{Name: "kvm", Effects: fx(Read), Other: fx(OpaqueMedium),
+				Subcommands: []Program{
+					{Name: "buildid-list", Aliases: names("diff", "report", "top"), Effects: fx(Read), Examples: ex("perf kvm report")},
+					{Name: "record", Effects: fx(WriteInside), Operands: Command, Why: "perf kvm record runs the command and writes perf.data",
+						Examples: ex("perf kvm record ls")},
+					{Name: "stat", Effects: fx(Read), Other: fx(OpaqueMedium), Subcommands: []Program{
+						{Name: "live", Aliases: names("report"), Effects: fx(Read), Examples: ex("perf kvm stat report")},
+						{Name: "record", Effects: fx(WriteInside), Operands: Command, Why: "perf kvm stat record runs the command and writes perf.data",
+							Examples: ex("perf kvm stat record ls")},
+					}, Examples: ex("perf kvm stat")},
+				},
+				Examples: ex("perf kvm")},
 			{Name: "record", Effects: fx(WriteInside), Operands: Command, Why: "perf record runs the command and writes perf.data", Flags: fl(wpath("-o", "--output"), arg("-e", "--event", "-F", "--freq", "-p", "--pid", "-c", "--count", "--call-graph")),
 				Examples: ex("perf record -g ls")},
 			{Name: "stat", Effects: fx(Read), Operands: Command, Flags: fl(arg("-e", "--event", "-p", "--pid", "-r", "--repeat"), wpath("-o", "--output")), Examples: ex("perf stat -e cycles ls")},
+			{Name: "trace", Effects: fx(Read), Operands: Command, Why: "perf trace runs the command",
+				Flags:    fl(arg("-e", "--event", "-p", "--pid", "-t", "--tid", "-u", "--uid", "--duration", "--filter-pids", "--max-stack", "-m", "--mmap-pages"), wpath("-o", "--output")),
+				Examples: ex("perf trace ls", "perf trace -e open ls")},
 		},
 		Examples: ex("perf report")},
 	{Name: "plutil", Effects: fx(Read), Operands: ReadPaths, SingleDashLong: true,
@@ -145,7 +179,17 @@ var miscPrograms = []Program{
 			"--ts_out", "--grpc-gateway_out", "--csharp_out", "--ruby_out", "--kotlin_out", "--swift_out", "--objc_out", "--php_out", "--rust_out", "--dart_out"), prog("--plugin")),
 		Examples: ex("protoc -I proto --go_out=gen proto/a.proto"), NotExamples: ex("protoc --plugin=protoc-gen-x=/tmp/x --x_out=gen a.proto")},
 	ro("pstree", "pstree -p"),
-	{Name: "screen", Aliases: names("tmux"), Effects: fx(Read), Other: fx(OpaqueMedium),
+	// screen [options] [CMD [ARGS]] runs CMD in a new window (`screen -dm
+	// CMD`); -X sends a screen command to a running session.
+	{Name: "screen", Effects: fx(Read), Operands: Command,
+		Flags: fl(arg("-t", "-s", "-S", "-T", "-e", "-h", "-p"), prog("-c"),
+			Flag{Names: names("-X"), Value: Arg, Effects: fx(OpaqueMedium), Why: "screen -X sends a command to a running session, which is not analysed",
+				Examples: ex("screen -S work -X quit")}),
+		Examples: ex("screen -ls", "screen -dm ls")},
+	// tmux new-session, new-window and split-window run their operands as a
+	// shell command and send-keys types them into a shell: the classifier
+	// reads that text as code too (tmuxCommand).
+	{Name: "tmux", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(arg("-t", "-s", "-S", "-L", "-f", "-T"), prog("-c")),
 		Subcommands: []Program{
 			{Name: "attach", Aliases: names("a", "at", "attach-session", "capture-pane", "display-message", "has-session", "list-panes", "list-sessions", "list-windows", "ls"), Effects: fx(Read),

@@ -17,7 +17,7 @@ var shellPrograms = []Program{
 		Examples: ex("cd src", "cd", "cd -P ..")},
 	{Name: "command", Effects: fx(Read), Operands: Command, InShell: true,
 		Examples: ex("command -v git", "command ls -la"), NotExamples: ex("command rm a")},
-	rof("compgen", fl(arg("-A", "-G", "-W", "-F", "-C", "-X", "-P", "-S", "-o")), "compgen -c git"),
+	rof("compgen", fl(arg("-A", "-G", "-W", "-X", "-P", "-S", "-o"), prog("-F", "-C")), "compgen -c git"),
 	rof("complete", fl(arg("-A", "-G", "-W", "-X", "-P", "-S", "-o"), prog("-F", "-C")), "complete -p"),
 	rof("declare", fl(), "declare -A m", "declare -f"),
 	ro("dirs", "dirs -v"),
@@ -198,6 +198,12 @@ var shellPrograms = []Program{
 	{Name: "strace", Aliases: names("ltrace"), Effects: fx(Read), Operands: Command,
 		Flags:    fl(arg("-e", "-s", "-p", "-P", "-a", "-b", "-E", "-I", "-O", "-S", "-U", "-X", "-u"), wpath("-o")),
 		Examples: ex("strace -f -e trace=open ls")},
+	// sg is shadow-utils' "run as group" (/usr/bin/sg on Linux; ast-grep's
+	// short name collides with it, and a bare name is the system program,
+	// SPEC rule 6): `sg docker -c CMD` runs CMD with the docker group.
+	{Name: "sg", Effects: fx(Privilege), Why: "sg runs a command with another group's privileges",
+		Flags:    fl(arg("-c")),
+		Examples: ex("sg docker -c 'docker ps'", "sg staff ls")},
 	{Name: "su", Effects: fx(Privilege), Why: "su runs a shell as another user",
 		Flags:    fl(arg("-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment")),
 		Examples: ex("su -", "su -c 'ls' root")},

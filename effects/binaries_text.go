@@ -16,7 +16,7 @@ var textTools = []Program{
 			rpath("-p", "--path-to-ignore"), prog("--pager")),
 		Examples: ex("ag TODO src", "ag -G '\\.go$' func"), NotExamples: ex("ag --pager less x")},
 	{Name: "awk", Aliases: names("gawk", "mawk", "nawk"), Effects: fx(Read), Operands: ReadPaths, Special: SpecialAwk,
-		Flags:       fl(arg("-F", "--field-separator", "-v", "--assign"), rpath("-f", "--file", "-i", "--include", "-E", "--exec")),
+		Flags:       fl(arg("-F", "--field-separator", "-v", "--assign", "-e", "--source"), rpath("-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load")),
 		Examples:    ex("awk '{print $1}' a.txt", "awk -F , '{print $2}' a.csv"),
 		NotExamples: ex(`awk '{system("rm -rf ~")}'`, `awk '{print > "/tmp/x"}' a.txt`)},
 	{Name: "bat", Aliases: names("batcat"), Effects: fx(Read), Operands: ReadPaths,
