@@ -710,41 +710,19 @@ func (inv *invocation) writeFlagValues() {
 	}
 }
 
-// configRunsProgram reports whether a git config key names a program (rule 11).
+// configRunsProgram reports whether a git config key names a program (rule
+// 11; the keys are table data, [effects.GitConfigKeys]); kv is `key=value`.
 func configRunsProgram(key, kv string) bool {
-	k := strings.ToLower(key)
-	switch k {
-	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
-		"core.gitproxy", "sequence.editor", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-		"credential.helper", "interactive.difffilter", "diff.external", "merge.tool", "diff.tool",
-		"core.worktree", "include.path", "uploadpack.packobjectshook", "protocol.allow", "safe.directory":
-		return true
-	}
-	if strings.HasPrefix(k, "alias.") {
-		_, v, _ := strings.Cut(kv, "=")
-		return strings.HasPrefix(strings.TrimSpace(v), "!") || v == ""
-	}
-	for _, suffix := range []string{".textconv", ".command", ".driver", ".clean", ".smudge", ".process",
-		".cmd", ".uploadpack", ".receivepack", ".proxy", ".helper", ".program"} {
-		if strings.HasSuffix(k, suffix) {
-			return true
-		}
-	}
-	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+	_, v, _ := strings.Cut(kv, "=")
+	_, ok := effects.GitConfigRuns(key, v)
+	return ok
 }
 
 // configIsCode reports whether a git config value that runs a program is a
 // command line (rather than a path or a boolean).
 func configIsCode(key, value string) bool {
-	k := strings.ToLower(key)
-	switch k {
-	case "core.hookspath", "core.worktree", "include.path", "safe.directory", "protocol.allow":
-		return false
-	}
-	if strings.HasPrefix(k, "alias.") {
-		return strings.HasPrefix(strings.TrimSpace(value), "!")
-	}
-	return !strings.HasPrefix(k, "includeif.")
+	kind, ok := effects.GitConfigRuns(key, value)
+	return ok && kind != effects.GitElsewhere
 }
 
 // treeDirs resolves the TreeDir and RepoDir options (inv.trees) against
