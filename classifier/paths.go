@@ -533,12 +533,16 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		part.Class = effects.WriteInside
 		switch {
 		case !hooks:
-		case strings.Contains(w.caseKey(p), "/.git/hooks/") || strings.HasSuffix(w.caseKey(p), "/.git/hooks"):
+		case gitHookTop(w.caseKey(p)) >= 0:
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
 			if w.hookContent != nil {
-				// git runs a hook in a new shell at the top of the work tree.
-				top := []string{p[:strings.Index(w.caseKey(p)+"/", "/.git/hooks/")]}
+				// git runs a hook in a new shell at the top of the work
+				// tree: this one's, or a submodule's, which git knows.
+				top := unknownDirs
+				if strings.HasPrefix(w.caseKey(p)[gitHookTop(w.caseKey(p)):], "/.git/hooks") {
+					top = []string{p[:gitHookTop(w.caseKey(p))]}
+				}
 				w.newShell(*w.hookContent, w.hookAt, w.hookDepth, processCtx(top, top))
 			} else {
 				hook := base
@@ -546,7 +550,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", brief(base.Text), p)
 				w.add(hook)
 			}
-		case strings.HasSuffix(w.caseKey(p), "/.git/config"):
+		case gitRepoConfig(w.caseKey(p)):
 			hook := base
 			hook.Class = effects.OpaqueMedium
 			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", brief(base.Text), p)
@@ -816,4 +820,39 @@ func (w *walker) noteRead(n syntax.Node, v string, p []string) {
 			return
 		}
 	}
+}
+
+// gitHookTop returns where the `/.git/` of the git directory that holds
+// key's hook directory starts, or -1: key is, or is in, a directory named
+// hooks inside a `.git` directory. That is `.git/hooks` and the hooks of
+// the repositories git keeps there: submodules' `.git/modules/NAME/hooks`
+// (nested: `.git/modules/a/modules/b/hooks`) and worktrees' (rule 11 is
+// about git's hook directories, not one spelling).
+func gitHookTop(key string) int {
+	k := key + "/"
+	i := strings.Index(k, "/.git/")
+	if i < 0 {
+		return -1
+	}
+	rest := strings.Split(k[i+len("/.git/"):], "/")
+	for _, c := range rest {
+		if c == "hooks" {
+			return i
+		}
+	}
+	return -1
+}
+
+// gitRepoConfig reports whether key is the configuration file of a git
+// directory, which can make git run programs: `.git/config`, or a
+// submodule's or worktree's under `.git/modules/` or `.git/worktrees/`
+// (`config`, `config.worktree`).
+func gitRepoConfig(key string) bool {
+	if strings.HasSuffix(key, "/.git/config") || strings.HasSuffix(key, "/.git/config.worktree") {
+		return true
+	}
+	if !strings.Contains(key, "/.git/modules/") && !strings.Contains(key, "/.git/worktrees/") {
+		return false
+	}
+	return strings.HasSuffix(key, "/config") || strings.HasSuffix(key, "/config.worktree")
 }

@@ -335,6 +335,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				return
 			}
 			if e.Operands == effects.NoPaths || e.Other != nil {
+				if e.Pathspecs {
+					// `git checkout other -- a.go`: a revision, then pathspecs.
+					inv.operands = append(inv.operands, a)
+					for _, r := range args[i+1:] {
+						if r.dynamic || !isOption(r.value) {
+							inv.operands = append(inv.operands, r)
+						}
+					}
+					inv.finishSpecial(e)
+				}
 				inv.unknownSub(e, a)
 				return
 			}
@@ -524,6 +534,9 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 	cls := e.Other
 	if cls == nil {
 		cls = []effects.Class{effects.OpaqueMedium}
+	}
+	if slices.Contains(inv.classes, effects.HistoryRewrite) && e.Pathspecs {
+		cls = append([]effects.Class{effects.HistoryRewrite}, cls...) // finishSpecial found `--`
 	}
 	inv.classes = append([]effects.Class(nil), cls...)
 	inv.ruleStore = e.OtherRuleStore
@@ -818,6 +831,19 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
+	case c == effects.HistoryRewrite && len(inv.trees) == 0 && inv.entry.WorkTree:
+		// The rewrite changes the files of the work tree where git runs
+		// (`git -C dotfiles reset --hard`): one that holds the rule store
+		// is a rule-store modification (SPEC §5.6).
+		w.add(p)
+		for _, d := range inv.dirs {
+			if d != "" && w.locateChange(d) == locRuleStore {
+				wp := p
+				wp.Class = effects.WriteInside
+				w.write(wp, d, false)
+			}
+		}
+		return
 	case c == effects.HistoryRewrite && len(inv.trees) > 0:
 		// A history rewrite changes the files of the work tree, which an
 		// option moved (`git --work-tree=/ checkout -- .`).

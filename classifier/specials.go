@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -215,12 +216,33 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 				break
 			}
 		}
-	case "git rm", "git restore", "git checkout":
-		if inv.key() == "git checkout" && hasAny(inv.args, "--") {
+	case "git checkout":
+		if hasAny(inv.args, "--") {
 			inv.classes = []effects.Class{effects.HistoryRewrite}
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
-		inv.ruleStoreOperands()
+	case "patch":
+		// patch [ORIGFILE [PATCHFILE]]: the first operand is the file
+		// patched, whatever the patch names.
+		if len(inv.operands) > 0 {
+			inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "patch", ""), inv.operands[0])
+		}
+	case "unzip":
+		// unzip ARCHIVE [MEMBER...] [-x ...]: the members are written in
+		// the -d directory, or where unzip runs.
+		if len(inv.operands) > 1 && !inv.replacing {
+			dirs := inv.dirs
+			if h := inv.has("-d"); h != nil && h.value != nil {
+				dirs = unknownDirs
+				if !h.value.dynamic {
+					dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
+				}
+			}
+			inv.memberWrites(inv.operands[1:], dirs, false)
+		}
+	}
+	if e.Pathspecs {
+		inv.pathspecs()
 	}
 	if e.Request == effects.ItemRequests {
 		inv.requestItemFiles()
@@ -1547,6 +1569,9 @@ func (inv *invocation) tar() {
 		for _, d := range dirs {
 			w.write(base, d, d == "")
 		}
+		if !absolute {
+			inv.memberWrites(ops, dirs, false)
+		}
 	case "c":
 		inv.classes = nil
 		if h := inv.has("-f", "--file"); h != nil && h.value != nil {
@@ -1712,20 +1737,121 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 	return true
 }
 
-// ruleStoreOperands refuses pathspec operands that name the rule store
-// (`git rm .vscode/settings.json`), for commands whose operands are not
-// otherwise classified as paths.
-func (inv *invocation) ruleStoreOperands() {
+// pathspecs classifies the pathspec operands of a git command that writes
+// them in the work tree, or deletes them ([effects.Program.Pathspecs]): a
+// rule-store member among them is refused (`git checkout main --
+// .vscode/settings.json`, SPEC §5.6), and so is a deletion outside the
+// workspace (`git clean -fdx ..`, §5.1). Revisions among the operands
+// resolve to names inside the workspace, which change nothing here.
+func (inv *invocation) pathspecs() {
 	w := inv.w
+	deletes := slices.Contains(inv.classes, effects.Deletion)
+	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	if deletes {
+		base = w.part(inv.at, effects.Deletion, inv.prog, inv.why)
+	}
+	unknown := func() {
+		if deletes {
+			w.remove(base, "")
+		} else {
+			w.write(base, "", true)
+		}
+	}
 	for _, o := range inv.operands {
 		if o.dynamic {
+			if deletes {
+				unknown()
+			}
 			continue
 		}
-		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
-			if p != "" && w.locateChange(p) == locRuleStore {
+		v, top, exclude := gitPathspec(o.value)
+		if exclude {
+			continue
+		}
+		if top {
+			// `:/x` is relative to the top of the work tree, which git
+			// finds at run time.
+			unknown()
+			continue
+		}
+		for _, p := range w.resolveIn(v, o.glob, inv.dirs) {
+			switch {
+			case p == "":
+				unknown()
+			case deletes:
+				inv.removeIn(base, p)
+			case w.locateChange(p) == locRuleStore:
 				part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
 				part.Refusal = effects.RuleStoreModification
 				w.add(part)
+			}
+		}
+	}
+}
+
+// gitPathspec reads git's pathspec magic (gitglossary(7)): the path the
+// pathspec names, whether it is relative to the top of the work tree
+// (`:/x`, `:(top)x`), and whether it only excludes (`:!x`, `:^x`,
+// `:(exclude)x`).
+func gitPathspec(v string) (path string, top, exclude bool) {
+	if !strings.HasPrefix(v, ":") {
+		return v, false, false
+	}
+	rest := v[1:]
+	if strings.HasPrefix(rest, "(") {
+		magic, after, ok := strings.Cut(rest[1:], ")")
+		if !ok {
+			return "", true, false
+		}
+		for _, m := range strings.Split(magic, ",") {
+			switch strings.TrimSpace(m) {
+			case "exclude":
+				exclude = true
+			case "top":
+				top = true
+			}
+		}
+		return after, top, exclude
+	}
+	for len(rest) > 0 && strings.ContainsRune("!^/", rune(rest[0])) {
+		switch rest[0] {
+		case '!', '^':
+			exclude = true
+		case '/':
+			top = true
+		}
+		rest = rest[1:]
+	}
+	rest = strings.TrimPrefix(rest, ":")
+	return rest, top, exclude
+}
+
+// memberWrites classifies the archive members an extractor names, written
+// in dirs (`tar -xf x.tar .vscode/settings.json`, `unzip x.zip
+// .git/hooks/pre-commit`): a member is a path there, so a rule-store member
+// or a git hook among them is what it is. Absolute member names keep their
+// root only when absolute says so (tar -P); extractors strip it otherwise.
+func (inv *invocation) memberWrites(ops []field, dirs []string, absolute bool) {
+	w := inv.w
+	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	for _, o := range ops {
+		if o.dynamic {
+			continue // a member the archive may not have; the extraction is located by dirs
+		}
+		v := o.value
+		if !absolute {
+			v = strings.TrimLeft(v, "/")
+			if v == "" {
+				continue
+			}
+		}
+		for _, d := range dirs {
+			if d == "" {
+				w.write(base, "", true)
+				continue
+			}
+			for _, p := range w.resolveIn(v, o.glob, []string{d}) {
+				w.write(base, p, p == "")
 			}
 		}
 	}
