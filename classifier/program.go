@@ -693,6 +693,9 @@ func (inv *invocation) applyFlag(h flagHit) {
 		if key, value, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
+			if !val.dynamic && strings.HasPrefix(strings.TrimSpace(value), "ext::") {
+				inv.gitExtURL(field{value: strings.TrimSpace(value)})
+			}
 			if configIsCode(key, value) {
 				// git runs it later from the top of the work tree, which
 				// git finds at run time.

@@ -244,6 +244,11 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 	if e.Pathspecs {
 		inv.pathspecs()
 	}
+	if inv.top == "git" {
+		for _, o := range inv.operands {
+			inv.gitExtURL(o)
+		}
+	}
 	if e.Request == effects.ItemRequests {
 		inv.requestItemFiles()
 	}
@@ -1192,6 +1197,9 @@ func (inv *invocation) gitConfig(args []field) bool {
 		if ops[0].dynamic || configRunsProgram(ops[0].value, kv) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, "git config", fmt.Sprintf("`%s` sets %s, which makes git run a program later", inv.text, ops[0].value)))
+			if len(ops) >= 2 && !ops[1].dynamic && strings.HasPrefix(strings.TrimSpace(ops[1].value), "ext::") {
+				inv.gitExtURL(field{value: strings.TrimSpace(ops[1].value)})
+			}
 			if len(ops) >= 2 && configIsCode(ops[0].value, ops[1].value) {
 				var at syntax.Node = inv.at
 				if ops[1].word != nil {
@@ -1787,6 +1795,80 @@ func (inv *invocation) pathspecs() {
 			}
 		}
 	}
+}
+
+// gitExtURL classifies the command of a git `ext::` transport URL, which
+// git runs to reach the remote (`git clone 'ext::sh -c rm% -rf% ~' y`,
+// git-remote-ext(1)) when protocol.ext.allow lets it: the repository's
+// configuration is not inspected, so it is classified as if it ran (SPEC
+// §3 rule 1). The same URL in a config value (`remote.x.url`) runs later.
+func (inv *invocation) gitExtURL(o field) {
+	cmd, ok := strings.CutPrefix(o.value, "ext::")
+	if !ok {
+		return
+	}
+	if o.dynamic {
+		inv.opaqueHigh("the command of an ext:: URL only known at run time")
+		return
+	}
+	words := gitExtWords(cmd)
+	if len(words) == 0 {
+		return
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = shellQuote(w)
+	}
+	inv.w.allKnown = false
+	inv.w.add(inv.w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes git run the command of the ext:: URL %q", inv.text, o.value)))
+	inv.shellCode(strings.Join(quoted, " "), inv.at, processCtx(inv.dirs, inv.dirs))
+}
+
+// gitExtWords splits the command of an `ext::` URL as git does: words at
+// spaces, `% ` a space inside a word, `%%` a percent sign, `%s`/`%S` the
+// service name (git-upload-pack), `%G`/`%V` arguments git consumes.
+func gitExtWords(cmd string) []string {
+	var words []string
+	var cur strings.Builder
+	have := false
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case c == ' ':
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		case c == '%' && i+1 < len(cmd):
+			i++
+			switch cmd[i] {
+			case ' ', '%':
+				cur.WriteByte(cmd[i])
+			case 's':
+				cur.WriteString("upload-pack")
+			case 'S':
+				cur.WriteString("git-upload-pack")
+			case 'G', 'V':
+				// the rest of the word goes to git, not to the command
+				for i+1 < len(cmd) && cmd[i+1] != ' ' {
+					i++
+				}
+				continue
+			default:
+				cur.WriteByte('%')
+				cur.WriteByte(cmd[i])
+			}
+			have = true
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		words = append(words, cur.String())
+	}
+	return words
 }
 
 // gitPathspec reads git's pathspec magic (gitglossary(7)): the path the

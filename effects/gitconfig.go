@@ -71,6 +71,11 @@ var GitConfigKeys = []GitConfigKey{
 // and what its value is; value decides the [GitBang] keys.
 func GitConfigRuns(key, value string) (GitConfigValue, bool) {
 	k := strings.ToLower(key)
+	if strings.HasPrefix(strings.TrimSpace(value), "ext::") {
+		// A URL of the ext transport is a command git runs (`remote.x.url`,
+		// `url.ext::cmd.insteadOf`); classifier.gitExtURL reads it.
+		return GitElsewhere, true
+	}
 	for _, g := range GitConfigKeys {
 		if matchKey(g.Pattern, k) {
 			if g.Value == GitBang && !strings.HasPrefix(strings.TrimSpace(value), "!") && value != "" {
