@@ -185,7 +185,22 @@ var gitSubcommands = []Program{
 		Other:    fx(WriteInside),
 		Examples: ex("git config user.name x"), NotExamples: ex("git config --global user.name x", "git config --get user.name", "git config core.pager 'sh -c x'")},
 	{Name: "count-objects", Aliases: names("fsck", "show-index", "verify-pack"), Effects: fx(Read), Examples: ex("git count-objects -v", "git fsck")},
-	{Name: "credential", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
+	// git credential fill prints a stored credential; approve and reject
+	// store and erase one through the configured helpers: the default
+	// store is ~/.git-credentials (an implicit home write, SPEC §5.2). An
+	// unknown action is the conservative write.
+	{Name: "credential", Effects: fx(Read), Credential: true,
+		Subcommands: []Program{
+			{Name: "approve", Aliases: names("erase", "reject", "store"), Effects: fx(WriteOutside), HomeWrite: "~/.git-credentials",
+				Why: "git credential approve and reject store and erase credentials in the configured helpers", Examples: ex("git credential approve", "git credential reject")},
+			{Name: "capability", Effects: fx(Read), Examples: ex("git credential capability")},
+			{Name: "fill", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
+		},
+		Other: fx(WriteOutside), Examples: ex("git credential")},
+	{Name: "credential-store", Aliases: names("credential-cache"), Effects: fx(WriteOutside), HomeWrite: "~/.git-credentials",
+		Why:         "git credential-store and credential-cache keep credentials for git",
+		Subcommands: []Program{{Name: "get", Effects: fx(Read), Credential: true, Examples: ex("git credential-store get")}},
+		Other:       fx(WriteOutside), Examples: ex("git credential-store store")},
 	{Name: "describe", Effects: fx(Read), Flags: fl(arg("--match", "--exclude", "--candidates"), optArg("--dirty", "--broken", "--abbrev")),
 		Examples: ex("git describe --tags", "git describe --always --dirty")},
 	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Flags: gitDiffFlags,
