@@ -251,6 +251,7 @@ type invocation struct {
 	// relative --work-tree or GIT_DIR from the directory -C moved it to.
 	trees       []flagHit
 	treesLooked bool // the RepoDir options were checked (repoConfig)
+	repoHere    bool // the top entry reads the repository where it runs (RepoConfig)
 }
 
 type flagHit struct {
@@ -283,6 +284,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	if len(inv.envWords) > 0 {
 		inv.envOptions(e)
+	}
+	if top {
+		inv.repoHere = e.RepoConfig
 	}
 	inv.args = args
 	inv.ruleStore = e.RuleStore
@@ -764,6 +768,21 @@ func (inv *invocation) repoConfig() {
 	}
 	inv.treesLooked = true
 	w := inv.w
+	repoDir := false
+	for _, h := range inv.trees {
+		repoDir = repoDir || h.flag.Value == effects.RepoDir
+	}
+	if inv.repoHere && !repoDir {
+		// The repository git finds from where it runs (`git -C /tmp/x
+		// status`). A directory only known at run time is left alone:
+		// `cd "$(git rev-parse --show-toplevel)" && git status` is common.
+		for _, d := range inv.dirs {
+			if l := w.locate(d); d != "" && l != locInside && l != locRoot {
+				w.allKnown = false
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs in %s, in a repository whose configuration and hooks may name programs that are not inspected", inv.text, w.describe(d, l))))
+			}
+		}
+	}
 	for _, h := range inv.trees {
 		if h.flag.Value != effects.RepoDir {
 			continue
@@ -787,7 +806,7 @@ func (inv *invocation) repoConfig() {
 
 // emit adds the invocation's own classes as parts.
 func (inv *invocation) emit() {
-	if len(inv.trees) > 0 {
+	if len(inv.trees) > 0 || inv.repoHere {
 		inv.repoConfig()
 	}
 	seen := map[effects.Class]bool{}

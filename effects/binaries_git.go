@@ -503,7 +503,7 @@ var gitPrograms = []Program{
 	// git: the options before the subcommand (git(1)); -C and -c are read by
 	// the classifier as the directory and as configuration that may name a
 	// program (SPEC §3 rule 11).
-	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium), Env: gitEnv,
+	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium), Env: gitEnv, RepoConfig: true,
 		Flags: fl(dir("-C"), config("-c"),
 			Flag{Names: names("--git-dir"), Value: RepoDir, Why: "git --git-dir uses the repository there, with its configuration and hooks",
 				Examples: ex("git --git-dir=/tmp/x/.git log")},

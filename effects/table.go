@@ -100,6 +100,14 @@ type Program struct {
 	// is refused (SPEC §5.6), a deletion outside the workspace is refused
 	// (§5.1). Operands that are revisions resolve to harmless names inside.
 	Pathspecs bool
+	// RepoConfig: the program reads the configuration and hooks of the
+	// repository it finds where it runs (git looks upward from its
+	// directory), which may name programs (core.fsmonitor runs on `git
+	// status`, core.pager on `git log`). Run in a directory outside the
+	// workspace (`git -C /tmp/x status`, `cd /tmp/x && git diff`) that is
+	// opaque-medium, like a [RepoDir] option outside. Only on top-level
+	// entries.
+	RepoConfig bool
 	// InShell: the command the entry carries runs in the shell itself, not in
 	// a process it starts (`builtin cd src`, `command cd src`): a cd there
 	// changes the shell's directory. Functions are still not called

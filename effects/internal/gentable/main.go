@@ -118,6 +118,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Pathspecs {
 		b.WriteString("Pathspecs: true, ")
 	}
+	if p.RepoConfig {
+		b.WriteString("RepoConfig: true, ")
+	}
 	if p.InShell {
 		b.WriteString("InShell: true, ")
 	}
