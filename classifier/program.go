@@ -777,7 +777,10 @@ func (inv *invocation) repoConfig() {
 		// status`). A directory only known at run time is left alone:
 		// `cd "$(git rev-parse --show-toplevel)" && git status` is common.
 		for _, d := range inv.dirs {
-			if l := w.locate(d); d != "" && l != locInside && l != locRoot {
+			if d == "" || w.inRoot(d) {
+				continue
+			}
+			if l := w.locate(d); l != locInside && l != locRoot {
 				w.allKnown = false
 				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs in %s, in a repository whose configuration and hooks may name programs that are not inspected", inv.text, w.describe(d, l))))
 			}
@@ -802,6 +805,26 @@ func (inv *invocation) repoConfig() {
 			}
 		}
 	}
+}
+
+// inRoot reports whether the directory d is a workspace root or below
+// one, by name alone (cheaper than [walker.locate], which also asks the
+// rule store). A physical d under a root as given is under it physically
+// (every prefix of d is a real directory), so the roots as given are
+// tried before their resolution, which costs a walk of the filesystem.
+// The request's own cwd is taken as given, not resolved.
+func (w *walker) inRoot(d string) bool {
+	for _, r := range w.opts.Workspaces {
+		if r != "" && w.under(d, w.absPath(r)) {
+			return true
+		}
+	}
+	for _, r := range w.roots() {
+		if w.under(d, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // emit adds the invocation's own classes as parts.
