@@ -550,6 +550,14 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", brief(base.Text), p)
 				w.add(hook)
 			}
+		case gitDirHoldingHooks(w.caseKey(p)):
+			// `unzip h.zip -d .git`, `cp -r /tmp/x/.git .git`, `echo
+			// 'gitdir: /tmp/x' > .git`: the git directory itself, with
+			// the hooks and configuration git runs.
+			hook := base
+			hook.Class = effects.OpaqueHigh
+			hook.Reason = fmt.Sprintf("`%s` writes the git directory %s, whose hooks and configuration git runs, with content that cannot be inspected", brief(base.Text), p)
+			w.add(hook)
 		case gitRepoConfig(w.caseKey(p)):
 			hook := base
 			hook.Class = effects.OpaqueMedium
@@ -855,4 +863,28 @@ func gitRepoConfig(key string) bool {
 		return false
 	}
 	return strings.HasSuffix(key, "/config") || strings.HasSuffix(key, "/config.worktree")
+}
+
+// gitDirHoldingHooks reports whether key is a git directory that holds
+// hook directories, as a whole: `.git` (or a `.git` file that points git
+// elsewhere), a submodule's `.git/modules/NAME` (nested too) or a
+// worktree's `.git/worktrees/NAME`.
+func gitDirHoldingHooks(key string) bool {
+	if strings.HasSuffix(key, "/.git") {
+		return true
+	}
+	i := strings.Index(key, "/.git/")
+	if i < 0 {
+		return false
+	}
+	rest := strings.Split(key[i+len("/.git/"):], "/")
+	if len(rest)%2 != 0 {
+		return false
+	}
+	for j := 0; j < len(rest); j += 2 {
+		if rest[j] != "modules" && !(j == 0 && rest[j] == "worktrees") || rest[j+1] == "" {
+			return false
+		}
+	}
+	return true
 }
