@@ -47,3 +47,14 @@ func TestGitPathspec(t *testing.T) {
 		}
 	}
 }
+
+// TestGitConfigValues checks the reading of core.hooksPath from a
+// repository's config text.
+func TestGitConfigValues(t *testing.T) {
+	text := "[core]\n\tbare = false\n[Core]\n  HooksPath = \".husky/_\" # husky\n[core \"x\"]\n\thookspath = no\n[alias] hookspath = no\n[core] hooksPath=a\\\\b ; c\n"
+	got := gitConfigValues(text, "core", "hookspath")
+	want := []string{".husky/_", `a\b`}
+	if !slices.Equal(got, want) {
+		t.Errorf("gitConfigValues = %q, want %q", got, want)
+	}
+}

@@ -533,14 +533,14 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		part.Class = effects.WriteInside
 		switch {
 		case !hooks:
-		case gitHookTop(w.caseKey(p)) >= 0:
+		case gitHookTop(w.caseKey(p)) >= 0 || w.inConfiguredHooks(p):
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
 			if w.hookContent != nil {
 				// git runs a hook in a new shell at the top of the work
 				// tree: this one's, or a submodule's, which git knows.
 				top := unknownDirs
-				if strings.HasPrefix(w.caseKey(p)[gitHookTop(w.caseKey(p)):], "/.git/hooks") {
+				if i := gitHookTop(w.caseKey(p)); i >= 0 && strings.HasPrefix(w.caseKey(p)[i:], "/.git/hooks") {
 					top = []string{p[:gitHookTop(w.caseKey(p))]}
 				}
 				w.newShell(*w.hookContent, w.hookAt, w.hookDepth, processCtx(top, top))
@@ -887,4 +887,108 @@ func gitDirHoldingHooks(key string) bool {
 		}
 	}
 	return true
+}
+
+// inConfiguredHooks reports whether p is in (or is) a hook directory that
+// a workspace root's repository configures with core.hooksPath (husky's
+// `.husky/_`): git runs what is written there as hooks (rule 11).
+func (w *walker) inConfiguredHooks(p string) bool {
+	if !w.hooksPathsDone {
+		w.hooksPathsDone = true
+		for _, r := range w.roots() {
+			for _, d := range w.configuredHooks(r) {
+				w.hooksPaths = append(w.hooksPaths, d)
+			}
+		}
+	}
+	for _, d := range w.hooksPaths {
+		if w.under(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// configuredHooks reads core.hooksPath from root/.git/config, resolved
+// as git resolves it for hooks run at the top of the work tree root. An
+// include of another file is not followed.
+func (w *walker) configuredHooks(root string) []string {
+	cfg := root + "/.git/config"
+	fsys := w.fs()
+	r, can := fsys.(readFileFS)
+	if !can || !fsys.IsFile(cfg) {
+		return nil
+	}
+	b, err := r.ReadFile(cfg)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, v := range gitConfigValues(string(b), "core", "hookspath") {
+		switch {
+		case v == "":
+		case v == "~" || strings.HasPrefix(v, "~/"):
+			if w.opts.Home != "" {
+				out = append(out, path.Clean(w.opts.Home+v[1:]))
+			}
+		case strings.HasPrefix(v, "/"):
+			out = append(out, path.Clean(v))
+		default:
+			out = append(out, path.Clean(root+"/"+v))
+		}
+	}
+	return out
+}
+
+// gitConfigValues returns the values of section.key (both in lower case)
+// in a git config file's text, in order: `[core]` then `hooksPath = x`,
+// with double quotes, backslash escapes and `#`/`;` comments as git reads
+// them (well enough for a path).
+func gitConfigValues(text, section, key string) []string {
+	var out []string
+	cur := ""
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				cur = ""
+				continue
+			}
+			name := strings.TrimSpace(line[1:end])
+			if sec, sub, ok := strings.Cut(name, " "); ok {
+				name = strings.ToLower(sec) + " " + sub
+			} else {
+				name = strings.ToLower(name)
+			}
+			cur = name
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || cur != section || !strings.EqualFold(strings.TrimSpace(k), key) {
+			continue
+		}
+		var val strings.Builder
+		quoted := false
+		v = strings.TrimSpace(v)
+		for i := 0; i < len(v); i++ {
+			c := v[i]
+			switch {
+			case c == '"':
+				quoted = !quoted
+			case c == '\\' && i+1 < len(v):
+				i++
+				val.WriteByte(v[i])
+			case (c == '#' || c == ';') && !quoted:
+				i = len(v)
+			default:
+				val.WriteByte(c)
+			}
+		}
+		out = append(out, strings.TrimSpace(val.String()))
+	}
+	return out
 }

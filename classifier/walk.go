@@ -103,6 +103,10 @@ type walker struct {
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
+	// hooksPaths are the hook directories the workspace roots' repositories
+	// configure (core.hooksPath), read once per command; see configuredHooks.
+	hooksPaths     []string
+	hooksPathsDone bool
 	expandCfg *expand.Config
 	evalCache map[string]prefix // evalPrefix's results for this call
 	// resolutions counts the prefixes resolved on the filesystem; past
