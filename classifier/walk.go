@@ -107,8 +107,8 @@ type walker struct {
 	// configure (core.hooksPath), read once per command; see configuredHooks.
 	hooksPaths     []string
 	hooksPathsDone bool
-	expandCfg *expand.Config
-	evalCache map[string]prefix // evalPrefix's results for this call
+	expandCfg      *expand.Config
+	evalCache      map[string]prefix // evalPrefix's results for this call
 	// resolutions counts the prefixes resolved on the filesystem; past
 	// maxResolutions further paths are left unresolved (unknown).
 	resolutions int
