@@ -896,9 +896,7 @@ func (w *walker) inConfiguredHooks(p string) bool {
 	if !w.hooksPathsDone {
 		w.hooksPathsDone = true
 		for _, r := range w.roots() {
-			for _, d := range w.configuredHooks(r) {
-				w.hooksPaths = append(w.hooksPaths, d)
-			}
+			w.hooksPaths = append(w.hooksPaths, w.configuredHooks(r)...)
 		}
 	}
 	for _, d := range w.hooksPaths {
