@@ -238,7 +238,12 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 					dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
 				}
 			}
-			inv.memberWrites(inv.operands[1:], dirs, false)
+			inv.memberWrites(unzipMembers(inv.args), dirs, false)
+		}
+	case "7z e":
+		// 7z x ARCHIVE [MEMBER...]: written where -o put them.
+		if len(inv.operands) > 1 {
+			inv.memberWrites(inv.operands[1:], inv.dirs, false)
 		}
 	}
 	if e.Pathspecs {
@@ -1906,6 +1911,27 @@ func gitPathspec(v string) (path string, top, exclude bool) {
 	}
 	rest = strings.TrimPrefix(rest, ":")
 	return rest, top, exclude
+}
+
+// unzipMembers are the member operands of unzip's words: after the
+// archive, up to `-x` (the names after it are excluded, not written).
+func unzipMembers(args []field) []field {
+	var ops []field
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.dynamic:
+			ops = append(ops, a)
+		case a.value == "-x":
+			return ops[min(1, len(ops)):]
+		case a.value == "-d" || a.value == "-P" || a.value == "-O" || a.value == "-I":
+			i++
+		case isOption(a.value):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	return ops[min(1, len(ops)):]
 }
 
 // memberWrites classifies the archive members an extractor names, written
