@@ -533,12 +533,16 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		part.Class = effects.WriteInside
 		switch {
 		case !hooks:
-		case strings.Contains(w.caseKey(p), "/.git/hooks/") || strings.HasSuffix(w.caseKey(p), "/.git/hooks"):
+		case gitHookTop(w.caseKey(p)) >= 0 || w.inConfiguredHooks(p):
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
 			if w.hookContent != nil {
-				// git runs a hook in a new shell at the top of the work tree.
-				top := []string{p[:strings.Index(w.caseKey(p)+"/", "/.git/hooks/")]}
+				// git runs a hook in a new shell at the top of the work
+				// tree: this one's, or a submodule's, which git knows.
+				top := unknownDirs
+				if i := gitHookTop(w.caseKey(p)); i >= 0 && strings.HasPrefix(w.caseKey(p)[i:], "/.git/hooks") {
+					top = []string{p[:gitHookTop(w.caseKey(p))]}
+				}
 				w.newShell(*w.hookContent, w.hookAt, w.hookDepth, processCtx(top, top))
 			} else {
 				hook := base
@@ -546,7 +550,15 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 				hook.Reason = fmt.Sprintf("`%s` writes the git hook %s with content that cannot be inspected", brief(base.Text), p)
 				w.add(hook)
 			}
-		case strings.HasSuffix(w.caseKey(p), "/.git/config"):
+		case gitDirHoldingHooks(w.caseKey(p)):
+			// `unzip h.zip -d .git`, `cp -r /tmp/x/.git .git`, `echo
+			// 'gitdir: /tmp/x' > .git`: the git directory itself, with
+			// the hooks and configuration git runs.
+			hook := base
+			hook.Class = effects.OpaqueHigh
+			hook.Reason = fmt.Sprintf("`%s` writes the git directory %s, whose hooks and configuration git runs, with content that cannot be inspected", brief(base.Text), p)
+			w.add(hook)
+		case gitRepoConfig(w.caseKey(p)):
 			hook := base
 			hook.Class = effects.OpaqueMedium
 			hook.Reason = fmt.Sprintf("`%s` writes %s, which can make git run programs", brief(base.Text), p)
@@ -816,4 +828,165 @@ func (w *walker) noteRead(n syntax.Node, v string, p []string) {
 			return
 		}
 	}
+}
+
+// gitHookTop returns where the `/.git/` of the git directory that holds
+// key's hook directory starts, or -1: key is, or is in, a directory named
+// hooks inside a `.git` directory. That is `.git/hooks` and the hooks of
+// the repositories git keeps there: submodules' `.git/modules/NAME/hooks`
+// (nested: `.git/modules/a/modules/b/hooks`) and worktrees' (rule 11 is
+// about git's hook directories, not one spelling).
+func gitHookTop(key string) int {
+	k := key + "/"
+	i := strings.Index(k, "/.git/")
+	if i < 0 {
+		return -1
+	}
+	rest := strings.Split(k[i+len("/.git/"):], "/")
+	for _, c := range rest {
+		if c == "hooks" {
+			return i
+		}
+	}
+	return -1
+}
+
+// gitRepoConfig reports whether key is the configuration file of a git
+// directory, which can make git run programs: `.git/config`, or a
+// submodule's or worktree's under `.git/modules/` or `.git/worktrees/`
+// (`config`, `config.worktree`).
+func gitRepoConfig(key string) bool {
+	if strings.HasSuffix(key, "/.git/config") || strings.HasSuffix(key, "/.git/config.worktree") {
+		return true
+	}
+	if !strings.Contains(key, "/.git/modules/") && !strings.Contains(key, "/.git/worktrees/") {
+		return false
+	}
+	return strings.HasSuffix(key, "/config") || strings.HasSuffix(key, "/config.worktree")
+}
+
+// gitDirHoldingHooks reports whether key is a git directory that holds
+// hook directories, as a whole: `.git` (or a `.git` file that points git
+// elsewhere), a submodule's `.git/modules/NAME` (nested too) or a
+// worktree's `.git/worktrees/NAME`.
+func gitDirHoldingHooks(key string) bool {
+	if strings.HasSuffix(key, "/.git") {
+		return true
+	}
+	i := strings.Index(key, "/.git/")
+	if i < 0 {
+		return false
+	}
+	rest := strings.Split(key[i+len("/.git/"):], "/")
+	if len(rest)%2 != 0 {
+		return false
+	}
+	for j := 0; j < len(rest); j += 2 {
+		if rest[j] != "modules" && !(j == 0 && rest[j] == "worktrees") || rest[j+1] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// inConfiguredHooks reports whether p is in (or is) a hook directory that
+// a workspace root's repository configures with core.hooksPath (husky's
+// `.husky/_`): git runs what is written there as hooks (rule 11).
+func (w *walker) inConfiguredHooks(p string) bool {
+	if !w.hooksPathsDone {
+		w.hooksPathsDone = true
+		for _, r := range w.roots() {
+			w.hooksPaths = append(w.hooksPaths, w.configuredHooks(r)...)
+		}
+	}
+	for _, d := range w.hooksPaths {
+		if w.under(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// configuredHooks reads core.hooksPath from root/.git/config, resolved
+// as git resolves it for hooks run at the top of the work tree root. An
+// include of another file is not followed.
+func (w *walker) configuredHooks(root string) []string {
+	cfg := root + "/.git/config"
+	fsys := w.fs()
+	r, can := fsys.(readFileFS)
+	if !can || !fsys.IsFile(cfg) {
+		return nil
+	}
+	b, err := r.ReadFile(cfg)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, v := range gitConfigValues(string(b), "core", "hookspath") {
+		switch {
+		case v == "":
+		case v == "~" || strings.HasPrefix(v, "~/"):
+			if w.opts.Home != "" {
+				out = append(out, path.Clean(w.opts.Home+v[1:]))
+			}
+		case strings.HasPrefix(v, "/"):
+			out = append(out, path.Clean(v))
+		default:
+			out = append(out, path.Clean(root+"/"+v))
+		}
+	}
+	return out
+}
+
+// gitConfigValues returns the values of section.key (both in lower case)
+// in a git config file's text, in order: `[core]` then `hooksPath = x`,
+// with double quotes, backslash escapes and `#`/`;` comments as git reads
+// them (well enough for a path).
+func gitConfigValues(text, section, key string) []string {
+	var out []string
+	cur := ""
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				cur = ""
+				continue
+			}
+			name := strings.TrimSpace(line[1:end])
+			if sec, sub, ok := strings.Cut(name, " "); ok {
+				name = strings.ToLower(sec) + " " + sub
+			} else {
+				name = strings.ToLower(name)
+			}
+			cur = name
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || cur != section || !strings.EqualFold(strings.TrimSpace(k), key) {
+			continue
+		}
+		var val strings.Builder
+		quoted := false
+		v = strings.TrimSpace(v)
+		for i := 0; i < len(v); i++ {
+			c := v[i]
+			switch {
+			case c == '"':
+				quoted = !quoted
+			case c == '\\' && i+1 < len(v):
+				i++
+				val.WriteByte(v[i])
+			case (c == '#' || c == ';') && !quoted:
+				i = len(v)
+			default:
+				val.WriteByte(c)
+			}
+		}
+		out = append(out, strings.TrimSpace(val.String()))
+	}
+	return out
 }

@@ -264,6 +264,7 @@ type invocation struct {
 	// relative --work-tree or GIT_DIR from the directory -C moved it to.
 	trees       []flagHit
 	treesLooked bool // the RepoDir options were checked (repoConfig)
+	repoHere    bool // the top entry reads the repository where it runs (RepoConfig)
 }
 
 type flagHit struct {
@@ -296,6 +297,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	if len(inv.envWords) > 0 {
 		inv.envOptions(e)
+	}
+	if top {
+		inv.repoHere = e.RepoConfig
 	}
 	inv.args = args
 	inv.ruleStore = e.RuleStore
@@ -368,6 +372,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				return
 			}
 			if e.Operands == effects.NoPaths || e.Other != nil {
+				if e.Pathspecs {
+					// `git checkout other -- a.go`: a revision, then pathspecs.
+					inv.operands = append(inv.operands, a)
+					for _, r := range args[i+1:] {
+						if r.dynamic || !isOption(r.value) {
+							inv.operands = append(inv.operands, r)
+						}
+					}
+					inv.finishSpecial(e)
+				}
 				inv.unknownSub(e, a)
 				return
 			}
@@ -557,6 +571,9 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 	cls := e.Other
 	if cls == nil {
 		cls = []effects.Class{effects.OpaqueMedium}
+	}
+	if slices.Contains(inv.classes, effects.HistoryRewrite) && e.Pathspecs {
+		cls = append([]effects.Class{effects.HistoryRewrite}, cls...) // finishSpecial found `--`
 	}
 	inv.classes = append([]effects.Class(nil), cls...)
 	inv.ruleStore = e.OtherRuleStore
@@ -887,6 +904,9 @@ func (inv *invocation) applyFlag(h flagHit) {
 		if key, value, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s, which makes git run a program", inv.text, key)))
+			if !val.dynamic && strings.HasPrefix(strings.TrimSpace(value), "ext::") {
+				inv.gitExtURL(field{value: strings.TrimSpace(value)})
+			}
 			if configIsCode(key, value) {
 				// git runs it later from the top of the work tree, which
 				// git finds at run time.
@@ -917,41 +937,19 @@ func (inv *invocation) writeFlagValues() {
 	}
 }
 
-// configRunsProgram reports whether a git config key names a program (rule 11).
+// configRunsProgram reports whether a git config key names a program (rule
+// 11; the keys are table data, [effects.GitConfigKeys]); kv is `key=value`.
 func configRunsProgram(key, kv string) bool {
-	k := strings.ToLower(key)
-	switch k {
-	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
-		"core.gitproxy", "sequence.editor", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-		"credential.helper", "interactive.difffilter", "diff.external", "merge.tool", "diff.tool",
-		"core.worktree", "include.path", "uploadpack.packobjectshook", "protocol.allow", "safe.directory":
-		return true
-	}
-	if strings.HasPrefix(k, "alias.") {
-		_, v, _ := strings.Cut(kv, "=")
-		return strings.HasPrefix(strings.TrimSpace(v), "!") || v == ""
-	}
-	for _, suffix := range []string{".textconv", ".command", ".driver", ".clean", ".smudge", ".process",
-		".cmd", ".uploadpack", ".receivepack", ".proxy", ".helper", ".program"} {
-		if strings.HasSuffix(k, suffix) {
-			return true
-		}
-	}
-	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "includeif.")
+	_, v, _ := strings.Cut(kv, "=")
+	_, ok := effects.GitConfigRuns(key, v)
+	return ok
 }
 
 // configIsCode reports whether a git config value that runs a program is a
 // command line (rather than a path or a boolean).
 func configIsCode(key, value string) bool {
-	k := strings.ToLower(key)
-	switch k {
-	case "core.hookspath", "core.worktree", "include.path", "safe.directory", "protocol.allow":
-		return false
-	}
-	if strings.HasPrefix(k, "alias.") {
-		return strings.HasPrefix(strings.TrimSpace(value), "!")
-	}
-	return !strings.HasPrefix(k, "includeif.")
+	kind, ok := effects.GitConfigRuns(key, value)
+	return ok && kind != effects.GitElsewhere
 }
 
 // treeDirs resolves the TreeDir and RepoDir options (inv.trees) against
@@ -977,6 +975,24 @@ func (inv *invocation) repoConfig() {
 	}
 	inv.treesLooked = true
 	w := inv.w
+	repoDir := false
+	for _, h := range inv.trees {
+		repoDir = repoDir || h.flag.Value == effects.RepoDir
+	}
+	if inv.repoHere && !repoDir {
+		// The repository git finds from where it runs (`git -C /tmp/x
+		// status`). A directory only known at run time is left alone:
+		// `cd "$(git rev-parse --show-toplevel)" && git status` is common.
+		for _, d := range inv.dirs {
+			if d == "" || w.inRoot(d) {
+				continue
+			}
+			if l := w.locate(d); l != locInside && l != locRoot {
+				w.allKnown = false
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs in %s, in a repository whose configuration and hooks may name programs that are not inspected", inv.text, w.describe(d, l))))
+			}
+		}
+	}
 	for _, h := range inv.trees {
 		if h.flag.Value != effects.RepoDir {
 			continue
@@ -998,9 +1014,29 @@ func (inv *invocation) repoConfig() {
 	}
 }
 
+// inRoot reports whether the directory d is a workspace root or below
+// one, by name alone (cheaper than [walker.locate], which also asks the
+// rule store). A physical d under a root as given is under it physically
+// (every prefix of d is a real directory), so the roots as given are
+// tried before their resolution, which costs a walk of the filesystem.
+// The request's own cwd is taken as given, not resolved.
+func (w *walker) inRoot(d string) bool {
+	for _, r := range w.opts.Workspaces {
+		if r != "" && w.under(d, w.absPath(r)) {
+			return true
+		}
+	}
+	for _, r := range w.roots() {
+		if w.under(d, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // emit adds the invocation's own classes as parts.
 func (inv *invocation) emit() {
-	if len(inv.trees) > 0 {
+	if len(inv.trees) > 0 || inv.repoHere {
 		inv.repoConfig()
 	}
 	seen := map[effects.Class]bool{}
@@ -1047,6 +1083,19 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
 		p.Reason = fmt.Sprintf("`%s` deletes resources outside the workspace", inv.text)
+	case c == effects.HistoryRewrite && len(inv.trees) == 0 && inv.entry.WorkTree:
+		// The rewrite changes the files of the work tree where git runs
+		// (`git -C dotfiles reset --hard`): one that holds the rule store
+		// is a rule-store modification (SPEC §5.6).
+		w.add(p)
+		for _, d := range inv.dirs {
+			if d != "" && w.locateChange(d) == locRuleStore {
+				wp := p
+				wp.Class = effects.WriteInside
+				w.write(wp, d, false)
+			}
+		}
+		return
 	case c == effects.HistoryRewrite && len(inv.trees) > 0:
 		// A history rewrite changes the files of the work tree, which an
 		// option moved (`git --work-tree=/ checkout -- .`).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -192,12 +193,43 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 				break
 			}
 		}
-	case "git rm", "git restore", "git checkout":
-		if inv.key() == "git checkout" && hasAny(inv.args, "--") {
+	case "git checkout":
+		if hasAny(inv.args, "--") {
 			inv.classes = []effects.Class{effects.HistoryRewrite}
 			inv.why = "git checkout -- PATH throws away uncommitted changes to those files"
 		}
-		inv.ruleStoreOperands()
+	case "patch":
+		// patch [ORIGFILE [PATCHFILE]]: the first operand is the file
+		// patched, whatever the patch names.
+		if len(inv.operands) > 0 {
+			inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, "patch", ""), inv.operands[0])
+		}
+	case "unzip":
+		// unzip ARCHIVE [MEMBER...] [-x ...]: the members are written in
+		// the -d directory, or where unzip runs.
+		if len(inv.operands) > 1 && !inv.replacing {
+			dirs := inv.dirs
+			if h := inv.has("-d"); h != nil && h.value != nil {
+				dirs = unknownDirs
+				if !h.value.dynamic {
+					dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
+				}
+			}
+			inv.memberWrites(unzipMembers(inv.args), dirs, false)
+		}
+	case "7z e":
+		// 7z x ARCHIVE [MEMBER...]: written where -o put them.
+		if len(inv.operands) > 1 {
+			inv.memberWrites(inv.operands[1:], inv.dirs, false)
+		}
+	}
+	if e.Pathspecs {
+		inv.pathspecs()
+	}
+	if inv.top == "git" {
+		for _, o := range inv.operands {
+			inv.gitExtURL(o)
+		}
 	}
 	if e.Request == effects.ItemRequests {
 		inv.requestItemFiles()
@@ -1332,6 +1364,9 @@ func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
 		if ops[0].dynamic || configRunsProgram(ops[0].value, kv) {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueMedium, "git config", fmt.Sprintf("`%s` sets %s, which makes git run a program later", inv.text, ops[0].value)))
+			if len(ops) >= 2 && !ops[1].dynamic && strings.HasPrefix(strings.TrimSpace(ops[1].value), "ext::") {
+				inv.gitExtURL(field{value: strings.TrimSpace(ops[1].value)})
+			}
 			if len(ops) >= 2 && configIsCode(ops[0].value, ops[1].value) {
 				var at syntax.Node = inv.at
 				if ops[1].word != nil {
@@ -1765,6 +1800,9 @@ func (inv *invocation) tar() {
 		for _, d := range dirs {
 			w.write(base, d, d == "")
 		}
+		if !absolute {
+			inv.memberWrites(ops, dirs, false)
+		}
 	case "c":
 		inv.classes = nil
 		if h := inv.has("-f", "--file"); h != nil && h.value != nil {
@@ -1930,20 +1968,216 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 	return true
 }
 
-// ruleStoreOperands refuses pathspec operands that name the rule store
-// (`git rm .vscode/settings.json`), for commands whose operands are not
-// otherwise classified as paths.
-func (inv *invocation) ruleStoreOperands() {
+// pathspecs classifies the pathspec operands of a git command that writes
+// them in the work tree, or deletes them ([effects.Program.Pathspecs]): a
+// rule-store member among them is refused (`git checkout main --
+// .vscode/settings.json`, SPEC §5.6), and so is a deletion outside the
+// workspace (`git clean -fdx ..`, §5.1). Revisions among the operands
+// resolve to names inside the workspace, which change nothing here.
+func (inv *invocation) pathspecs() {
 	w := inv.w
+	deletes := slices.Contains(inv.classes, effects.Deletion)
+	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	if deletes {
+		base = w.part(inv.at, effects.Deletion, inv.prog, inv.why)
+	}
+	unknown := func() {
+		if deletes {
+			w.remove(base, "")
+		} else {
+			w.write(base, "", true)
+		}
+	}
 	for _, o := range inv.operands {
 		if o.dynamic {
+			if deletes {
+				unknown()
+			}
 			continue
 		}
-		for _, p := range w.resolveIn(o.value, o.glob, inv.dirs) {
-			if p != "" && w.locateChange(p) == locRuleStore {
+		v, top, exclude := gitPathspec(o.value)
+		if exclude {
+			continue
+		}
+		if top {
+			// `:/x` is relative to the top of the work tree, which git
+			// finds at run time.
+			unknown()
+			continue
+		}
+		for _, p := range w.resolveIn(v, o.glob, inv.dirs) {
+			switch {
+			case p == "":
+				unknown()
+			case deletes:
+				inv.removeIn(base, p)
+			case w.locateChange(p) == locRuleStore:
 				part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
 				part.Refusal = effects.RuleStoreModification
 				w.add(part)
+			}
+		}
+	}
+}
+
+// gitExtURL classifies the command of a git `ext::` transport URL, which
+// git runs to reach the remote (`git clone 'ext::sh -c rm% -rf% ~' y`,
+// git-remote-ext(1)) when protocol.ext.allow lets it: the repository's
+// configuration is not inspected, so it is classified as if it ran (SPEC
+// §3 rule 1). The same URL in a config value (`remote.x.url`) runs later.
+func (inv *invocation) gitExtURL(o field) {
+	cmd, ok := strings.CutPrefix(o.value, "ext::")
+	if !ok {
+		return
+	}
+	if o.dynamic {
+		inv.opaqueHigh("the command of an ext:: URL only known at run time")
+		return
+	}
+	words := gitExtWords(cmd)
+	if len(words) == 0 {
+		return
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = shellQuote(w)
+	}
+	inv.w.allKnown = false
+	inv.w.add(inv.w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes git run the command of the ext:: URL %q", inv.text, o.value)))
+	inv.shellCode(strings.Join(quoted, " "), inv.at, processCtx(inv.dirs, inv.dirs))
+}
+
+// gitExtWords splits the command of an `ext::` URL as git does: words at
+// spaces, `% ` a space inside a word, `%%` a percent sign, `%s`/`%S` the
+// service name (git-upload-pack), `%G`/`%V` arguments git consumes.
+func gitExtWords(cmd string) []string {
+	var words []string
+	var cur strings.Builder
+	have := false
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case c == ' ':
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		case c == '%' && i+1 < len(cmd):
+			i++
+			switch cmd[i] {
+			case ' ', '%':
+				cur.WriteByte(cmd[i])
+			case 's':
+				cur.WriteString("upload-pack")
+			case 'S':
+				cur.WriteString("git-upload-pack")
+			case 'G', 'V':
+				// the rest of the word goes to git, not to the command
+				for i+1 < len(cmd) && cmd[i+1] != ' ' {
+					i++
+				}
+				continue
+			default:
+				cur.WriteByte('%')
+				cur.WriteByte(cmd[i])
+			}
+			have = true
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// gitPathspec reads git's pathspec magic (gitglossary(7)): the path the
+// pathspec names, whether it is relative to the top of the work tree
+// (`:/x`, `:(top)x`), and whether it only excludes (`:!x`, `:^x`,
+// `:(exclude)x`).
+func gitPathspec(v string) (path string, top, exclude bool) {
+	if !strings.HasPrefix(v, ":") {
+		return v, false, false
+	}
+	rest := v[1:]
+	if strings.HasPrefix(rest, "(") {
+		magic, after, ok := strings.Cut(rest[1:], ")")
+		if !ok {
+			return "", true, false
+		}
+		for _, m := range strings.Split(magic, ",") {
+			switch strings.TrimSpace(m) {
+			case "exclude":
+				exclude = true
+			case "top":
+				top = true
+			}
+		}
+		return after, top, exclude
+	}
+	for len(rest) > 0 && strings.ContainsRune("!^/", rune(rest[0])) {
+		switch rest[0] {
+		case '!', '^':
+			exclude = true
+		case '/':
+			top = true
+		}
+		rest = rest[1:]
+	}
+	rest = strings.TrimPrefix(rest, ":")
+	return rest, top, exclude
+}
+
+// unzipMembers are the member operands of unzip's words: after the
+// archive, up to `-x` (the names after it are excluded, not written).
+func unzipMembers(args []field) []field {
+	var ops []field
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.dynamic:
+			ops = append(ops, a)
+		case a.value == "-x":
+			return ops[min(1, len(ops)):]
+		case a.value == "-d" || a.value == "-P" || a.value == "-O" || a.value == "-I":
+			i++
+		case isOption(a.value):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	return ops[min(1, len(ops)):]
+}
+
+// memberWrites classifies the archive members an extractor names, written
+// in dirs (`tar -xf x.tar .vscode/settings.json`, `unzip x.zip
+// .git/hooks/pre-commit`): a member is a path there, so a rule-store member
+// or a git hook among them is what it is. Absolute member names keep their
+// root only when absolute says so (tar -P); extractors strip it otherwise.
+func (inv *invocation) memberWrites(ops []field, dirs []string, absolute bool) {
+	w := inv.w
+	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	for _, o := range ops {
+		if o.dynamic {
+			continue // a member the archive may not have; the extraction is located by dirs
+		}
+		v := o.value
+		if !absolute {
+			v = strings.TrimLeft(v, "/")
+			if v == "" {
+				continue
+			}
+		}
+		for _, d := range dirs {
+			if d == "" {
+				w.write(base, "", true)
+				continue
+			}
+			for _, p := range w.resolveIn(v, o.glob, []string{d}) {
+				w.write(base, p, p == "")
 			}
 		}
 	}

@@ -109,8 +109,12 @@ type walker struct {
 
 	physRoots []string // workspace roots with symlinks resolved, computed on first use
 	rootsDone bool
-	expandCfg *expand.Config
-	evalCache map[string]prefix // evalPrefix's results for this call
+	// hooksPaths are the hook directories the workspace roots' repositories
+	// configure (core.hooksPath), read once per command; see configuredHooks.
+	hooksPaths     []string
+	hooksPathsDone bool
+	expandCfg      *expand.Config
+	evalCache      map[string]prefix // evalPrefix's results for this call
 	// resolutions counts the prefixes resolved on the filesystem; past
 	// maxResolutions further paths are left unresolved (unknown).
 	resolutions int

@@ -45,9 +45,9 @@ var gitResetFlags = fl(rpath("--pathspec-from-file"),
 // gitResetBack are the operands of git reset that name an earlier commit
 // (`git reset HEAD~1` drops the last commit from the branch).
 func gitResetBack() []Program {
-	out := []Program{{Name: "HEAD", Effects: fx(WriteInside), Flags: gitResetFlags, Why: "git reset HEAD unstages changes", Examples: ex("git reset HEAD src/b.go")}}
+	out := []Program{{Name: "HEAD", Effects: fx(WriteInside), WorkTree: true, Flags: gitResetFlags, Why: "git reset HEAD unstages changes", Examples: ex("git reset HEAD src/b.go")}}
 	for _, n := range []string{"HEAD^", "HEAD^^", "HEAD~", "HEAD~1", "HEAD~2", "HEAD~3", "HEAD~4", "HEAD~5", "HEAD~6", "HEAD~7", "HEAD~8", "HEAD~9"} {
-		out = append(out, Program{Name: n, Effects: fx(HistoryRewrite), Flags: gitResetFlags,
+		out = append(out, Program{Name: n, Effects: fx(HistoryRewrite), WorkTree: true, Flags: gitResetFlags,
 			Why: "git reset " + n + " moves the branch back, dropping its last commits", Examples: ex("git reset " + n)})
 	}
 	return out
@@ -123,7 +123,7 @@ var gitSubcommands = []Program{
 	{Name: "check-attr", Effects: fx(Read), Examples: ex("git check-attr -a src/a.go")},
 	{Name: "check-ignore", Effects: fx(Read), Examples: ex("git check-ignore -v build/x")},
 	{Name: "check-ref-format", Effects: fx(Read), Examples: ex("git check-ref-format --branch feature")},
-	{Name: "checkout", Effects: fx(WriteInside), Why: "git checkout changes the files of the working tree",
+	{Name: "checkout", Effects: fx(WriteInside), WorkTree: true, Pathspecs: true, Why: "git checkout changes the files of the working tree",
 		Flags: fl(arg("-b", "--orphan", "--conflict"), optArg("-t"), optArg("--track", "--recurse-submodules"),
 			Flag{Names: names("-B"), Value: Arg, Effects: fx(HistoryRewrite), Why: "git checkout -B resets an existing branch",
 				Examples: ex("git checkout -B main origin/main")},
@@ -134,7 +134,8 @@ var gitSubcommands = []Program{
 		// PATH` is the same for one path, and the classifier cannot tell a path
 		// from a branch, so only `.` is caught by data (see the report).
 		Subcommands: []Program{
-			sub(".", fx(HistoryRewrite), "git checkout . throws away every uncommitted change in the working tree", "git checkout .", "git checkout -- ."),
+			{Name: ".", Effects: fx(HistoryRewrite), WorkTree: true, Why: "git checkout . throws away every uncommitted change in the working tree",
+				Examples: ex("git checkout .", "git checkout -- .")},
 		},
 		Other:    fx(WriteInside),
 		Examples: ex("git checkout main", "git checkout -b feature"), NotExamples: ex("git checkout .", "git checkout -f main")},
@@ -144,7 +145,7 @@ var gitSubcommands = []Program{
 		Examples: ex("git cherry-pick abc123", "git cherry-pick -x abc123")},
 	{Name: "citool", Aliases: names("gui"), Effects: fx(WriteInside), Why: "git citool commits from a graphical tool",
 		Examples: ex("git citool")},
-	{Name: "clean", Effects: fx(Deletion), Why: "git clean deletes untracked files",
+	{Name: "clean", Effects: fx(Deletion), Pathspecs: true, Why: "git clean deletes untracked files",
 		Flags:    fl(arg("-e", "--exclude"), Flag{Names: names("-n", "--dry-run"), Replace: true, Effects: fx(Read), Examples: ex("git clean -n")}),
 		Examples: ex("git clean -fd", "git clean -fdx"), NotExamples: ex("git clean -n")},
 	{Name: "clone", Effects: fx(Network, WriteInside), Operands: WritePaths, Why: "git clone downloads a repository into a new directory",
@@ -181,7 +182,22 @@ var gitSubcommands = []Program{
 		Other:    fx(WriteInside),
 		Examples: ex("git config user.name x"), NotExamples: ex("git config --global user.name x", "git config --get user.name", "git config core.pager 'sh -c x'")},
 	{Name: "count-objects", Aliases: names("fsck", "show-index", "verify-pack"), Effects: fx(Read), Examples: ex("git count-objects -v", "git fsck")},
-	{Name: "credential", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
+	// git credential fill prints a stored credential; approve and reject
+	// store and erase one through the configured helpers: the default
+	// store is ~/.git-credentials (an implicit home write, SPEC §5.2). An
+	// unknown action is the conservative write.
+	{Name: "credential", Effects: fx(Read), Credential: true,
+		Subcommands: []Program{
+			{Name: "approve", Aliases: names("erase", "reject", "store"), Effects: fx(WriteOutside), HomeWrite: "~/.git-credentials",
+				Why: "git credential approve and reject store and erase credentials in the configured helpers", Examples: ex("git credential approve", "git credential reject")},
+			{Name: "capability", Effects: fx(Read), Examples: ex("git credential capability")},
+			{Name: "fill", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
+		},
+		Other: fx(WriteOutside), Examples: ex("git credential")},
+	{Name: "credential-store", Aliases: names("credential-cache"), Effects: fx(WriteOutside), HomeWrite: "~/.git-credentials",
+		Why:         "git credential-store and credential-cache keep credentials for git",
+		Subcommands: []Program{{Name: "get", Effects: fx(Read), Credential: true, Examples: ex("git credential-store get")}},
+		Other:       fx(WriteOutside), Examples: ex("git credential-store store")},
 	{Name: "describe", Effects: fx(Read), Flags: fl(arg("--match", "--exclude", "--candidates"), optArg("--dirty", "--broken", "--abbrev")),
 		Examples: ex("git describe --tags", "git describe --always --dirty")},
 	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Flags: gitDiffFlags,
@@ -272,7 +288,7 @@ var gitSubcommands = []Program{
 			sub("run", fx(WriteInside), "git maintenance run repacks the repository", "git maintenance run --task=gc"),
 		},
 		Examples: ex("git maintenance start")},
-	{Name: "merge", Effects: fx(WriteInside), Why: "git merge joins branches into the current one",
+	{Name: "merge", Effects: fx(WriteInside), WorkTree: true, Why: "git merge joins branches into the current one",
 		Flags: fl(arg("-m", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "--cleanup"), rpath("-F", "--file"), optArg("-S"), optArg("--gpg-sign", "--log"),
 			Flag{Names: names("--abort"), Effects: fx(HistoryRewrite), Why: "git merge --abort resets the working tree", Examples: ex("git merge --abort")}),
 		Examples: ex("git merge feature", "git merge --no-ff -m 'merge' feature")},
@@ -297,7 +313,7 @@ var gitSubcommands = []Program{
 		Examples: ex("git notes")},
 	{Name: "prune", Effects: fx(HistoryRewrite), Why: "git prune deletes unreachable objects for good", Flags: fl(arg("--expire")),
 		Examples: ex("git prune")},
-	{Name: "pull", Effects: fx(Network, WriteInside), Why: "git pull downloads commits and merges them into the working tree",
+	{Name: "pull", Effects: fx(Network, WriteInside), WorkTree: true, Why: "git pull downloads commits and merges them into the working tree",
 		Flags: flags(gitRemoteFlags, fl(arg("-s", "--strategy", "-X", "--strategy-option"), optArg("-S"), optArg("--gpg-sign"),
 			Flag{Names: names("-r", "--rebase"), Effects: fx(HistoryRewrite),
 				Why: "git pull --rebase rewrites local commits onto the remote ones", Examples: ex("git pull --rebase")},
@@ -313,7 +329,7 @@ var gitSubcommands = []Program{
 		Examples: ex("git range-diff main topic-v1 topic-v2")},
 	{Name: "read-tree", Aliases: names("update-index"), Effects: fx(WriteInside), Why: "git read-tree changes the index",
 		Flags: fl(arg("--prefix", "--chmod", "--cacheinfo", "--index-version"), wpath("--index-output")), Examples: ex("git read-tree HEAD", "git update-index --refresh")},
-	{Name: "rebase", Effects: fx(HistoryRewrite), Why: "git rebase rewrites the commits of a branch",
+	{Name: "rebase", Effects: fx(HistoryRewrite), WorkTree: true, Why: "git rebase rewrites the commits of a branch",
 		Flags: fl(arg("--onto", "-s", "--strategy", "-X", "--strategy-option", "-C", "--whitespace", "--empty", "--rebase-merges"),
 			optArg("-S"), optArg("--gpg-sign"), prog("-x", "--exec")),
 		Examples: ex("git rebase main", "git rebase -i HEAD~3", "git rebase --continue")},
@@ -357,10 +373,10 @@ var gitSubcommands = []Program{
 	// git reset to an earlier commit moves the branch back; the common
 	// spellings of "the last commits" are entries, any other operand (a path,
 	// HEAD, another commit) takes Other.
-	{Name: "reset", Effects: fx(WriteInside), Why: "git reset changes the index and the current branch",
+	{Name: "reset", Effects: fx(WriteInside), WorkTree: true, Why: "git reset changes the index and the current branch",
 		Flags: gitResetFlags, Subcommands: gitResetBack(), Other: fx(WriteInside),
 		Examples: ex("git reset", "git reset HEAD a.go", "git reset -q"), NotExamples: ex("git reset --hard origin/main", "git reset HEAD~1")},
-	{Name: "restore", Effects: fx(HistoryRewrite), Why: "git restore throws away uncommitted changes in the working tree",
+	{Name: "restore", Effects: fx(HistoryRewrite), WorkTree: true, Pathspecs: true, Why: "git restore throws away uncommitted changes in the working tree",
 		Flags: fl(arg("-s", "--source", "--conflict"), rpath("--pathspec-from-file"),
 			Flag{Names: names("-S", "--staged"), Replace: true, Effects: fx(WriteInside), Why: "git restore --staged unstages changes",
 				Examples: ex("git restore --staged a.go")},
@@ -374,7 +390,7 @@ var gitSubcommands = []Program{
 	{Name: "revert", Effects: fx(WriteInside), Why: "git revert records commits that undo others",
 		Flags:    fl(arg("-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "--cleanup"), optArg("-S"), optArg("--gpg-sign")),
 		Examples: ex("git revert HEAD", "git revert --no-edit abc123")},
-	{Name: "rm", Effects: fx(Deletion), Why: "git rm deletes files from the working tree and the index",
+	{Name: "rm", Effects: fx(Deletion), Pathspecs: true, Why: "git rm deletes files from the working tree and the index",
 		Flags: fl(rpath("--pathspec-from-file"),
 			Flag{Names: names("--cached"), Replace: true, Effects: fx(WriteInside), Why: "git rm --cached only changes the index",
 				Examples: ex("git rm --cached secret.txt")}),
@@ -410,7 +426,7 @@ var gitSubcommands = []Program{
 			sub("drop", fx(HistoryRewrite), "git stash drop throws away a stash", "git stash drop", "git stash drop stash@{0}"),
 			{Name: "list", Effects: fx(Read), Flags: gitLogFlags, Examples: ex("git stash list")},
 			sub("pop", fx(WriteInside), "git stash pop changes the working tree", "git stash pop"),
-			{Name: "push", Aliases: names("save"), Effects: fx(WriteInside), Why: "git stash push moves uncommitted changes out of the working tree",
+			{Name: "push", Aliases: names("save"), Effects: fx(WriteInside), Pathspecs: true, Why: "git stash push moves uncommitted changes out of the working tree",
 				Flags: fl(arg("-m", "--message"), rpath("--pathspec-from-file")), Examples: ex("git stash push -m wip", "git stash save wip")},
 			{Name: "show", Effects: fx(Read), Flags: gitDiffFlags, Examples: ex("git stash show -p")},
 			sub("store", fx(WriteInside), "git stash store records a stash", "git stash store abc123"),
@@ -438,7 +454,7 @@ var gitSubcommands = []Program{
 				Flags: fl(arg("--depth", "--reference", "-j", "--jobs", "--filter")), Examples: ex("git submodule update --init --recursive")},
 		},
 		Examples: ex("git submodule")},
-	{Name: "switch", Effects: fx(WriteInside), Why: "git switch changes the files of the working tree",
+	{Name: "switch", Effects: fx(WriteInside), WorkTree: true, Why: "git switch changes the files of the working tree",
 		Flags: fl(arg("-c", "--create", "--orphan", "--conflict"), optArg("-t"), optArg("--track", "--recurse-submodules"),
 			Flag{Names: names("-C", "--force-create"), Value: Arg, Effects: fx(HistoryRewrite), Why: "git switch -C resets an existing branch",
 				Examples: ex("git switch -C main origin/main")},
@@ -484,7 +500,7 @@ var gitPrograms = []Program{
 	// git: the options before the subcommand (git(1)); -C and -c are read by
 	// the classifier as the directory and as configuration that may name a
 	// program (SPEC §3 rule 11).
-	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium), Env: gitEnv,
+	{Name: "git", Effects: fx(Read), Other: fx(OpaqueMedium), Env: gitEnv, RepoConfig: true,
 		Flags: fl(dir("-C"), config("-c"),
 			Flag{Names: names("--git-dir"), Value: RepoDir, Why: "git --git-dir uses the repository there, with its configuration and hooks",
 				Examples: ex("git --git-dir=/tmp/x/.git log")},

@@ -100,6 +100,26 @@ type Program struct {
 	// is a [Program.RuleStore] change too: the gate's own commands, where an
 	// unknown verb may be one that edits the rules (`command-safety rules`).
 	OtherRuleStore bool
+	// WorkTree: the entry changes the files of the work tree where it runs
+	// (`git reset --hard`, `git rebase`, `git checkout .`), so its history
+	// rewrites are located there too: a work tree that holds a rule-store
+	// member makes them a rule-store-modification refusal (SPEC §5.6).
+	WorkTree bool
+	// Pathspecs: the operands are pathspecs of files in the work tree that
+	// the entry writes, or deletes when its effects include
+	// irreversible-deletion (`git checkout main -- a.go`, `git clean -fdx
+	// ..`, `git rm -r dir`). Each is resolved as a path: a rule-store member
+	// is refused (SPEC §5.6), a deletion outside the workspace is refused
+	// (§5.1). Operands that are revisions resolve to harmless names inside.
+	Pathspecs bool
+	// RepoConfig: the program reads the configuration and hooks of the
+	// repository it finds where it runs (git looks upward from its
+	// directory), which may name programs (core.fsmonitor runs on `git
+	// status`, core.pager on `git log`). Run in a directory outside the
+	// workspace (`git -C /tmp/x status`, `cd /tmp/x && git diff`) that is
+	// opaque-medium, like a [RepoDir] option outside. Only on top-level
+	// entries.
+	RepoConfig bool
 	// InShell: the command the entry carries runs in the shell itself, not in
 	// a process it starts (`builtin cd src`, `command cd src`): a cd there
 	// changes the shell's directory. Functions are still not called

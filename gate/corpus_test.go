@@ -83,18 +83,21 @@ var (
 		"/home/u/ws/cloned/-delete":    true,
 		"/home/u/ws/cloned/--pre=x.sh": true,
 		"/home/u/ws/cloned/main.go":    true,
+		// The second root's repository configures its hooks (husky).
+		"/srv/other/.git/config": true,
 	}
 	// corpusContents are what the files of corpusFiles that are read hold;
 	// the others read as errors.
 	corpusContents = map[string]string{
 		"/home/u/ws/package.json":     `{"name": "ws", "scripts": {"lint": "eslint .", "dev": "vite", "tsc": "tsc -p .", "build": "tsc"}}`,
 		"/home/u/ws/bad/package.json": `{"scripts": `,
+		"/srv/other/.git/config":      "[core]\n\trepositoryformatversion = 0\n[Core]\n\thooksPath = \".husky/_\" ; husky\n",
 	}
 	corpusDirs = map[string]bool{
 		"/": true, "/home": true, "/home/u": true, "/srv": true, "/etc": true,
 		"/home/u/ws": true, "/home/u/ws/src": true, "/home/u/ws/scripts": true,
 		"/home/u/ws/src/a": true, "/home/u/ws/src/a/b": true,
-		"/srv/other": true, "/tmp": true,
+		"/srv/other": true, "/srv/other/.git": true, "/tmp": true,
 		"/home/u/ws/dotfiles": true, "/srv/other/logs": true, "/home/u/bin": true, "/home/u/.claude": true,
 		"/home/u/.config": true, "/home/u/.config/Code": true, "/home/u/.config/Code/User": true,
 		"/home/u/.config/Cursor": true, "/home/u/.config/Cursor/User": true,

@@ -117,6 +117,15 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.OtherRuleStore {
 		b.WriteString("OtherRuleStore: true, ")
 	}
+	if p.WorkTree {
+		b.WriteString("WorkTree: true, ")
+	}
+	if p.Pathspecs {
+		b.WriteString("Pathspecs: true, ")
+	}
+	if p.RepoConfig {
+		b.WriteString("RepoConfig: true, ")
+	}
 	if p.InShell {
 		b.WriteString("InShell: true, ")
 	}
