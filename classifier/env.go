@@ -70,9 +70,31 @@ func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
 	}
 }
 
-// readVars records the variables that `read`, `printf -v` and `getopts`
-// assign from their input (keyed on the entry): values only known at run
-// time.
+// nameref records `declare -n NAME=TARGET` (a's value is the target):
+// assignments to NAME assign TARGET ([walker.assign]).
+func (w *walker) nameref(a *syntax.Assign, at syntax.Node) {
+	if w.namerefs == nil {
+		w.namerefs = map[string]string{}
+	}
+	target := ""
+	if a.Value != nil && !isDynamicWord(a.Value, false) {
+		target, _, _ = strings.Cut(strings.Join(w.word(a.Value).values(), " "), "[")
+	} else if a.Value == nil {
+		target = a.Name.Value // `declare -n p` alone: no target yet
+	}
+	w.namerefs[a.Name.Value] = target
+	if a.Value == nil || target == "" {
+		return
+	}
+	if effects.GenericEnv(target) != nil || effects.ReadByProgram(target) {
+		// The target's value may be exported already: it is not known.
+		w.exportEnv(target, a, at)
+	}
+}
+
+// readVars records the variables that `read`, `printf -v`, `getopts` and
+// `mapfile` assign from their input (keyed on the entry): values only known
+// at run time.
 func (inv *invocation) readVars(e *effects.Program, args []field) {
 	var names []string
 	switch e.Name {
@@ -84,11 +106,33 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 			case isOption(a.value):
 				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
 					i++ // -p PROMPT, -d DELIM, ...
+					if (a.value == "-a" || a.value == "-A") && i < len(args) {
+						names = append(names, args[i].value) // -a ARRAY
+					}
+				} else if j := strings.IndexAny(a.value, "aA"); j > 0 && j == len(a.value)-1 && i+1 < len(args) {
+					i++
+					names = append(names, args[i].value) // -ra ARRAY
+				} else if j > 0 && j < len(a.value)-1 {
+					names = append(names, a.value[j+1:]) // -aARRAY
 				}
 			default:
 				names = append(names, a.value)
 			}
 		}
+	case "mapfile", "readarray":
+		name := "MAPFILE"
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case isOption(a.value) && !a.dynamic:
+				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
+					i++ // -d DELIM, -C CALLBACK, ...
+				}
+			default:
+				name = a.value
+			}
+		}
+		names = append(names, name)
 	case "printf":
 		for i := 0; i+1 < len(args); i++ {
 			if args[i].value == "-v" {
@@ -116,9 +160,27 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 // is in).
 func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, depth int) {
 	if v := effects.GenericEnv(name); v != nil {
+		if v.Role == effects.EnvWrite {
+			// Every program that reads it may write the file (SSLKEYLOGFILE).
+			if dynamic || value != "" && (v.AnyValue || strings.HasPrefix(value, "/")) {
+				part := w.part(span, effects.WriteOutside, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why))
+				if dynamic {
+					w.write(part, "", true)
+				} else {
+					for _, p := range w.resolve(value, false) {
+						w.write(part, p, p == "")
+					}
+				}
+			}
+			return
+		}
 		w.allKnown = false
 		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why)))
 		if v.Role == effects.EnvCode {
+			if strings.HasPrefix(name, "BASH_FUNC_") {
+				// `() { body; }`: the body runs as the function.
+				value = strings.TrimPrefix(strings.TrimSpace(value), "()")
+			}
 			// Another program runs it, from the shell's directory.
 			w.codeValue(value, dynamic, at, depth, processCtx(w.cwd, w.lcwd))
 		}

@@ -278,7 +278,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if top && len(inv.w.env) > 0 {
 		inv.applyEnv(e)
 	}
-	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts") {
+	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts" || e.Name == "mapfile" || e.Name == "readarray") {
 		inv.readVars(e, args)
 	}
 	if len(inv.envWords) > 0 {

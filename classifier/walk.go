@@ -67,6 +67,9 @@ type walker struct {
 	// env are the assignments of variables programs read (env.go), in
 	// the order the walk met them.
 	env []*envAssign
+	// namerefs maps a nameref (`declare -n p=PATH`) to the variable it
+	// names, "" when that is only known at run time (env.go).
+	namerefs map[string]string
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -1126,6 +1129,10 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 		}
 		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
 			w.declAttrs(a, attrs)
+			if strings.Contains(attrs, "n") && strings.HasPrefix(attrs, "-") || strings.Contains(attrs, "-n") {
+				w.nameref(a, c)
+				continue
+			}
 		}
 		w.assign(a, depth, c)
 	}
@@ -1187,6 +1194,15 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if name == "PROMPT_COMMAND" && a.Value != nil && literal {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
+	}
+	if target, ok := w.namerefs[name]; ok {
+		// An assignment to a nameref assigns the variable it names.
+		if target == "" {
+			w.allKnown = false
+			w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` assigns, through a nameref, a variable only known at run time, which may change what runs", brief(w.textOf(a)))))
+			return
+		}
+		name = target
 	}
 	switch {
 	case !(a.Naked && a.Value == nil):

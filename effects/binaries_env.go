@@ -189,3 +189,10 @@ var ghEnv = []EnvVar{
 	envVar("GH_EDITOR", EnvCode, "runs a program as gh's editor", "GH_EDITOR=/tmp/ed gh pr list"),
 	envVar("GH_PAGER", EnvCode, "runs a program as gh's pager", "GH_PAGER=/tmp/p gh pr list"),
 }
+
+// lessEnv: less(1) "ENVIRONMENT VARIABLES": LESS holds options, and a `+`
+// word is a command less runs at start (`+!cmd` runs a shell command).
+var lessEnv = []EnvVar{
+	{Name: "LESS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "LESS holds options less takes as its own (+CMD runs a less command, which may be a shell command)",
+		Examples: ex("LESS='+!/tmp/x' less README.md"), NotExamples: ex("LESS=-R less README.md", "LESS='-R -S' less a.log")},
+}
