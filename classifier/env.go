@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -592,5 +593,66 @@ func (w *walker) envLeftovers() {
 			ctx: a.ctx, dirs: a.ctx.dirs, runDirs: a.ctx.dirs, entry: p}
 		inv.envOf(p, false, fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name))
 		inv.emitFlags()
+	}
+}
+
+// declDump records for §5.5 a declaration that prints the environment:
+// `export`, `declare` or `typeset` with no names (`export -p`, `declare
+// -x`, `declare -p`), which print every variable's value, secrets
+// included, like `env`; `-f`/`-F` print functions instead.
+func (w *walker) declDump(c *syntax.DeclClause) {
+	switch c.Variant.Value {
+	case "export", "declare", "typeset":
+	default:
+		return
+	}
+	for _, a := range c.Args {
+		if !a.Naked || a.Name != nil || a.Value == nil {
+			return // a name: it declares, or prints that one
+		}
+		v := a.Value.Lit()
+		if v == "" || v[0] != '-' && v[0] != '+' || strings.ContainsAny(v, "fF") {
+			return
+		}
+	}
+	w.noteCredential(c, w.textOf(c))
+	w.credential.Reason = "`" + brief(w.textOf(c)) + "` prints the environment, secrets included"
+}
+
+// jqEnv matches jq's builtins that read the environment: `env`, `$ENV`
+// (jq, gojq, jaq) and yq's `env(NAME)`, `strenv(NAME)`.
+var jqEnv = regexp.MustCompile(`\$ENV\b|(^|[^\w$.])(str)?env\b`)
+
+// envDump records for §5.5 the invocations that print the environment
+// other than env and printenv: `set` with no arguments (every variable),
+// `ps e`/`ps -E` (each process's environment), a jq or yq filter that
+// reads it.
+func (inv *invocation) envDump(args []field) {
+	w := inv.w
+	if w.credential != nil {
+		return
+	}
+	dump := false
+	switch inv.key() {
+	case "set":
+		dump = len(args) == 0
+	case "ps":
+		for _, a := range args {
+			switch {
+			case a.dynamic:
+			case strings.HasPrefix(a.value, "-"):
+				dump = dump || !strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "E")
+			default:
+				dump = dump || !isDigits(a.value) && strings.Contains(a.value, "e")
+			}
+		}
+	case "jq", "yq":
+		for _, a := range args {
+			dump = dump || !a.dynamic && !strings.HasPrefix(a.value, "-") && jqEnv.MatchString(a.value)
+		}
+	}
+	if dump {
+		w.noteCredential(inv.at, inv.text)
+		w.credential.Reason = "`" + brief(inv.text) + "` prints the environment, secrets included"
 	}
 }

@@ -610,6 +610,9 @@ func (w *walker) credentialPath(v string) bool {
 		v = asciiLower(v) // the names below are lower case
 	}
 	base := path.Base(v)
+	if base == "environ" && strings.HasPrefix(v, "/proc/") {
+		return true // a process's environment (/proc/self/environ), whose secrets env prints
+	}
 	switch {
 	case base == ".env" || strings.HasPrefix(base, ".env."),
 		strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
@@ -741,12 +744,51 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 // find's expression decides what it may be (findexpr.go), not the glob.
 func (w *walker) noteReadField(n syntax.Node, f field) {
 	if f.dynamic {
+		w.noteDynamicRead(n, f.word)
 		return
 	}
 	w.noteRead(n, f.value, nil)
-	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) && w.credentialGlob(f.value, globOpts{dots: true}) {
-		w.noteCredential(n, f.value)
+	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) {
+		if w.credentialGlob(f.value, globOpts{dots: true}) {
+			w.noteCredential(n, f.value)
+			return
+		}
+		for _, j := range w.inCwd(f.value) {
+			if w.credentialGlob(j, globOpts{dots: true}) {
+				w.noteCredential(n, f.value)
+				return
+			}
+		}
 	}
+}
+
+// noteDynamicRead records for §5.5 a read of a word only known at run
+// time whose text names a process's environment (`/proc/$$/environ`,
+// `/proc/$PID/environ`).
+func (w *walker) noteDynamicRead(n syntax.Node, word *syntax.Word) {
+	if word == nil || w.credential != nil {
+		return
+	}
+	if t := w.textOf(word); strings.HasPrefix(t, "/proc/") && strings.HasSuffix(t, "/environ") {
+		w.noteCredential(n, t)
+	}
+}
+
+// inCwd joins a relative operand to each directory the shell may be in
+// (lexically: `..` folded, no link followed), for the credential names
+// anchored in a directory (`cd ~/.aws; cat credentials`, SPEC §5.5); nil
+// for an absolute one or one starting with `~`, which are named already.
+func (w *walker) inCwd(v string) []string {
+	if v == "" || v[0] == '/' || v[0] == '~' || w.opts.Platform == Windows {
+		return nil
+	}
+	var out []string
+	for _, d := range w.cwd {
+		if d != "" {
+			out = append(out, path.Join(d, v))
+		}
+	}
+	return out
 }
 
 // noteReadValue records the files an option's value reads for §5.5: the
@@ -814,6 +856,14 @@ func (w *walker) noteRead(n syntax.Node, v string, p []string) {
 		if x != "" && w.credentialPath(x) {
 			w.noteCredential(n, v)
 			return
+		}
+	}
+	if p == nil {
+		for _, x := range w.inCwd(v) {
+			if w.credentialPath(x) {
+				w.noteCredential(n, v)
+				return
+			}
 		}
 	}
 }

@@ -49,6 +49,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
+	case "set", "ps", "jq", "yq":
+		inv.envDump(args)
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")

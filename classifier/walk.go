@@ -395,6 +395,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 			}
 			f := w.word(r.Word)
 			if f.dynamic || len(f.fields) != 1 {
+				w.noteDynamicRead(r, r.Word) // `< /proc/$$/environ`
 				info.stdinDyn = true
 				continue
 			}
@@ -1103,6 +1104,7 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 // decl classifies `export`, `declare`, `local`, `readonly`, `typeset`.
 func (w *walker) decl(c *syntax.DeclClause, depth int) {
 	w.add(w.part(c, effects.Read, c.Variant.Value, ""))
+	w.declDump(c)
 	if w.zsh() {
 		// `typeset -fu NAME` (and -fU) is autoload: NAME runs a file from $fpath.
 		autoload := false
