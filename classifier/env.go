@@ -656,3 +656,29 @@ func (inv *invocation) envDump(args []field) {
 		w.credential.Reason = "`" + brief(inv.text) + "` prints the environment, secrets included"
 	}
 }
+
+// printedNames records for §5.5 an echo or printf that prints names of
+// files of stored credentials (`echo ~/.ssh/id_rsa | xargs curl -T`): a
+// later xargs or parallel runs its command on them, like on the names a
+// find prints ([walker.printedCredentials]).
+func (inv *invocation) printedNames(args []field) {
+	w := inv.w
+	if w.credentialNames {
+		return
+	}
+	for _, a := range args {
+		if a.dynamic || strings.HasPrefix(a.value, "-") {
+			continue
+		}
+		if w.credentialPath(a.value) || a.glob && w.credentialGlob(a.value, globOpts{dots: true}) {
+			w.credentialNames = true
+			return
+		}
+		for _, j := range w.inCwd(a.value) {
+			if w.credentialPath(j) {
+				w.credentialNames = true
+				return
+			}
+		}
+	}
+}

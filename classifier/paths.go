@@ -621,10 +621,15 @@ func (w *walker) credentialPath(v string) bool {
 		return base != ".env.example" && base != ".env.sample" && base != ".env.template"
 	}
 	switch base {
-	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store":
+	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure":
 		return true
+	case "hub":
+		if v == ".config/hub" || strings.HasSuffix(v, "/.config/hub") {
+			return true // hub's token
+		}
 	}
-	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config"} {
+	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config",
+		".config/git/credentials", ".cargo/credentials", ".terraform.d/credentials", ".azure/", ".config/gcloud/", "Library/Keychains/"} {
 		if strings.Contains(v, s) {
 			return true
 		}
@@ -645,9 +650,9 @@ func (w *walker) credentialPath(v string) bool {
 // .env.example and its kin), credentialDirs the directories whose files
 // are credentials.
 var (
-	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store"}
+	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure"}
 	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*"}
-	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/"}
+	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/"}
 )
 
 // credentialLang is one pattern of the names of stored credentials as

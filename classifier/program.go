@@ -647,6 +647,10 @@ func (inv *invocation) applyFlag(h flagHit) {
 	if h.flag.Elsewhere {
 		inv.elsewhere = true
 	}
+	if h.flag.Credential {
+		w.noteCredential(inv.at, inv.text)
+		w.credential.Reason = fmt.Sprintf("`%s` reads stored credentials (%s)", brief(inv.text), h.flag.Why)
+	}
 	if h.value == nil {
 		return
 	}

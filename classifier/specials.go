@@ -51,6 +51,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
 	case "set", "ps", "jq", "yq":
 		inv.envDump(args)
+	case "echo", "printf":
+		inv.printedNames(args)
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")
@@ -885,6 +887,9 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 		}
 		if isOption(a.value) {
 			if f := findFlag(e, a.value); f != nil && f.Value != effects.NoValue && f.Value != effects.OptionalArg {
+				if f.Value == effects.ReadPath && i+1 < len(args) {
+					inv.w.noteReadField(inv.at, args[i+1]) // -a FILE: its lines become the command's arguments
+				}
 				i++
 			} else if f == nil && len(a.value) == 2 && strings.Contains("IdEeLnPsa", a.value[1:]) && i+1 < len(args) {
 				// xargs options that take a separate value.

@@ -185,6 +185,8 @@ var gitSubcommands = []Program{
 		Examples: ex("git config user.name x"), NotExamples: ex("git config --global user.name x", "git config --get user.name", "git config core.pager 'sh -c x'")},
 	{Name: "count-objects", Aliases: names("fsck", "show-index", "verify-pack"), Effects: fx(Read), Examples: ex("git count-objects -v", "git fsck")},
 	{Name: "credential", Effects: fx(Read), Credential: true, Examples: ex("git credential fill")},
+	// The helpers print the credentials they store (`get`).
+	{Name: "credential-cache", Aliases: names("credential-store"), Effects: fx(Read), Credential: true, Examples: ex("git credential-store get")},
 	{Name: "describe", Effects: fx(Read), Flags: fl(arg("--match", "--exclude", "--candidates"), optArg("--dirty", "--broken", "--abbrev")),
 		Examples: ex("git describe --tags", "git describe --always --dirty")},
 	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Flags: gitDiffFlags,
@@ -513,7 +515,7 @@ var gitPrograms = []Program{
 				},
 				Examples: ex("gh alias")},
 			{Name: "api", Effects: fx(Network), Why: "gh api sends a request to GitHub",
-				Flags:    fl(arg("-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input")),
+				Flags:    fl(rpath("-F", "--field"), arg("-X", "--method", "-H", "--header", "-f", "--raw-field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input")),
 				Examples: ex("gh api repos/a/b/pulls", "gh api -X POST repos/a/b/issues -f title=x")},
 			{Name: "auth", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{

@@ -210,6 +210,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if f.Credential {
+		b.WriteString("Credential: true, ")
+	}
 	if f.Local {
 		b.WriteString("Local: true, ")
 	}
