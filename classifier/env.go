@@ -1,6 +1,7 @@
 package classifier
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -35,6 +36,25 @@ type envAssign struct {
 	// ambient: `export X` of a value the line did not assign, so it is
 	// not known: a program it names is opaque-medium, not unidentifiable.
 	ambient bool
+	// where: the part span names and the text of at, taken when the
+	// assignment is made (the walk's frame is gone by envLeftovers).
+	where  Part
+	atText string
+}
+
+// newEnvAssign records an assignment of name at at, in the part span.
+func (w *walker) newEnvAssign(name, value string, dynamic bool, at, span syntax.Node) *envAssign {
+	a := &envAssign{name: name, value: value, dynamic: dynamic, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)}
+	a.where = w.part(span, effects.OpaqueMedium, "", "")
+	a.atText = w.textOf(at)
+	return a
+}
+
+// partOf is a part of class for the assignment a, in the part that names it.
+func (a *envAssign) partOf(class effects.Class, program, reason string) Part {
+	p := a.where
+	p.Class, p.Program, p.Reason = class, program, reason
+	return p
 }
 
 // exportEnv records `export NAME` (or `declare -x NAME`) of a variable the
@@ -46,14 +66,19 @@ func (w *walker) exportEnv(name string, at, span syntax.Node) {
 		return
 	}
 	if effects.ReadByProgram(name) {
-		w.env = append(w.env, &envAssign{name: name, dynamic: true, ambient: true, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+		a := w.newEnvAssign(name, "", true, at, span)
+		a.ambient = true
+		w.env = append(w.env, a)
 	}
 }
 
 // loopEnv records the variable of `for NAME in WORDS` (and `select`),
 // which takes each word's value: in the environment when exported.
 func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
-	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
+	if l.Name == nil {
+		return
+	}
+	if name := cmp.Or(w.namerefs[l.Name.Value], l.Name.Value); effects.GenericEnv(name) == nil && !effects.ReadByProgram(name) {
 		return
 	}
 	if len(l.Items) == 0 && !l.InPos.IsValid() {
@@ -160,6 +185,9 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 // span is the node whose span names the part (the command the assignment
 // is in).
 func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, depth int) {
+	if t := w.namerefs[name]; t != "" {
+		name = t // `declare -n p=PATH; read p`
+	}
 	if v := effects.GenericEnv(name); v != nil {
 		if v.Role == effects.EnvWrite {
 			// Every program that reads it may write the file (SSLKEYLOGFILE).
@@ -188,7 +216,7 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 		return
 	}
 	if effects.ReadByProgram(name) {
-		w.env = append(w.env, &envAssign{name: name, value: value, dynamic: dynamic, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+		w.env = append(w.env, w.newEnvAssign(name, value, dynamic, at, span))
 	}
 }
 
@@ -263,9 +291,12 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 			// A value exported from the environment as it was is the
 			// user's own setting.
 			if !a.ambient && (a.dynamic || strings.HasPrefix(a.value, "/")) {
-				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
+				inv.writeOperand(a.partOf(effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
 			}
 		default:
+			if len(v.Plain) > 0 && !a.dynamic && !a.ambient && plainOptions(a.value, v.Plain) {
+				continue // RUSTFLAGS=-Dwarnings
+			}
 			verb := "sets"
 			if a.ambient {
 				verb = "exports"
@@ -287,7 +318,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 func (inv *invocation) envPart(a *envAssign, what string) {
 	w := inv.w
 	w.allKnown = false
-	w.add(w.part(a.span, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(w.textOf(a.at)), what)))
+	w.add(a.partOf(effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(a.atText), what)))
 }
 
 // wordOf is the word an option taken from assignment a stands at.
@@ -681,4 +712,28 @@ func (inv *invocation) printedNames(args []field) {
 			}
 		}
 	}
+}
+
+// plainOptions reports whether every word of value is an option of plain
+// ([effects.EnvVar.Plain]): a word that is only an option's name (`-C`,
+// `-D`) takes the next word as its value, joined to it.
+func plainOptions(value string, plain []string) bool {
+	words := strings.Fields(value)
+	for i := 0; i < len(words); i++ {
+		wd := words[i]
+		if len(wd) == 2 && wd[0] == '-' || strings.HasPrefix(wd, "--") && !strings.Contains(wd, "=") {
+			if i+1 >= len(words) {
+				return false
+			}
+			i++
+			if strings.HasPrefix(wd, "--") {
+				wd += "="
+			}
+			wd += words[i]
+		}
+		if !slices.ContainsFunc(plain, func(p string) bool { return strings.HasPrefix(wd, p) }) {
+			return false
+		}
+	}
+	return true
 }

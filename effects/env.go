@@ -27,6 +27,12 @@ type EnvVar struct {
 	// PIP_TARGET as --target, npm npm_config_global as --global); for
 	// [EnvConfig], the program's configuration option (`-c`).
 	Option string
+	// Plain, for a variable of options to a program that runs one
+	// ([EnvProgram]: RUSTFLAGS, rustc's): the option words that only tune
+	// it (`-D`, `-Copt-level=`), as prefixes of a word with its value
+	// joined (`-C opt-level=3` is `-Copt-level=3`). A value of only such
+	// words adds nothing; any other word (`-C linker=/tmp/x`) is the role's.
+	Plain []string
 	// AnyValue, for [EnvWrite]: every non-empty value is the file written
 	// (SSLKEYLOGFILE), not only an absolute path.
 	AnyValue bool

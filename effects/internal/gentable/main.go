@@ -177,6 +177,10 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 		b.WriteString("Letters: true, ")
 	}
 	str(b, "Option", v.Option)
+	strs(b, "Plain", v.Plain)
+	if v.AnyValue {
+		b.WriteString("AnyValue: true, ")
+	}
 	str(b, "Why", v.Why)
 	classes(b, "Effects", v.Effects)
 	strs(b, "Examples", v.Examples)
