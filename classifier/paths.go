@@ -789,7 +789,9 @@ func (w *walker) inCwd(v string) []string {
 	}
 	var out []string
 	for _, d := range w.cwd {
-		if d != "" {
+		// A directory with no dot-directory, Library or /proc in it adds
+		// nothing the operand's own text does not name.
+		if d != "" && (strings.Contains(d, "/.") || strings.Contains(d, "/Library") || strings.HasPrefix(d, "/proc")) {
 			out = append(out, path.Join(d, v))
 		}
 	}
