@@ -630,21 +630,33 @@ func (w *walker) envLeftovers() {
 // declDump records for §5.5 a declaration that prints the environment:
 // `export`, `declare` or `typeset` with no names (`export -p`, `declare
 // -x`, `declare -p`), which print every variable's value, secrets
-// included, like `env`; `-f`/`-F` print functions instead.
+// included, like `env`, or with -p a secret one (`declare -p GITHUB_TOKEN`);
+// `-f`/`-F` print functions instead.
 func (w *walker) declDump(c *syntax.DeclClause) {
 	switch c.Variant.Value {
 	case "export", "declare", "typeset":
 	default:
 		return
 	}
+	var opts string
+	names, secret := false, false
 	for _, a := range c.Args {
-		if !a.Naked || a.Name != nil || a.Value == nil {
-			return // a name: it declares, or prints that one
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			v := a.Value.Lit()
+			if v == "" || v[0] != '-' && v[0] != '+' {
+				return // a word only known at run time, or `declare a=b` quoted
+			}
+			opts += v
+		case a.Naked && a.Name != nil && a.Value == nil:
+			names = true
+			secret = secret || isSecretVar(a.Name.Value) // `declare -p GITHUB_TOKEN` prints it
+		default:
+			return // an assignment: it declares
 		}
-		v := a.Value.Lit()
-		if v == "" || v[0] != '-' && v[0] != '+' || strings.ContainsAny(v, "fF") {
-			return
-		}
+	}
+	if strings.ContainsAny(opts, "fF") || names && !(secret && strings.Contains(opts, "p")) {
+		return
 	}
 	w.noteCredential(c, w.textOf(c))
 	w.credential.Reason = "`" + brief(w.textOf(c)) + "` prints the environment, secrets included"
@@ -736,4 +748,41 @@ func plainOptions(value string, plain []string) bool {
 		}
 	}
 	return true
+}
+
+// printsSecret records for §5.5 a command that prints a stored secret by
+// what it is asked for: `kubectl get secret NAME -o yaml` (the values,
+// where the default table prints names), `npm config get KEY` of an
+// auth token or password.
+func (inv *invocation) printsSecret(args []field) {
+	w := inv.w
+	if w.credential != nil || strings.HasSuffix(inv.key(), "api-resources") && !slices.Contains(strings.Fields(inv.text), "get") {
+		return // kubectl's entry for get is also describe, logs, ...
+	}
+	secret, output := false, false
+	for i, a := range args {
+		v := asciiLower(a.value)
+		switch {
+		case a.dynamic:
+			secret = secret || strings.HasSuffix(inv.key(), "config get")
+		case strings.HasSuffix(inv.key(), "config get"):
+			secret = secret || strings.Contains(v, "auth") || strings.Contains(v, "token") || strings.Contains(v, "password")
+			output = true
+		case v == "secret" || v == "secrets" || strings.HasPrefix(v, "secret/") || strings.HasPrefix(v, "secrets/") ||
+			strings.Contains(v, ",secret") || strings.HasPrefix(v, "secret,") || strings.HasPrefix(v, "secrets,"):
+			secret = true
+		case v == "-o" || v == "--output":
+			if i+1 < len(args) {
+				o := asciiLower(args[i+1].value)
+				output = output || args[i+1].dynamic || o != "name" && o != "wide"
+			}
+		case strings.HasPrefix(v, "-o") || strings.HasPrefix(v, "--output="):
+			o := strings.TrimPrefix(strings.TrimPrefix(v, "--output="), "-o")
+			o = strings.TrimPrefix(o, "=")
+			output = output || o != "name" && o != "wide"
+		}
+	}
+	if secret && output {
+		w.notePrinted(inv.at, inv.text)
+	}
 }
