@@ -769,12 +769,18 @@ func (w *walker) noteReadField(n syntax.Node, f field) {
 
 // noteDynamicRead records for §5.5 a read of a word only known at run
 // time whose text names a process's environment (`/proc/$$/environ`,
-// `/proc/$PID/environ`).
+// `/proc/$PID/environ`) or, unquoted, stored credentials under a directory
+// the line does not know (`"$USERPROFILE/.ssh/id_rsa"`, `$DIR/.env`).
 func (w *walker) noteDynamicRead(n syntax.Node, word *syntax.Word) {
 	if word == nil || w.credential != nil {
 		return
 	}
-	if t := w.textOf(word); strings.HasPrefix(t, "/proc/") && strings.HasSuffix(t, "/environ") {
+	t := w.textOf(word)
+	if strings.HasPrefix(t, "/proc/") && strings.HasSuffix(t, "/environ") {
+		w.noteCredential(n, t)
+		return
+	}
+	if u := strings.NewReplacer(`"`, "", `'`, "").Replace(t); strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
 		w.noteCredential(n, t)
 	}
 }

@@ -661,6 +661,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.ReadPath:
 		if !val.dynamic {
 			w.noteReadValue(inv.at, val.value, val.glob)
+		} else {
+			w.noteDynamicRead(inv.at, val.word)
 		}
 	case effects.Dir, effects.ProjectDir:
 		inv.moved = true
