@@ -680,13 +680,16 @@ func (inv *invocation) envDump(args []field) {
 	case "set":
 		dump = len(args) == 0
 	case "ps":
-		for _, a := range args {
+		for i, a := range args {
 			switch {
 			case a.dynamic:
 			case strings.HasPrefix(a.value, "-"):
 				dump = dump || !strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "E")
+			case i > 0 && psValue(args[i-1].value):
+				// the value of -o, -p, -u, ... (`-o user,etime`)
 			default:
-				dump = dump || !isDigits(a.value) && strings.Contains(a.value, "e")
+				// BSD options without a dash: `e` shows the environment.
+				dump = dump || strings.Contains(a.value, "e") && strings.Trim(a.value, "aAcCefghjlLmMnrsStTuvwxXZ") == ""
 			}
 		}
 	case "jq", "yq":
@@ -785,4 +788,17 @@ func (inv *invocation) printsSecret(args []field) {
 	if secret && output {
 		w.notePrinted(inv.at, inv.text)
 	}
+}
+
+// psValue reports whether a ps option word takes the next word as its
+// value (procps and BSD ps: -o FORMAT, -p PID, -u USER, --sort KEY, ...).
+func psValue(opt string) bool {
+	if len(opt) == 2 && opt[0] == '-' {
+		return strings.IndexByte("oOpqtuUgGCkNMW", opt[1]) >= 0
+	}
+	switch opt {
+	case "--format", "--sort", "--pid", "--ppid", "--user", "--User", "--group", "--Group", "--tty", "--sid", "--cols", "--columns", "--rows", "--width", "--lines":
+		return true
+	}
+	return false
 }
