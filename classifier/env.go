@@ -78,7 +78,7 @@ func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
 	if l.Name == nil {
 		return
 	}
-	if name := cmp.Or(w.namerefs[l.Name.Value], l.Name.Value); effects.GenericEnv(name) == nil && !effects.ReadByProgram(name) {
+	if name := cmp.Or(w.namerefs[l.Name.Value], l.Name.Value); effects.GenericEnv(name) == nil && !effects.ReadByProgram(name) && !(w.zsh() && zshRunsPrograms[name] != "") {
 		return
 	}
 	if len(l.Items) == 0 && !l.InPos.IsValid() {
@@ -187,6 +187,14 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, depth int) {
 	if t := w.namerefs[name]; t != "" {
 		name = t // `declare -n p=PATH; read p`
+	}
+	if why, ok := zshRunsPrograms[name]; ok && w.zsh() {
+		// zsh's own (`for path in /tmp`, `read -A path`); an assignment
+		// word's is zshAssign's.
+		if as, ok := at.(*syntax.Assign); !ok || as.Name == nil {
+			w.allKnown = false
+			w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, why)))
+		}
 	}
 	if v := effects.GenericEnv(name); v != nil {
 		if v.Role == effects.EnvWrite {
