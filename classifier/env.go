@@ -78,6 +78,17 @@ func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
 	if l.Name == nil {
 		return
 	}
+	if _, ok := w.namerefs[l.Name.Value]; ok {
+		// bash: a nameref loop variable is bound to each word's variable.
+		target := ""
+		if len(l.Items) == 1 && !isDynamicWord(l.Items[0], false) {
+			if vs := w.word(l.Items[0]).values(); len(vs) == 1 {
+				target = vs[0]
+			}
+		}
+		w.namerefs[l.Name.Value] = target
+		return
+	}
 	if name := cmp.Or(w.namerefs[l.Name.Value], l.Name.Value); effects.GenericEnv(name) == nil && !effects.ReadByProgram(name) && !(w.zsh() && zshRunsPrograms[name] != "") {
 		return
 	}
