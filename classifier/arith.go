@@ -633,6 +633,7 @@ func (w *walker) arithTarget(x syntax.ArithmExpr, reads bool, depth int) {
 		}
 		if isNameLit(p.Value) {
 			w.setVar(p.Value, numberValue)
+			w.setEnv(p.Value, "", false, word, word, depth) // rule 8: `let PATH=1`
 		}
 	case *syntax.ParamExp:
 		if reads || !p.Short || p.Param == nil || p.Index == nil {

@@ -1,7 +1,9 @@
 package classifier
 
 import (
+	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +36,25 @@ type envAssign struct {
 	// ambient: `export X` of a value the line did not assign, so it is
 	// not known: a program it names is opaque-medium, not unidentifiable.
 	ambient bool
+	// where: the part span names and the text of at, taken when the
+	// assignment is made (the walk's frame is gone by envLeftovers).
+	where  Part
+	atText string
+}
+
+// newEnvAssign records an assignment of name at at, in the part span.
+func (w *walker) newEnvAssign(name, value string, dynamic bool, at, span syntax.Node) *envAssign {
+	a := &envAssign{name: name, value: value, dynamic: dynamic, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)}
+	a.where = w.part(span, effects.OpaqueMedium, "", "")
+	a.atText = w.textOf(at)
+	return a
+}
+
+// partOf is a part of class for the assignment a, in the part that names it.
+func (a *envAssign) partOf(class effects.Class, program, reason string) Part {
+	p := a.where
+	p.Class, p.Program, p.Reason = class, program, reason
+	return p
 }
 
 // exportEnv records `export NAME` (or `declare -x NAME`) of a variable the
@@ -45,14 +66,30 @@ func (w *walker) exportEnv(name string, at, span syntax.Node) {
 		return
 	}
 	if effects.ReadByProgram(name) {
-		w.env = append(w.env, &envAssign{name: name, dynamic: true, ambient: true, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+		a := w.newEnvAssign(name, "", true, at, span)
+		a.ambient = true
+		w.env = append(w.env, a)
 	}
 }
 
 // loopEnv records the variable of `for NAME in WORDS` (and `select`),
 // which takes each word's value: in the environment when exported.
 func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
-	if l.Name == nil || effects.GenericEnv(l.Name.Value) == nil && !effects.ReadByProgram(l.Name.Value) {
+	if l.Name == nil {
+		return
+	}
+	if _, ok := w.namerefs[l.Name.Value]; ok {
+		// bash: a nameref loop variable is bound to each word's variable.
+		target := ""
+		if len(l.Items) == 1 && !isDynamicWord(l.Items[0], false) {
+			if vs := w.word(l.Items[0]).values(); len(vs) == 1 {
+				target = vs[0]
+			}
+		}
+		w.namerefs[l.Name.Value] = target
+		return
+	}
+	if name := cmp.Or(w.namerefs[l.Name.Value], l.Name.Value); effects.GenericEnv(name) == nil && !effects.ReadByProgram(name) && !(w.zsh() && zshRunsPrograms[name] != "") {
 		return
 	}
 	if len(l.Items) == 0 && !l.InPos.IsValid() {
@@ -70,9 +107,31 @@ func (w *walker) loopEnv(l *syntax.WordIter, at syntax.Node, depth int) {
 	}
 }
 
-// readVars records the variables that `read`, `printf -v` and `getopts`
-// assign from their input (keyed on the entry): values only known at run
-// time.
+// nameref records `declare -n NAME=TARGET` (a's value is the target):
+// assignments to NAME assign TARGET ([walker.assign]).
+func (w *walker) nameref(a *syntax.Assign, at syntax.Node) {
+	if w.namerefs == nil {
+		w.namerefs = map[string]string{}
+	}
+	target := ""
+	if a.Value != nil && !isDynamicWord(a.Value, false) {
+		target, _, _ = strings.Cut(strings.Join(w.word(a.Value).values(), " "), "[")
+	} else if a.Value == nil {
+		target = a.Name.Value // `declare -n p` alone: no target yet
+	}
+	w.namerefs[a.Name.Value] = target
+	if a.Value == nil || target == "" {
+		return
+	}
+	if effects.GenericEnv(target) != nil || effects.ReadByProgram(target) {
+		// The target's value may be exported already: it is not known.
+		w.exportEnv(target, a, at)
+	}
+}
+
+// readVars records the variables that `read`, `printf -v`, `getopts` and
+// `mapfile` assign from their input (keyed on the entry): values only known
+// at run time.
 func (inv *invocation) readVars(e *effects.Program, args []field) {
 	var names []string
 	switch e.Name {
@@ -84,11 +143,33 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 			case isOption(a.value):
 				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
 					i++ // -p PROMPT, -d DELIM, ...
+					if (a.value == "-a" || a.value == "-A") && i < len(args) {
+						names = append(names, args[i].value) // -a ARRAY
+					}
+				} else if j := strings.IndexAny(a.value, "aA"); j > 0 && j == len(a.value)-1 && i+1 < len(args) {
+					i++
+					names = append(names, args[i].value) // -ra ARRAY
+				} else if j > 0 && j < len(a.value)-1 {
+					names = append(names, a.value[j+1:]) // -aARRAY
 				}
 			default:
 				names = append(names, a.value)
 			}
 		}
+	case "mapfile", "readarray":
+		name := "MAPFILE"
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case isOption(a.value) && !a.dynamic:
+				if f := findFlag(e, a.value[:2]); f != nil && f.Value != effects.NoValue && len(a.value) == 2 {
+					i++ // -d DELIM, -C CALLBACK, ...
+				}
+			default:
+				name = a.value
+			}
+		}
+		names = append(names, name)
 	case "printf":
 		for i := 0; i+1 < len(args); i++ {
 			if args[i].value == "-v" {
@@ -115,17 +196,46 @@ func (inv *invocation) readVars(e *effects.Program, args []field) {
 // span is the node whose span names the part (the command the assignment
 // is in).
 func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, depth int) {
+	if t := w.namerefs[name]; t != "" {
+		name = t // `declare -n p=PATH; read p`
+	}
+	if why, ok := zshRunsPrograms[name]; ok && w.zsh() {
+		// zsh's own (`for path in /tmp`, `read -A path`); an assignment
+		// word's is zshAssign's.
+		if as, ok := at.(*syntax.Assign); !ok || as.Name == nil {
+			w.allKnown = false
+			w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, why)))
+		}
+	}
 	if v := effects.GenericEnv(name); v != nil {
+		if v.Role == effects.EnvWrite {
+			// Every program that reads it may write the file (SSLKEYLOGFILE).
+			if dynamic || value != "" && (v.AnyValue || strings.HasPrefix(value, "/")) {
+				part := w.part(span, effects.WriteOutside, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why))
+				if dynamic {
+					w.write(part, "", true)
+				} else {
+					for _, p := range w.resolve(value, false) {
+						w.write(part, p, p == "")
+					}
+				}
+			}
+			return
+		}
 		w.allKnown = false
 		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why)))
 		if v.Role == effects.EnvCode {
+			if strings.HasPrefix(name, "BASH_FUNC_") {
+				// `() { body; }`: the body runs as the function.
+				value = strings.TrimPrefix(strings.TrimSpace(value), "()")
+			}
 			// Another program runs it, from the shell's directory.
 			w.codeValue(value, dynamic, at, depth, processCtx(w.cwd, w.lcwd))
 		}
 		return
 	}
 	if effects.ReadByProgram(name) {
-		w.env = append(w.env, &envAssign{name: name, value: value, dynamic: dynamic, at: at, span: span, ctx: processCtx(w.cwd, w.lcwd)})
+		w.env = append(w.env, w.newEnvAssign(name, value, dynamic, at, span))
 	}
 }
 
@@ -200,9 +310,12 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 			// A value exported from the environment as it was is the
 			// user's own setting.
 			if !a.ambient && (a.dynamic || strings.HasPrefix(a.value, "/")) {
-				inv.writeOperand(w.part(a.span, effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
+				inv.writeOperand(a.partOf(effects.WriteOutside, inv.prog, ""), field{value: a.value, dynamic: a.dynamic})
 			}
 		default:
+			if len(v.Plain) > 0 && !a.dynamic && !a.ambient && plainOptions(a.value, v.Plain) {
+				continue // RUSTFLAGS=-Dwarnings
+			}
 			verb := "sets"
 			if a.ambient {
 				verb = "exports"
@@ -224,7 +337,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 func (inv *invocation) envPart(a *envAssign, what string) {
 	w := inv.w
 	w.allKnown = false
-	w.add(w.part(a.span, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(w.textOf(a.at)), what)))
+	w.add(a.partOf(effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(a.atText), what)))
 }
 
 // wordOf is the word an option taken from assignment a stands at.
@@ -534,4 +647,180 @@ func (w *walker) envLeftovers() {
 		inv.envOf(p, false, fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name))
 		inv.emitFlags()
 	}
+}
+
+// declDump records for §5.5 a declaration that prints the environment:
+// `export`, `declare` or `typeset` with no names (`export -p`, `declare
+// -x`, `declare -p`), which print every variable's value, secrets
+// included, like `env`, or with -p a secret one (`declare -p GITHUB_TOKEN`);
+// `-f`/`-F` print functions instead.
+func (w *walker) declDump(c *syntax.DeclClause) {
+	switch c.Variant.Value {
+	case "export", "declare", "typeset":
+	default:
+		return
+	}
+	var opts string
+	names, secret := false, false
+	for _, a := range c.Args {
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			v := a.Value.Lit()
+			if v == "" || v[0] != '-' && v[0] != '+' {
+				return // a word only known at run time, or `declare a=b` quoted
+			}
+			opts += v
+		case a.Naked && a.Name != nil && a.Value == nil:
+			names = true
+			secret = secret || isSecretVar(a.Name.Value) // `declare -p GITHUB_TOKEN` prints it
+		default:
+			return // an assignment: it declares
+		}
+	}
+	if strings.ContainsAny(opts, "fF") || names && !(secret && strings.Contains(opts, "p")) {
+		return
+	}
+	w.noteCredential(c, w.textOf(c))
+	w.credential.Reason = "`" + brief(w.textOf(c)) + "` prints the environment, secrets included"
+}
+
+// jqEnv matches jq's builtins that read the environment: `env`, `$ENV`
+// (jq, gojq, jaq) and yq's `env(NAME)`, `strenv(NAME)`.
+var jqEnv = regexp.MustCompile(`\$ENV\b|(^|[^\w$.])(str)?env\b`)
+
+// envDump records for §5.5 the invocations that print the environment
+// other than env and printenv: `set` with no arguments (every variable),
+// `ps e`/`ps -E` (each process's environment), a jq or yq filter that
+// reads it.
+func (inv *invocation) envDump(args []field) {
+	w := inv.w
+	if w.credential != nil {
+		return
+	}
+	dump := false
+	switch inv.key() {
+	case "set":
+		dump = len(args) == 0
+	case "ps":
+		for i, a := range args {
+			switch {
+			case a.dynamic:
+			case strings.HasPrefix(a.value, "-"):
+				dump = dump || !strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "E")
+			case i > 0 && psValue(args[i-1].value):
+				// the value of -o, -p, -u, ... (`-o user,etime`)
+			default:
+				// BSD options without a dash: `e` shows the environment.
+				dump = dump || strings.Contains(a.value, "e") && strings.Trim(a.value, "aAcCefghjlLmMnrsStTuvwxXZ") == ""
+			}
+		}
+	case "jq", "yq":
+		for _, a := range args {
+			dump = dump || !a.dynamic && !strings.HasPrefix(a.value, "-") && jqEnv.MatchString(a.value)
+		}
+	}
+	if dump {
+		w.noteCredential(inv.at, inv.text)
+		w.credential.Reason = "`" + brief(inv.text) + "` prints the environment, secrets included"
+	}
+}
+
+// printedNames records for §5.5 an echo or printf that prints names of
+// files of stored credentials (`echo ~/.ssh/id_rsa | xargs curl -T`): a
+// later xargs or parallel runs its command on them, like on the names a
+// find prints ([walker.printedCredentials]).
+func (inv *invocation) printedNames(args []field) {
+	w := inv.w
+	if w.credentialNames {
+		return
+	}
+	for _, a := range args {
+		if a.dynamic || strings.HasPrefix(a.value, "-") {
+			continue
+		}
+		if w.credentialPath(a.value) || a.glob && w.credentialGlob(a.value, globOpts{dots: true}) {
+			w.credentialNames = true
+			return
+		}
+		for _, j := range w.inCwd(a.value) {
+			if w.credentialPath(j) {
+				w.credentialNames = true
+				return
+			}
+		}
+	}
+}
+
+// plainOptions reports whether every word of value is an option of plain
+// ([effects.EnvVar.Plain]): a word that is only an option's name (`-C`,
+// `-D`) takes the next word as its value, joined to it.
+func plainOptions(value string, plain []string) bool {
+	words := strings.Fields(value)
+	for i := 0; i < len(words); i++ {
+		wd := words[i]
+		if len(wd) == 2 && wd[0] == '-' || strings.HasPrefix(wd, "--") && !strings.Contains(wd, "=") {
+			if i+1 >= len(words) {
+				return false
+			}
+			i++
+			if strings.HasPrefix(wd, "--") {
+				wd += "="
+			}
+			wd += words[i]
+		}
+		if !slices.ContainsFunc(plain, func(p string) bool { return strings.HasPrefix(wd, p) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// printsSecret records for §5.5 a command that prints a stored secret by
+// what it is asked for: `kubectl get secret NAME -o yaml` (the values,
+// where the default table prints names), `npm config get KEY` of an
+// auth token or password.
+func (inv *invocation) printsSecret(args []field) {
+	w := inv.w
+	if w.credential != nil || strings.HasSuffix(inv.key(), "api-resources") && !slices.Contains(strings.Fields(inv.text), "get") {
+		return // kubectl's entry for get is also describe, logs, ...
+	}
+	secret, output := false, false
+	for i, a := range args {
+		v := asciiLower(a.value)
+		switch {
+		case a.dynamic:
+			secret = secret || strings.HasSuffix(inv.key(), "config get")
+		case strings.HasSuffix(inv.key(), "config get"):
+			secret = secret || strings.Contains(v, "auth") || strings.Contains(v, "token") || strings.Contains(v, "password")
+			output = true
+		case v == "secret" || v == "secrets" || strings.HasPrefix(v, "secret/") || strings.HasPrefix(v, "secrets/") ||
+			strings.Contains(v, ",secret") || strings.HasPrefix(v, "secret,") || strings.HasPrefix(v, "secrets,"):
+			secret = true
+		case v == "-o" || v == "--output":
+			if i+1 < len(args) {
+				o := asciiLower(args[i+1].value)
+				output = output || args[i+1].dynamic || o != "name" && o != "wide"
+			}
+		case strings.HasPrefix(v, "-o") || strings.HasPrefix(v, "--output="):
+			o := strings.TrimPrefix(strings.TrimPrefix(v, "--output="), "-o")
+			o = strings.TrimPrefix(o, "=")
+			output = output || o != "name" && o != "wide"
+		}
+	}
+	if secret && output {
+		w.notePrinted(inv.at, inv.text)
+	}
+}
+
+// psValue reports whether a ps option word takes the next word as its
+// value (procps and BSD ps: -o FORMAT, -p PID, -u USER, --sort KEY, ...).
+func psValue(opt string) bool {
+	if len(opt) == 2 && opt[0] == '-' {
+		return strings.IndexByte("oOpqtuUgGCkNMW", opt[1]) >= 0
+	}
+	switch opt {
+	case "--format", "--sort", "--pid", "--ppid", "--user", "--User", "--group", "--Group", "--tty", "--sid", "--cols", "--columns", "--rows", "--width", "--lines":
+		return true
+	}
+	return false
 }

@@ -93,6 +93,12 @@ func envReachMatches(t *testing.T, shell string, shellArgs []string, d Dialect) 
 		"declare 'GIT_PAGER=M'; export GIT_PAGER; C",
 		"export GIT_PAGER+=M; C",
 		"GIT_PAGER=M xargs C < /dev/null",
+		"declare -n p=GIT_PAGER; p=M; export GIT_PAGER; C",
+		"declare -n p=GIT_PAGER; export p=M; C",
+		"declare -n p=GIT_PAGER; read p <<< M; export GIT_PAGER; C",
+		"declare -n p; for p in GIT_PAGER; do p=M; export GIT_PAGER; C; done",
+		"mapfile -t GIT_PAGER <<< M; export GIT_PAGER; C",
+		"read -a GIT_PAGER <<< M; export GIT_PAGER; C",
 	}
 	opts := Options{Cwd: root, Workspaces: []string{root}, Home: root, Shell: d}
 	for _, tmpl := range lines {

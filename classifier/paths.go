@@ -622,6 +622,9 @@ func (w *walker) credentialPath(v string) bool {
 		v = asciiLower(v) // the names below are lower case
 	}
 	base := path.Base(v)
+	if base == "environ" && strings.HasPrefix(v, "/proc/") {
+		return true // a process's environment (/proc/self/environ), whose secrets env prints
+	}
 	switch {
 	case base == ".env" || strings.HasPrefix(base, ".env."),
 		strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
@@ -630,10 +633,15 @@ func (w *walker) credentialPath(v string) bool {
 		return base != ".env.example" && base != ".env.sample" && base != ".env.template"
 	}
 	switch base {
-	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store":
+	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure":
 		return true
+	case "hub":
+		if v == ".config/hub" || strings.HasSuffix(v, "/.config/hub") {
+			return true // hub's token
+		}
 	}
-	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config"} {
+	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config",
+		".config/git/credentials", ".cargo/credentials", ".terraform.d/credentials", ".azure/", ".config/gcloud/", "Library/Keychains/"} {
 		if strings.Contains(v, s) {
 			return true
 		}
@@ -654,9 +662,9 @@ func (w *walker) credentialPath(v string) bool {
 // .env.example and its kin), credentialDirs the directories whose files
 // are credentials.
 var (
-	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store"}
+	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure"}
 	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*"}
-	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/"}
+	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/"}
 )
 
 // credentialLang is one pattern of the names of stored credentials as
@@ -753,12 +761,59 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 // find's expression decides what it may be (findexpr.go), not the glob.
 func (w *walker) noteReadField(n syntax.Node, f field) {
 	if f.dynamic {
+		w.noteDynamicRead(n, f.word)
 		return
 	}
 	w.noteRead(n, f.value, nil)
-	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) && w.credentialGlob(f.value, globOpts{dots: true}) {
-		w.noteCredential(n, f.value)
+	if f.glob && w.credential == nil && !slices.Contains(w.found, f.value) {
+		if w.credentialGlob(f.value, globOpts{dots: true}) {
+			w.noteCredential(n, f.value)
+			return
+		}
+		for _, j := range w.inCwd(f.value) {
+			if w.credentialGlob(j, globOpts{dots: true}) {
+				w.noteCredential(n, f.value)
+				return
+			}
+		}
 	}
+}
+
+// noteDynamicRead records for §5.5 a read of a word only known at run
+// time whose text names a process's environment (`/proc/$$/environ`,
+// `/proc/$PID/environ`) or, unquoted, stored credentials under a directory
+// the line does not know (`"$USERPROFILE/.ssh/id_rsa"`, `$DIR/.env`).
+func (w *walker) noteDynamicRead(n syntax.Node, word *syntax.Word) {
+	if word == nil || w.credential != nil {
+		return
+	}
+	t := w.textOf(word)
+	if strings.HasPrefix(t, "/proc/") && strings.HasSuffix(t, "/environ") {
+		w.noteCredential(n, t)
+		return
+	}
+	if u := strings.NewReplacer(`"`, "", `'`, "").Replace(t); strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
+		w.noteCredential(n, t)
+	}
+}
+
+// inCwd joins a relative operand to each directory the shell may be in
+// (lexically: `..` folded, no link followed), for the credential names
+// anchored in a directory (`cd ~/.aws; cat credentials`, SPEC §5.5); nil
+// for an absolute one or one starting with `~`, which are named already.
+func (w *walker) inCwd(v string) []string {
+	if v == "" || v[0] == '/' || v[0] == '~' || w.opts.Platform == Windows {
+		return nil
+	}
+	var out []string
+	for _, d := range w.cwd {
+		// A directory with no dot-directory, Library or /proc in it adds
+		// nothing the operand's own text does not name.
+		if d != "" && (strings.Contains(d, "/.") || strings.Contains(d, "/Library") || strings.HasPrefix(d, "/proc")) {
+			out = append(out, path.Join(d, v))
+		}
+	}
+	return out
 }
 
 // noteReadValue records the files an option's value reads for §5.5: the
@@ -826,6 +881,14 @@ func (w *walker) noteRead(n syntax.Node, v string, p []string) {
 		if x != "" && w.credentialPath(x) {
 			w.noteCredential(n, v)
 			return
+		}
+	}
+	if p == nil {
+		for _, x := range w.inCwd(v) {
+			if w.credentialPath(x) {
+				w.noteCredential(n, v)
+				return
+			}
 		}
 	}
 }

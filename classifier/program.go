@@ -292,7 +292,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if top && len(inv.w.env) > 0 {
 		inv.applyEnv(e)
 	}
-	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts") {
+	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts" || e.Name == "mapfile" || e.Name == "readarray") {
 		inv.readVars(e, args)
 	}
 	if len(inv.envWords) > 0 {
@@ -871,6 +871,10 @@ func (inv *invocation) applyFlag(h flagHit) {
 	if h.flag.Elsewhere {
 		inv.elsewhere = true
 	}
+	if h.flag.Credential {
+		w.noteCredential(inv.at, inv.text)
+		w.credential.Reason = fmt.Sprintf("`%s` reads stored credentials (%s)", brief(inv.text), h.flag.Why)
+	}
 	if h.value == nil {
 		return
 	}
@@ -881,6 +885,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.ReadPath:
 		if !val.dynamic {
 			w.noteReadValue(inv.at, val.value, val.glob)
+		} else {
+			w.noteDynamicRead(inv.at, val.word)
 		}
 	case effects.Dir, effects.ProjectDir:
 		inv.moved = true

@@ -54,6 +54,12 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 			}
 		}
 		inv.varNames(args) // arith.go: names whose subscripts the shell evaluates
+	case "set", "ps", "jq", "yq":
+		inv.envDump(args)
+	case "kubectl api-resources", "oc api-resources", "npm config get", "pnpm config get", "yarn config get":
+		inv.printsSecret(args)
+	case "echo", "printf":
+		inv.printedNames(args)
 	case "printenv":
 		if len(args) == 0 {
 			w.noteCredential(inv.at, "printenv")

@@ -73,6 +73,9 @@ type walker struct {
 	// env are the assignments of variables programs read (env.go), in
 	// the order the walk met them.
 	env []*envAssign
+	// namerefs maps a nameref (`declare -n p=PATH`) to the variable it
+	// names, "" when that is only known at run time (env.go).
+	namerefs map[string]string
 
 	// fail says where the statement walked last leaves the shell's
 	// directory when it fails (its success leaves it in cwd): `X && Y` runs
@@ -402,6 +405,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 			}
 			f := w.word(r.Word)
 			if f.dynamic || len(f.fields) != 1 {
+				w.noteDynamicRead(r, r.Word) // `< /proc/$$/environ`
 				info.stdinDyn = true
 				continue
 			}
@@ -1110,6 +1114,7 @@ func selfSpawns(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 // decl classifies `export`, `declare`, `local`, `readonly`, `typeset`.
 func (w *walker) decl(c *syntax.DeclClause, depth int) {
 	w.add(w.part(c, effects.Read, c.Variant.Value, ""))
+	w.declDump(c)
 	if w.zsh() {
 		// `typeset -fu NAME` (and -fU) is autoload: NAME runs a file from $fpath.
 		autoload := false
@@ -1136,6 +1141,10 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 		}
 		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
 			w.declAttrs(a, attrs)
+			if strings.Contains(attrs, "n") && strings.HasPrefix(attrs, "-") || strings.Contains(attrs, "-n") {
+				w.nameref(a, c)
+				continue
+			}
 		}
 		w.assign(a, depth, c)
 	}
@@ -1197,6 +1206,15 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if name == "PROMPT_COMMAND" && a.Value != nil && literal {
 		// Code that runs later is classified now (rule 11).
 		w.nested(val, a.Value, depth)
+	}
+	if target, ok := w.namerefs[name]; ok {
+		// An assignment to a nameref assigns the variable it names.
+		if target == "" {
+			w.allKnown = false
+			w.add(w.part(at, effects.OpaqueMedium, "", fmt.Sprintf("`%s` assigns, through a nameref, a variable only known at run time, which may change what runs", brief(w.textOf(a)))))
+			return
+		}
+		name = target
 	}
 	switch {
 	case !(a.Naked && a.Value == nil):

@@ -112,17 +112,22 @@ var npmEnv = folded(
 )
 
 var cargoEnv = []EnvVar{
+	rustFlags("CARGO_BUILD_RUSTDOCFLAGS", "CARGO_BUILD_RUSTDOCFLAGS='-C linker=/tmp/ld' cargo test"),
+	rustFlags("CARGO_BUILD_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS='-C linker=/tmp/ld' cargo test"),
 	envVar("CARGO_BUILD_RUSTC", EnvProgram, "names the compiler cargo runs", "CARGO_BUILD_RUSTC=/tmp/r cargo check"),
 	envVar("CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", EnvProgram, "runs a program around every compiler call", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER=/tmp/w cargo check"),
 	envVar("CARGO_BUILD_RUSTC_WRAPPER", EnvProgram, "runs a program around every compiler call", "CARGO_BUILD_RUSTC_WRAPPER=/tmp/w cargo check"),
 	envOption("CARGO_BUILD_TARGET_DIR", "--target-dir", fx(WriteOutside), "CARGO_BUILD_TARGET_DIR is --target-dir: cargo writes the build there",
 		"CARGO_BUILD_TARGET_DIR=/tmp/t cargo build"),
+	rustFlags("CARGO_ENCODED_RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS='-Clinker=/tmp/ld' cargo test"),
 	envVar("CARGO_HOME", EnvProgram, "reads cargo's configuration, which may name programs, from another directory", "CARGO_HOME=/tmp/c cargo test"),
 	envOption("CARGO_TARGET_DIR", "--target-dir", fx(WriteOutside), "CARGO_TARGET_DIR is --target-dir: cargo writes the build there",
 		"CARGO_TARGET_DIR=/tmp/t cargo build"),
 	// After CARGO_TARGET_DIR: CARGO_TARGET_<triple>_LINKER and _RUNNER.
 	envVar("CARGO_TARGET_*", EnvProgram, "names a linker or a runner cargo runs", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=/tmp/r cargo test"),
 	envVar("RUSTC", EnvProgram, "names the compiler cargo runs", "RUSTC=/tmp/r cargo check"),
+	rustFlags("RUSTDOCFLAGS", "RUSTDOCFLAGS='-C linker=/tmp/ld' cargo test"),
+	rustFlags("RUSTFLAGS", "RUSTFLAGS='-C linker=/tmp/ld' cargo test", "RUSTFLAGS='-Clink-arg=-fuse-ld=/tmp/ld' cargo build"),
 	envVar("RUSTC_WORKSPACE_WRAPPER", EnvProgram, "runs a program around every compiler call", "RUSTC_WORKSPACE_WRAPPER=/tmp/w cargo test"),
 	envVar("RUSTC_WRAPPER", EnvProgram, "runs a program around every compiler call", "RUSTC_WRAPPER=/tmp/w cargo test"),
 }
@@ -188,4 +193,27 @@ var ghEnv = []EnvVar{
 	envVar("GH_BROWSER", EnvCode, "runs a program as gh's browser", "GH_BROWSER=/tmp/b gh pr list"),
 	envVar("GH_EDITOR", EnvCode, "runs a program as gh's editor", "GH_EDITOR=/tmp/ed gh pr list"),
 	envVar("GH_PAGER", EnvCode, "runs a program as gh's pager", "GH_PAGER=/tmp/p gh pr list"),
+}
+
+// lessEnv: less(1) "ENVIRONMENT VARIABLES": LESS holds options, and a `+`
+// word is a command less runs at start (`+!cmd` runs a shell command).
+var lessEnv = []EnvVar{
+	{Name: "LESS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "LESS holds options less takes as its own (+CMD runs a less command, which may be a shell command)",
+		Examples: ex("LESS='+!/tmp/x' less README.md"), NotExamples: ex("LESS=-R less README.md", "LESS='-R -S' less a.log")},
+}
+
+// rustPlain are the rustc options that only tune the compiler (lints,
+// cfg, code generation levels): not -C linker, link-arg(s), -Z, -L.
+var rustPlain = []string{"-D", "-W", "-A", "-F", "--deny=", "--warn=", "--allow=", "--forbid=", "--cap-lints=", "--cfg=",
+	"-Copt-level=", "-Cdebuginfo=", "-Ctarget-cpu=", "-Ctarget-feature=", "-Ccodegen-units=", "-Clto", "-Cpanic=",
+	"-Coverflow-checks", "-Cdebug-assertions", "-Cstrip=", "-Cforce-frame-pointers", "-Cinstrument-coverage",
+	"-Crelocation-model=", "-Cembed-bitcode", "-Csymbol-mangling-version="}
+
+// rustFlags is a variable of rustc options cargo passes on, which may name
+// a linker to run (`-C linker=`).
+func rustFlags(name string, examples ...string) EnvVar {
+	v := envVar(name, EnvProgram, "passes options such as -C linker=PROGRAM to the compiler cargo runs", examples...)
+	v.Plain = rustPlain
+	v.NotExamples = ex(name+"=-Dwarnings cargo clippy", name+"='-D warnings -C opt-level=3' cargo test")
+	return v
 }

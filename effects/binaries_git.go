@@ -526,7 +526,7 @@ var gitPrograms = []Program{
 				},
 				Examples: ex("gh alias")},
 			{Name: "api", Effects: fx(Network), Why: "gh api sends a request to GitHub",
-				Flags:    fl(arg("-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input")),
+				Flags:    fl(rpath("-F", "--field"), arg("-X", "--method", "-H", "--header", "-f", "--raw-field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input")),
 				Examples: ex("gh api repos/a/b/pulls", "gh api -X POST repos/a/b/issues -f title=x")},
 			{Name: "auth", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{

@@ -115,7 +115,14 @@ var miscPrograms = []Program{
 	{Name: "nodemon", Effects: fx(OpaqueLow), Operands: Script, Why: "nodemon runs the project's script and restarts it on changes",
 		Flags:    fl(arg("-w", "--watch", "-e", "--ext", "-i", "--ignore", "-d", "--delay", "--signal"), rpath("--config"), prog("-x", "--exec")),
 		Examples: ex("nodemon server.js"), NotExamples: ex("nodemon --exec 'sh -c x'")},
-	{Name: "op", Effects: fx(Network), Why: "op reads secrets from 1Password", Examples: ex("op vault list")},
+	// Password stores and credential helpers print the secrets they keep;
+	// they are scripts or change the store, so they are not read.
+	{Name: "pass", Aliases: names("gopass"), Effects: fx(OpaqueMedium), Credential: true, Why: "pass prints and changes the password store (a script that runs gpg and git)", Examples: ex("pass show x")},
+	{Name: "secret-tool", Effects: fx(OpaqueMedium), Credential: true, Why: "secret-tool prints and changes the desktop keyring's secrets", Examples: ex("secret-tool lookup service x")},
+	{Name: "docker-credential-desktop", Aliases: names("docker-credential-acr-env", "docker-credential-ecr-login", "docker-credential-gcloud", "docker-credential-gcr",
+		"docker-credential-osxkeychain", "docker-credential-pass", "docker-credential-secretservice", "docker-credential-wincred"),
+		Effects: fx(OpaqueMedium), Credential: true, Why: "docker-credential-desktop and the other docker credential helpers print the registry credentials they store", Examples: ex("docker-credential-desktop list")},
+	{Name: "op", Effects: fx(Network), Credential: true, Why: "op reads secrets from 1Password", Examples: ex("op vault list")},
 	{Name: "pandoc", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-f", "--from", "-r", "--read", "-t", "--to", "-w", "--write", "-M", "--metadata", "-V", "--variable", "--pdf-engine", "--toc-depth", "--resource-path", "--template"),
 			wpath("-o", "--output", "--extract-media"), rpath("-d", "--defaults", "--metadata-file", "--reference-doc", "--css", "-H", "--include-in-header", "-B", "-A", "--bibliography", "--csl"),
@@ -203,8 +210,12 @@ var miscPrograms = []Program{
 		Examples: ex("tmux -V")},
 	{Name: "security", Effects: fx(Read), Other: fx(SystemChange),
 		Subcommands: []Program{
-			{Name: "find-certificate", Aliases: names("find-generic-password", "find-internet-password", "list-keychains", "show-keychain-info", "verify-cert"), Effects: fx(Read),
-				Examples: ex("security find-generic-password -s x")},
+			{Name: "find-certificate", Aliases: names("list-keychains", "show-keychain-info", "verify-cert"), Effects: fx(Read),
+				Examples: ex("security find-certificate -a")},
+			// -w and -g print the password.
+			secret(Program{Name: "find-generic-password", Aliases: names("find-internet-password"), Effects: fx(Read),
+				Flags: fl(arg("-a", "-c", "-C", "-D", "-G", "-j", "-l", "-s", "-r", "-d", "-P", "-p", "-t"), Flag{Names: names("-g", "-w")}),
+				Examples: ex("security find-generic-password -s x")}),
 		},
 		Examples: ex("security")},
 	{Name: "softwareupdate", Effects: fx(SystemChange, Network), Why: "softwareupdate installs system updates",

@@ -280,7 +280,7 @@ var cloudPrograms = []Program{
 	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange),
 		Subcommands: []Program{
 			{Name: "configure", Effects: fx(WriteOutside), HomeWrite: "~/.aws/credentials", Why: "aws configure writes ~/.aws/credentials", Other: fx(WriteOutside),
-				Subcommands: []Program{secret(rsub("get", "aws configure get region")), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
+				Subcommands: []Program{secret(rsub("export-credentials", "aws configure export-credentials")), secret(rsub("get", "aws configure get region")), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
 				Examples:    ex("aws configure")},
 			{Name: "s3", Effects: fx(Network), Why: "aws s3 talks to S3", Other: fx(Network, SystemChange),
 				Subcommands: []Program{
@@ -293,7 +293,13 @@ var cloudPrograms = []Program{
 					{Name: "rb", Aliases: names("rm"), Effects: fx(Deletion, Network), Outside: true, Why: "aws s3 rm deletes objects from S3", Examples: ex("aws s3 rm s3://b/k", "aws s3 rb s3://b --force")},
 				},
 				Examples: ex("aws s3")},
-			{Name: "sts", Effects: fx(Network), Why: "aws sts asks AWS about the credentials", Examples: ex("aws sts get-caller-identity")},
+			{Name: "sts", Effects: fx(Network), Other: fx(Network), Why: "aws sts asks AWS about the credentials",
+				Subcommands: []Program{
+					{Name: "get-caller-identity", Aliases: names("decode-authorization-message", "get-access-key-info"), Effects: fx(Network), Why: "aws sts asks AWS about the credentials",
+						Examples: ex("aws sts get-access-key-info --access-key-id AKIAX")},
+					secret(Program{Name: "get-session-token", Aliases: names("assume-role", "assume-role-with-saml", "assume-role-with-web-identity", "get-federation-token"),
+						Effects: fx(Network), Why: "aws sts get-session-token prints temporary credentials", Examples: ex("aws sts get-session-token")})},
+				Examples: ex("aws sts get-caller-identity")},
 		},
 		Examples: ex("aws --version"), NotExamples: ex("aws ec2 terminate-instances --instance-ids i-1")},
 		fl(arg("--profile", "--region", "--output", "--query", "--endpoint-url", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--page-size", "--max-items", "--starting-token"),
@@ -302,8 +308,9 @@ var cloudPrograms = []Program{
 		Flags: fl(arg("-g", "--resource-group", "--subscription", "-o", "--output", "--query", "-n", "--name", "-l", "--location")),
 		Subcommands: []Program{
 			{Name: "account", Effects: fx(Network), Why: "az account asks Azure", Other: fx(Network),
-				Subcommands: []Program{{Name: "set", Effects: fx(WriteOutside), HomeWrite: "~/.azure/azureProfile.json", Why: "az account set changes the CLI's default subscription", Examples: ex("az account set -s sub1")}},
-				Examples:    ex("az account show")},
+				Subcommands: []Program{secret(sub("get-access-token", fx(Network), "az account get-access-token prints a token", "az account get-access-token")),
+					{Name: "set", Effects: fx(WriteOutside), HomeWrite: "~/.azure/azureProfile.json", Why: "az account set changes the CLI's default subscription", Examples: ex("az account set -s sub1")}},
+				Examples: ex("az account show")},
 			{Name: "login", Aliases: names("logout"), Effects: fx(Network, WriteOutside), HomeWrite: "~/.azure", Why: "az login stores credentials under ~/.azure", Examples: ex("az login")},
 			rsub("version", "az version"),
 		},
@@ -312,7 +319,7 @@ var cloudPrograms = []Program{
 		Flags: fl(arg("--project", "--region", "--zone", "--format", "--account", "--configuration", "--filter", "--limit", "--impersonate-service-account", "--verbosity")),
 		Subcommands: []Program{
 			{Name: "auth", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gcloud", Why: "gcloud auth stores credentials under ~/.config/gcloud", Other: fx(Network, WriteOutside),
-				Subcommands: []Program{rsub("list", "gcloud auth list"), secret(sub("print-access-token", fx(Network), "gcloud auth print-access-token mints a token", "gcloud auth print-access-token"))},
+				Subcommands: []Program{rsub("list", "gcloud auth list"), secret(Program{Name: "print-access-token", Aliases: names("print-identity-token"), Effects: fx(Network), Why: "gcloud auth print-access-token mints a token", Examples: ex("gcloud auth print-access-token")})},
 				Examples:    ex("gcloud auth login")},
 			{Name: "config", Effects: fx(Read), Other: fx(WriteOutside),
 				Subcommands: []Program{rsub("get", "gcloud config get project"), rsub("get-value", "gcloud config get-value project"), rsub("list", "gcloud config list"),

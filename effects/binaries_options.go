@@ -257,7 +257,7 @@ var plainOptions = map[string][]string{
 	"dirs": {"-c", "-l", "-p", "-v", "-NUM"}, "disown": {"-a", "-h", "-r"}, "hash": {"-r", "-l", "-t"},
 	"history": {"-c", "-p", "-s"}, "jobs": {"-l", "-n", "-p", "-r", "-s"},
 	"mapfile": {"-t"}, "pwd": {"-L", "-P"},
-	"read": {"-r", "-s", "-e"}, "set": {"-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T"},
+	"read": {"-r", "-s", "-e", "-A"}, "set": {"-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T"},
 	"shopt": {"-s", "-u", "-p", "-q", "-o"}, "time": {"-p"}, "type": {"-a", "-f", "-P", "-p", "-t"},
 	"typeset": {"-a -A -f -F -g -i -l -n -r -t -u -x -p -I"}, "ulimit": {"-S -H -a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -P -R -T"},
 	"unset": {"-f", "-v", "-n"},

@@ -66,7 +66,7 @@ var textTools = []Program{
 	{Name: "jq", Aliases: names("gojq", "jaq"), Effects: fx(Read), Operands: ReadPaths,
 		Flags:    fl(arg("--arg", "--argjson", "--slurpfile", "--rawfile", "-L", "--indent"), rpath("-f", "--from-file")),
 		Examples: ex("jq .name package.json", "jq -r '.[] | .id' a.json", "jq --arg v 1 '.x = $v' a.json")},
-	{Name: "less", Aliases: names("more", "most", "pg"), Effects: fx(Read), Operands: ReadPaths,
+	{Name: "less", Aliases: names("more", "most", "pg"), Env: lessEnv, Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-b", "--buffers", "-h", "--max-back-scroll", "-j", "--jump-target", "-k", "--lesskey-file", "-p", "--pattern",
 			"-P", "--prompt", "-t", "--tag", "-T", "--tag-file", "-x", "--tabs", "-y", "--max-forw-scroll", "-z", "--window"),
 			wpath("-o", "--log-file", "-O", "--LOG-FILE")),

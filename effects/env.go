@@ -27,7 +27,16 @@ type EnvVar struct {
 	// PIP_TARGET as --target, npm npm_config_global as --global); for
 	// [EnvConfig], the program's configuration option (`-c`).
 	Option string
-	Why    string
+	// Plain, for a variable of options to a program that runs one
+	// ([EnvProgram]: RUSTFLAGS, rustc's): the option words that only tune
+	// it (`-D`, `-Copt-level=`), as prefixes of a word with its value
+	// joined (`-C opt-level=3` is `-Copt-level=3`). A value of only such
+	// words adds nothing; any other word (`-C linker=/tmp/x`) is the role's.
+	Plain []string
+	// AnyValue, for [EnvWrite]: every non-empty value is the file written
+	// (SSLKEYLOGFILE), not only an absolute path.
+	AnyValue bool
+	Why      string
 	// Effects are the classes the variable adds: its Examples classify to
 	// include every one, its NotExamples to none of them.
 	Effects     []Class
@@ -73,12 +82,17 @@ const (
 var Environment = []EnvVar{
 	{Name: "BASHOPTS", Role: EnvProgram, Why: "changes how bash runs", Examples: []string{"BASHOPTS=extdebug bash -c ls"}},
 	{Name: "BASH_ENV", Role: EnvProgram, Why: "names a script every bash runs", Examples: []string{"BASH_ENV=/tmp/x bash -c ls"}},
+	// bash imports BASH_FUNC_NAME%%=() { ...; } from its environment as the
+	// function NAME, which then runs in place of the command NAME.
+	{Name: "BASH_FUNC_*", Role: EnvCode, Why: "defines a function bash imports, which runs in place of a command", Examples: []string{"env 'BASH_FUNC_ls%%=() { /tmp/x; }' bash -c ls"}},
 	{Name: "CC", Role: EnvProgram, Why: "names the C compiler builds run", Examples: []string{"CC=/tmp/cc go build ./..."}},
 	{Name: "CXX", Role: EnvProgram, Why: "names the C++ compiler builds run", Examples: []string{"CXX=/tmp/cc cargo build"}},
 	{Name: "DYLD_INSERT_LIBRARIES", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"DYLD_INSERT_LIBRARIES=/tmp/x.dylib ls"}},
 	{Name: "DYLD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"DYLD_LIBRARY_PATH=/tmp ls"}},
 	{Name: "EDITOR", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"EDITOR=/tmp/ed crontab -e"}},
 	{Name: "ENV", Role: EnvProgram, Why: "names a script every sh runs", Examples: []string{"ENV=/tmp/rc sh -c ls"}},
+	{Name: "GCONV_PATH", Role: EnvProgram, Why: "makes glibc load character-set modules, which are code, from another directory", Examples: []string{"GCONV_PATH=/tmp iconv -f utf8 -t ascii a.txt"}},
+	{Name: "HOME", Role: EnvProgram, Why: "moves the configuration programs read, which may name programs (git's core.pager in ~/.gitconfig)", Examples: []string{"HOME=/tmp/h git log"}},
 	{Name: "IFS", Role: EnvProgram, Why: "changes how the shell splits words", Examples: []string{"IFS=x bash -c ls"}},
 	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
 	{Name: "JDK_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every java launcher", Examples: []string{"JDK_JAVA_OPTIONS=-javaagent:/tmp/a.jar gradle test"}},
@@ -87,11 +101,14 @@ var Environment = []EnvVar{
 	{Name: "LD_PRELOAD", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_PRELOAD=/tmp/x.so ls"}},
 	{Name: "LESSCLOSE", Role: EnvProgram, Why: "runs a program when less closes a file (less is every program's pager)", Examples: []string{"LESSCLOSE='/tmp/x %s' git log"}},
 	{Name: "LESSOPEN", Role: EnvProgram, Why: "runs a program when less opens a file (less is every program's pager)", Examples: []string{"LESSOPEN='|/tmp/x %s' less README.md"}},
+	{Name: "LUA_INIT", Role: EnvProgram, Why: "is code, or names a file of code, every lua runs first", Examples: []string{"LUA_INIT=@/tmp/x.lua lua -v"}},
 	{Name: "NODE_OPTIONS", Role: EnvProgram, Why: "can load code into node, which many tools are", Examples: []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit"}},
+	{Name: "NODE_PATH", Role: EnvProgram, Why: "changes which modules node loads", Examples: []string{"NODE_PATH=/tmp npm test"}},
 	{Name: "PAGER", Role: EnvCode, Why: "runs a program as the pager", Examples: []string{"PAGER=cat git log", "PAGER=/tmp/p psql -l"}},
 	{Name: "PATH", Role: EnvProgram, Why: "changes which programs run", Examples: []string{"PATH=/tmp/evil:$PATH git status"}},
 	{Name: "PERL5LIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
 	{Name: "PERL5OPT", Role: EnvProgram, Why: "passes options to every perl", Examples: []string{"PERL5OPT=-Mx perl -v"}},
+	{Name: "PERLLIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERLLIB=/tmp perl -v"}},
 	{Name: "PROMPT_COMMAND", Role: EnvProgram, Why: "runs a command at every prompt", Examples: []string{"PROMPT_COMMAND=/tmp/x bash -i"}},
 	{Name: "PYTHONHOME", Role: EnvProgram, Why: "changes which standard library python loads", Examples: []string{"PYTHONHOME=/tmp python3 -m pytest"}},
 	{Name: "PYTHONPATH", Role: EnvProgram, Why: "changes which modules python imports", Examples: []string{"PYTHONPATH=/tmp python3 -m pytest"}},
@@ -101,7 +118,13 @@ var Environment = []EnvVar{
 	{Name: "RUBYOPT", Role: EnvProgram, Why: "passes options to every ruby", Examples: []string{"RUBYOPT=-rx ruby -v"}},
 	{Name: "SHELLOPTS", Role: EnvProgram, Why: "changes how shells run", Examples: []string{"SHELLOPTS=xtrace bash -c ls"}},
 	{Name: "SSH_ASKPASS", Role: EnvCode, Why: "runs a program for ssh's passwords (ssh runs under git, rsync, scp, ...)", Examples: []string{"SSH_ASKPASS=/tmp/x ssh host"}},
+	// Programs built on OpenSSL, GnuTLS or NSS (curl, python's ssl, node,
+	// browsers) append their TLS keys to the file SSLKEYLOGFILE names.
+	{Name: "SSLKEYLOGFILE", Role: EnvWrite, AnyValue: true, Effects: []Class{WriteOutside}, Why: "makes TLS programs write their keys to the file it names",
+		Examples: []string{"SSLKEYLOGFILE=/tmp/k curl https://x.example"}},
 	{Name: "VISUAL", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"VISUAL=vim crontab -e"}},
+	{Name: "XDG_CONFIG_HOME", Role: EnvProgram, Why: "moves the configuration programs read, which may name programs (git's core.pager)", Examples: []string{"XDG_CONFIG_HOME=/tmp/c git log"}},
+	{Name: "ZDOTDIR", Role: EnvProgram, Why: "names the directory of the startup files zsh runs", Examples: []string{"ZDOTDIR=/tmp zsh -ic ls"}},
 	{Name: "_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"_JAVA_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
 }
 
@@ -128,10 +151,19 @@ func FoldEnv(name string) string {
 	return strings.ReplaceAll(strings.ToUpper(name), "-", "_")
 }
 
-// GenericEnv returns the [Environment] variable named name, or nil.
+// GenericEnv returns the [Environment] variable named name, or nil: a
+// name under a prefix (`BASH_FUNC_*`) too.
 func GenericEnv(name string) *EnvVar {
 	envIndexOnce.Do(buildEnvIndex)
-	return genericEnv[name]
+	if v := genericEnv[name]; v != nil {
+		return v
+	}
+	for _, v := range genericPrefixes {
+		if v.matches(name, name) {
+			return v
+		}
+	}
+	return nil
 }
 
 // ProgramEnv returns p's [Program.Env] variable named name, or nil: the
@@ -183,7 +215,9 @@ type envOf struct {
 var (
 	envIndexOnce sync.Once
 	genericEnv   map[string]*EnvVar // Environment by name (no prefixes, no folding)
-	envOwners    []*Program         // the entries with an Env
+	// genericPrefixes are the Environment variables whose name is a prefix.
+	genericPrefixes []*EnvVar
+	envOwners       []*Program // the entries with an Env
 	// envNames holds the exact names of every entry's Env, folded for a
 	// Fold variable; envPrefixes the prefixes of the `*` names.
 	envNames    map[string]bool
@@ -194,6 +228,10 @@ var (
 func buildEnvIndex() {
 	genericEnv = map[string]*EnvVar{}
 	for i := range Environment {
+		if strings.HasSuffix(Environment[i].Name, "*") {
+			genericPrefixes = append(genericPrefixes, &Environment[i])
+			continue
+		}
 		genericEnv[Environment[i].Name] = &Environment[i]
 	}
 	envNames = map[string]bool{}

@@ -249,6 +249,10 @@ type Flag struct {
 	// Elsewhere: like [Program.Elsewhere], for this flag (`unshare -R DIR`,
 	// `parallel -S host`).
 	Elsewhere bool
+	// Credential: the flag makes the program read stored credentials
+	// (`curl --netrc` reads ~/.netrc and sends its password): with the
+	// network in the line it is a credential-exfiltration refusal (§5.5).
+	Credential bool
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool

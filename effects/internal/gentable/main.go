@@ -192,6 +192,10 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 		b.WriteString("Letters: true, ")
 	}
 	str(b, "Option", v.Option)
+	strs(b, "Plain", v.Plain)
+	if v.AnyValue {
+		b.WriteString("AnyValue: true, ")
+	}
 	str(b, "Why", v.Why)
 	classes(b, "Effects", v.Effects)
 	strs(b, "Examples", v.Examples)
@@ -258,6 +262,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
+	}
+	if f.Credential {
+		b.WriteString("Credential: true, ")
 	}
 	if f.Local {
 		b.WriteString("Local: true, ")
