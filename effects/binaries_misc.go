@@ -214,7 +214,7 @@ var miscPrograms = []Program{
 				Examples: ex("security find-certificate -a")},
 			// -w and -g print the password.
 			secret(Program{Name: "find-generic-password", Aliases: names("find-internet-password"), Effects: fx(Read),
-				Flags: fl(arg("-a", "-c", "-C", "-D", "-G", "-j", "-l", "-s", "-r", "-d", "-P", "-p", "-t"), Flag{Names: names("-g", "-w")}),
+				Flags:    fl(arg("-a", "-c", "-C", "-D", "-G", "-j", "-l", "-s", "-r", "-d", "-P", "-p", "-t"), Flag{Names: names("-g", "-w")}),
 				Examples: ex("security find-generic-password -s x")}),
 		},
 		Examples: ex("security")},
