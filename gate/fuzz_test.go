@@ -18,6 +18,9 @@ import (
 // verdict twice, a reason on every non-allow verdict, and allow only when
 // every program position resolved to a known program.
 func FuzzClassify(f *testing.F) {
+	for _, ex := range tableExamples() {
+		f.Add(ex)
+	}
 	files, _ := filepath.Glob("../testdata/commands/*.txtar")
 	for _, file := range files {
 		a, err := txtar.ParseFile(file)
@@ -70,6 +73,31 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tableExamples are the commands of every example the effects table holds:
+// of its entries and subcommands, their flags and the environment they read.
+func tableExamples() []string {
+	var out []string
+	var walk func(ps []effects.Program)
+	walk = func(ps []effects.Program) {
+		for _, p := range ps {
+			out = append(out, p.Examples...)
+			out = append(out, p.NotExamples...)
+			out = append(out, p.CheckExamples...)
+			out = append(out, p.LocalExamples...)
+			for _, fl := range p.Flags {
+				out = append(out, fl.Examples...)
+			}
+			for _, v := range p.Env {
+				out = append(out, v.Examples...)
+				out = append(out, v.NotExamples...)
+			}
+			walk(p.Subcommands)
+		}
+	}
+	walk(effects.Table())
+	return out
 }
 
 // FuzzClassifyShells is FuzzClassify in every dialect (the second value
