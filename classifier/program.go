@@ -672,6 +672,14 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
 	case effects.TreeDir, effects.RepoDir:
 		inv.trees = append(inv.trees, h)
+	case effects.Mode:
+		if val.dynamic {
+			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
+		} else if setuidMode(val.value) {
+			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
+			p.Refusal = effects.PrivilegeEscalation
+			w.add(p)
+		}
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -1230,20 +1231,59 @@ func (inv *invocation) dd(args []field) {
 	}
 }
 
-var octalMode = regexp.MustCompile(`^[0-7]{4,}$`)
+// setuidMode reports whether a file mode, octal or symbolic, sets (or
+// touches) a setuid or setgid bit: `4755`, `04755`, `=4755`, `+4000`,
+// `u+s`, `-x,g+s`. GNU chmod takes an octal number after an operator as
+// well as on its own; a symbolic `s` is counted whatever the operator.
+func setuidMode(m string) bool {
+	if strings.ContainsRune(m, '/') {
+		return false // a path, not a mode
+	}
+	for _, clause := range strings.Split(m, ",") {
+		if strings.ContainsRune(clause, 's') {
+			return true
+		}
+		digits := strings.TrimLeft(clause, "ugoa+-=")
+		if digits == "" || strings.Trim(digits, "01234567") != "" {
+			continue
+		}
+		if v, err := strconv.ParseUint(digits, 8, 32); err != nil || v&0o6000 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// chmodModeWord reports whether a word GNU chmod reads as an option is a
+// mode (`chmod -x f`, `chmod -w,u+s f`): its getopt takes each of
+// rwxXstugoa,+-= and the octal digits as the start of a mode.
+func chmodModeWord(v string) bool {
+	return len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Trim(v[1:], "rwxXstugoa,+-=01234567") == ""
+}
 
 // chmod/chown/chgrp: setuid bits escalate; targets outside the workspace are
-// system changes, in home or system roots protected writes.
+// system changes, in home or system roots protected writes. A chmod mode
+// may be typed as an option (`chmod -x f`): then every operand is a file.
 func (inv *invocation) chmod() {
 	w := inv.w
 	ops := inv.operands
-	if len(ops) == 0 {
-		return
+	var modes []field
+	if inv.key() == "chmod" {
+		for _, a := range inv.args {
+			if a.value == "--" {
+				break
+			}
+			if chmodModeWord(a.value) {
+				modes = append(modes, a)
+			}
+		}
 	}
-	if inv.has("--reference") == nil {
-		mode := ops[0]
+	if len(modes) == 0 && inv.has("--reference") == nil && len(ops) > 0 {
+		modes = ops[:1]
 		ops = ops[1:]
-		if inv.key() == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
+	}
+	for _, mode := range modes {
+		if inv.key() == "chmod" && !mode.dynamic && setuidMode(mode.value) {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
@@ -1251,6 +1291,11 @@ func (inv *invocation) chmod() {
 		if mode.dynamic {
 			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
 		}
+	}
+	if len(ops) == 0 {
+		// Nothing to change (`chmod 755`, `chown u`): the program fails,
+		// but the verdict still names it.
+		w.add(w.part(inv.at, effects.WriteInside, inv.prog, fmt.Sprintf("`%s` names no file to change", inv.text)))
 	}
 	inv.operands = nil
 	inv.classes = nil

@@ -243,6 +243,11 @@ const (
 	// tool's version decides: both are candidates (`npm --prefix d exec
 	// CMD`, `uv run --project d CMD`).
 	ProjectDir
+	// Mode: a file mode, octal or symbolic (`install -m 4755`, `mkdir -m
+	// u+s`): setuid and setgid bits in any spelling are privilege
+	// escalation (SPEC §5.3), and a mode only known at run time is a
+	// system change.
+	Mode
 )
 
 // Operands says what the non-flag arguments of a [Program] are.

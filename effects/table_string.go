@@ -19,11 +19,12 @@ func _() {
 	_ = x[TreeDir-8]
 	_ = x[RepoDir-9]
 	_ = x[ProjectDir-10]
+	_ = x[Mode-11]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirProjectDir"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirProjectDirMode"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 85}
 
 func (i Value) String() string {
 	idx := int(i) - 0
