@@ -838,12 +838,25 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
 	case c == effects.OpaqueHigh:
 		p.Refusal = effects.UnidentifiableProgram
-	case c == effects.OpaqueLow:
+	case c == effects.OpaqueLow || c == effects.Verify:
+		// Both run the project's code (a verifier its tests, conftest.py,
+		// build.rs, init(), its JS config); verify by name trusts the
+		// project only inside the workspace (SPEC §3 opaque-medium: a
+		// script outside). A verifier keeps its verify part beside it.
+		op := p
 		for _, d := range inv.dirs {
-			if l := w.locate(d); l != locInside && l != locRoot {
-				p.Class = effects.OpaqueMedium
-				p.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+			if l := w.locateCode(d); l != locInside && l != locRoot {
+				op.Class = effects.OpaqueMedium
+				op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
 			}
+		}
+		if c == effects.Verify && inv.entry.RunsOperands && op.Class == c {
+			inv.codeOperands(&op)
+		}
+		if c == effects.Verify && op.Class != c {
+			w.add(op)
+		} else {
+			p = op
 		}
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
@@ -880,6 +893,38 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		return
 	}
 	w.add(p)
+}
+
+// locateCode locates the directory or file whose code a program runs
+// where its links lead: a cwd given through a link to the workspace runs
+// the workspace's code, and `cd link-out && pytest` runs what link-out
+// points to.
+func (w *walker) locateCode(p string) location {
+	if p == "" {
+		return locUnknown
+	}
+	return w.locate(w.evalPrefix(p))
+}
+
+// codeOperands makes p opaque-medium when an operand of a verifier whose
+// operands are the code it runs ([effects.Program.RunsOperands]) lies
+// outside the workspace (`pytest /tmp/t`).
+func (inv *invocation) codeOperands(p *Part) {
+	w := inv.w
+	for _, o := range inv.operands {
+		if o.dynamic {
+			// Trusted as the loop's own packages are (`for p in ./a ./b;
+			// do go test "$p"; done`): a moved directory is caught above.
+			continue
+		}
+		for _, r := range w.resolveIn(o.value, o.glob, inv.dirs) {
+			if l := w.locateCode(r); l != locInside && l != locRoot {
+				p.Class = effects.OpaqueMedium
+				p.Reason = fmt.Sprintf("`%s` runs code in %s, outside the workspace", inv.text, w.describe(r, l))
+				return
+			}
+		}
+	}
 }
 
 // deleteFlagValue classifies the deletion a write-path flag makes in its

@@ -252,7 +252,7 @@ var pythonPrograms = []Program{
 		Flags: fl(rpath("-p", "--project"), arg("--pythonversion", "--pythonplatform", "--level"), optArg("--threads"), dir("--venvpath", "-v"), prog("--pythonpath"),
 			Flag{Names: names("--createstub"), Value: Arg, Effects: fx(WriteInside), Why: "pyright --createstub writes stub files", Examples: ex("pyright --createstub requests")}),
 		Examples: ex("pyright", "pyright src")},
-	{Name: "pytest", Aliases: names("py.test"), Env: pytestEnv, Effects: fx(Verify),
+	{Name: "pytest", Aliases: names("py.test"), Env: pytestEnv, Effects: fx(Verify), RunsOperands: true,
 		Flags: fl(arg("-k", "-m", "-p", "-o", "--override-ini", "--tb", "-n", "--numprocesses", "--durations", "--maxfail", "-W", "--pythonwarnings",
 			"--deselect", "--import-mode", "-r", "--color", "--capture", "--timeout", "--cov-report", "--cov-config", "--log-level", "--log-cli-level",
 			"--ignore", "--ignore-glob", "--dist", "--count", "--reruns", "--randomly-seed", "--asyncio-mode"),
@@ -261,7 +261,7 @@ var pythonPrograms = []Program{
 			Flag{Names: names("--basetemp"), Value: WritePath, Effects: fx(Deletion), Why: "pytest --basetemp empties the directory it is given",
 				Examples: ex("pytest --basetemp=tmp/pt")}),
 		Examples:    ex("pytest", "pytest -x -q tests/", "pytest -k 'not slow' -n 4", "py.test tests/a_test.py"),
-		NotExamples: ex("pytest --junitxml=/tmp/r.xml")},
+		NotExamples: ex("pytest --junitxml=/tmp/r.xml", "pytest /tmp/tests", "pytest ~/x_test.py")},
 	{Name: "ruff", Effects: fx(Read), Other: fx(Verify),
 		Flags: fl(rpath("--config")),
 		Subcommands: []Program{

@@ -93,6 +93,12 @@ type Program struct {
 	// changes the shell's directory. Functions are still not called
 	// (`command rm` runs the program rm, whatever function rm exists).
 	InShell bool
+	// RunsOperands: the operands name the code a verifier runs (test files,
+	// test directories, packages: `pytest tests/a_test.py`, `go test ./x`).
+	// Verify by name trusts the project's own tests, so an operand outside
+	// the workspace makes the run
+	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
+	RunsOperands bool
 	// Elsewhere: the command the entry carries runs where the shell's
 	// directories, home and workspace roots do not apply — in a container,
 	// under another root directory, as a service unit (`docker exec web rm

@@ -118,6 +118,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	if p.RunsOperands {
+		b.WriteString("RunsOperands: true, ")
+	}
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
