@@ -303,7 +303,18 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				endOpts = true
 				continue
 			}
+			n := len(inv.flags)
 			i += inv.option(e, a, args[i+1:])
+			if len(inv.flags) > n && inv.flags[len(inv.flags)-1].flag.Carries {
+				// The rest of the line is the command it runs.
+				inv.writeFlagValues()
+				inv.finishSpecial(e)
+				inv.homeWrites(e)
+				inv.emit()
+				inv.emitFlags()
+				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
+				return
+			}
 			continue
 		}
 		// An operand.

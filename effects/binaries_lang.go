@@ -6,7 +6,12 @@ package effects
 // (cargo 1.9x `cargo help`).
 var cargoFlags = fl(
 	dir("--manifest-path", "-C"),
-	config("--config"),
+	// --config KEY=VALUE or a file: cargo's keys name programs (build.rustc,
+	// build.rustc-wrapper, target.*.runner, target.*.linker), flags that
+	// name them (build.rustflags), environment for what it runs (env.*) and
+	// sources of code (patch.*, paths): git -c for cargo.
+	Flag{Names: names("--config"), Value: Arg, Effects: fx(OpaqueMedium), Why: "cargo --config sets configuration that may name the programs cargo runs",
+		Examples: ex("cargo test --config build.rustc-wrapper=/tmp/x")},
 	arg("-Z", "--color", "-p", "--package", "--exclude", "--target", "-j", "--jobs", "-F", "--features", "--bin", "--example",
 		"--test", "--bench", "--profile", "--message-format", "--lockfile-path"), optArg("--timings"),
 	wpath("--target-dir", "--artifact-dir"),

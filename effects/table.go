@@ -190,6 +190,10 @@ type Flag struct {
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
+	// Carries: the words after the flag, to the end of the line, are a
+	// command the program runs (`ctest --build-and-test s b --test-command
+	// CMD ARGS`); it is classified as a wrapper's command is.
+	Carries bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen
