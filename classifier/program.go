@@ -683,6 +683,18 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
 	case effects.TreeDir, effects.RepoDir:
 		inv.trees = append(inv.trees, h)
+	case effects.CodePath:
+		if val.dynamic {
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from a file only known at run time", inv.text)))
+			break
+		}
+		w.noteReadValue(inv.at, val.value, val.glob)
+		for _, r := range w.resolveIn(val.value, val.glob, inv.dirs) {
+			if l := w.locateCode(r); l != locInside && l != locRoot {
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s, outside the workspace", inv.text, w.describe(r, l))))
+				break
+			}
+		}
 	case effects.Mode:
 		if val.dynamic {
 			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))

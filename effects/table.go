@@ -253,6 +253,13 @@ const (
 	// tool's version decides: both are candidates (`npm --prefix d exec
 	// CMD`, `uv run --project d CMD`).
 	ProjectDir
+	// CodePath: a file of code the program loads and runs (a JS config, a
+	// plugin, a formatter, a parser: `eslint -f f.js`, `jest --config
+	// j.js`), or a configuration that names such code (mypy's plugins=):
+	// read like a [ReadPath], and opaque-medium outside the workspace or
+	// when only known at run time, as a script outside is. A bare name
+	// resolves inside and is the project's (`eslint -f json`).
+	CodePath
 	// Mode: a file mode, octal or symbolic (`install -m 4755`, `mkdir -m
 	// u+s`): setuid and setgid bits in any spelling are privilege
 	// escalation (SPEC §5.3), and a mode only known at run time is a

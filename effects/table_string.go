@@ -19,12 +19,13 @@ func _() {
 	_ = x[TreeDir-8]
 	_ = x[RepoDir-9]
 	_ = x[ProjectDir-10]
-	_ = x[Mode-11]
+	_ = x[CodePath-11]
+	_ = x[Mode-12]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirProjectDirMode"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirProjectDirCodePathMode"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 85}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 89, 93}
 
 func (i Value) String() string {
 	idx := int(i) - 0
