@@ -10,7 +10,10 @@ var makeFlags = fl(dir("-C", "--directory"), rpath("-f", "--file", "--makefile")
 		Examples: ex("make --eval 'x: ; ls' x")},
 	// A dry run is no read: make still evaluates the Makefile's $(shell)
 	// calls and runs recipe lines marked `+` and those naming $(MAKE).
-	Flag{Names: names("-n", "--just-print", "--dry-run", "--recon"), Examples: ex("make -n build", "make --dry-run install")})
+	Flag{Names: names("-n", "--just-print", "--dry-run", "--recon"), Examples: ex("make -n build", "make --dry-run install")},
+	// Nor are -p (it prints the data base, then runs the goals as usual)
+	// and -q (it runs no recipe, but evaluates the Makefile's $(shell)).
+	Flag{Names: names("-p", "--print-data-base", "-q", "--question"), Examples: ex("make -p", "make -q build")})
 
 // buildPrograms are the build systems and task runners: they run code the
 // project defines (opaque-low), except goals that verify by name.
@@ -71,7 +74,7 @@ var buildPrograms = []Program{
 		Goals:    makeGoals,
 		Examples: ex("just", "just build", "just test build", "just test deploy", "just fmt", "just lint-fix"), NotExamples: ex("just lint", "just -f /tmp/x.just test")},
 	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
-		Flags:       fl(Flag{Names: names("-v", "--version", "-p", "--print-data-base", "-q", "--question"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
+		Flags:       fl(Flag{Names: names("-v", "--version"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
 		Goals:       makeGoals,
 		Examples:    ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make test CC=x", "make lint-fix"),
 		NotExamples: ex("make test", "make test -C src check", "make lint test-unit", "make -f /tmp/x.mk test", "make -C /tmp test")}, makeFlags),
