@@ -251,6 +251,10 @@ type invocation struct {
 	// relative --work-tree or GIT_DIR from the directory -C moved it to.
 	trees       []flagHit
 	treesLooked bool // the RepoDir options were checked (repoConfig)
+	// sources are the files a [effects.Flag.DeletesSources] flag deletes
+	// when a special took them from the operands (tar's members); nil: the
+	// operands.
+	sources []field
 }
 
 type flagHit struct {
@@ -950,6 +954,27 @@ func (inv *invocation) codeOperands(p *Part) {
 	}
 }
 
+// sourceDeletions classifies the operands a [effects.Flag.DeletesSources]
+// flag deletes: every operand but a copy's destination (`rsync
+// --remove-source-files ~/.ssh/ k/` deletes in ~/.ssh).
+func (inv *invocation) sourceDeletions(h flagHit) {
+	ops := inv.operands[min(inv.entry.Skip, len(inv.operands)):]
+	if r := inv.entry.Operands; (r == effects.CopyPaths || r == effects.MovePaths) && inv.has("-t", "--target-directory") == nil && len(ops) > 0 {
+		ops = ops[:len(ops)-1]
+	}
+	if inv.sources != nil {
+		ops = inv.sources
+	}
+	if len(ops) == 0 {
+		// The sources come from elsewhere (`tar --remove-files -T list`).
+		inv.w.remove(inv.w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s` deletes files it is not given as operands (%s)", inv.text, h.name)), "")
+		return
+	}
+	for _, o := range ops {
+		inv.deleteOperand(inv.w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s` deletes %s once it is copied (%s)", inv.text, o.value, h.name)), o)
+	}
+}
+
 // deleteFlagValue classifies the deletion a write-path flag makes in its
 // value (`pytest --basetemp /tmp/x`).
 func (inv *invocation) deleteFlagValue(val field, why string) {
@@ -1022,6 +1047,10 @@ func (inv *invocation) emitFlags() {
 			why := h.flag.Why
 			if why == "" {
 				why = fmt.Sprintf("%s makes it %s", h.name, c)
+			}
+			if c == effects.Deletion && h.flag.DeletesSources {
+				inv.sourceDeletions(h)
+				continue
 			}
 			if c == effects.Deletion && h.flag.Value == effects.WritePath && h.value != nil && !inv.readOnly {
 				// The flag deletes in the path it names (`pytest

@@ -1572,6 +1572,7 @@ func (inv *invocation) tar() {
 			}
 		}
 	}
+	inv.sources = ops // --remove-files deletes them
 	inv.operands = nil
 	switch mode {
 	case "x":
@@ -1668,12 +1669,12 @@ func (inv *invocation) copyTool() {
 	}
 	deletes := false
 	for _, h := range inv.flags {
-		if strings.HasPrefix(h.name, "--delete") || h.name == "--remove-source-files" {
+		if strings.HasPrefix(h.name, "--delete") {
 			deletes = true
 		}
 	}
 	for _, a := range inv.args {
-		if strings.HasPrefix(a.value, "--delete") || a.value == "--remove-source-files" {
+		if strings.HasPrefix(a.value, "--delete") {
 			deletes = true
 		}
 	}

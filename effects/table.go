@@ -190,6 +190,11 @@ type Flag struct {
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
+	// DeletesSources: the flag makes the program delete the files it
+	// reads or copies, its operands but a copy's destination (`rsync
+	// --remove-source-files a/ b/`, `tar --remove-files -cf x.tar a`):
+	// they are classified as deleted (SPEC §5.1).
+	DeletesSources bool
 	// Carries: the words after the flag, to the end of the line, are a
 	// command the program runs (`ctest --build-and-test s b --test-command
 	// CMD ARGS`); it is classified as a wrapper's command is.

@@ -207,6 +207,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Exec {
 		b.WriteString("Exec: true, ")
 	}
+	if f.DeletesSources {
+		b.WriteString("DeletesSources: true, ")
+	}
 	if f.Carries {
 		b.WriteString("Carries: true, ")
 	}
