@@ -1042,6 +1042,26 @@ func (inv *invocation) docker(args []field) {
 		case v == "--cap-add" && i+1 < len(args) && (args[i+1].value == "ALL" || args[i+1].value == "SYS_ADMIN"):
 			inv.privileged("--cap-add " + args[i+1].value)
 			continue
+		case v == "--device" || strings.HasPrefix(v, "--device="):
+			// A disk or memory device is the host's data, as a host-root
+			// mount is (`--device /dev/sda`).
+			dev, ok := strings.CutPrefix(v, "--device=")
+			if !ok && i+1 < len(args) {
+				dev = args[i+1].value
+			}
+			if src, _, _ := strings.Cut(dev, ":"); hostDevice(src) {
+				inv.privileged("--device " + src)
+			}
+			continue
+		case v == "--security-opt" || strings.HasPrefix(v, "--security-opt="):
+			opt, ok := strings.CutPrefix(v, "--security-opt=")
+			if !ok && i+1 < len(args) {
+				opt = args[i+1].value
+			}
+			if strings.Contains(opt, "unconfined") || opt == "label=disable" || opt == "label:disable" {
+				inv.privileged("--security-opt " + opt)
+			}
+			continue
 		default:
 			continue
 		}
@@ -1093,6 +1113,21 @@ func (w *walker) hostMount(src string) bool {
 	default:
 		return w.opts.Home != "" && w.same(p, w.opts.Home)
 	}
+}
+
+// hostDevice reports whether a device handed to a container holds the
+// host's data or memory: a disk, partition, mapper or loop device, or
+// /dev/mem. Only known at run time counts too.
+func hostDevice(src string) bool {
+	if !strings.HasPrefix(src, "/dev/") {
+		return src == "" || strings.ContainsAny(src, "$`")
+	}
+	for _, p := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/dm-", "/dev/mapper", "/dev/disk", "/dev/loop", "/dev/md", "/dev/mem", "/dev/kmem", "/dev/port"} {
+		if strings.HasPrefix(src, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (inv *invocation) privileged(what string) {

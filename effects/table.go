@@ -488,7 +488,7 @@ const (
 	SpecialChmod               // chmod/chown: setuid bits, targets
 	SpecialTar                 // tar: -x/-c modes, -f archive, -C dir
 	SpecialCD                  // cd/pushd/popd: change the tracked cwd
-	SpecialDocker              // docker/podman run: --privileged, -v /:/host
+	SpecialDocker              // docker/podman run, exec, compose run: --privileged, -v /:/host, --device, --security-opt
 	SpecialKubectlExec         // kubectl exec ... -- CMD: remote command
 	SpecialEval                // eval/source/.: the program cannot be identified unless literal
 	SpecialTruncate            // truncate: -s 0 deletes content
