@@ -202,7 +202,7 @@ var shellPrograms = []Program{
 	{Name: "runas", Effects: fx(Privilege), Why: "runas runs a command as another user",
 		Examples: ex("runas /user:admin cmd")},
 	{Name: "runuser", Effects: fx(Privilege), Operands: Command, Why: "runuser runs a command as another user (it needs root)",
-		Flags: fl(arg("-u", "--user", "-g", "--group", "-G", "--supp-group", "-c", "--command", "-s", "--shell", "-w", "--whitelist-environment")),
+		Flags:    fl(arg("-u", "--user", "-g", "--group", "-G", "--supp-group", "-c", "--command", "-s", "--shell", "-w", "--whitelist-environment")),
 		Examples: ex("runuser -u root ls")},
 	{Name: "script", Effects: fx(WriteInside), Operands: WritePaths, Special: SpecialScript,
 		Why: "script records the session into a file",
