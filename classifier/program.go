@@ -547,6 +547,22 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	if len(e.DeleteVerbs) > 0 {
+		// A delete verb among the words (`compute instances delete`, `ec2
+		// terminate-instances`) deletes remote resources; an option's
+		// value that spells one errs on the side of refusing.
+		for _, x := range inv.args[max(slices.Index(inv.args, a), 0):] {
+			if x.dynamic || isOption(x.value) {
+				continue
+			}
+			if effects.IsDeleteVerb(e.DeleteVerbs, x.value) {
+				inv.classes = append(inv.classes, effects.Deletion)
+				inv.outside = true
+				inv.why = fmt.Sprintf("%s %s deletes remote resources", inv.prog, x.value)
+				break
+			}
+		}
+	}
 	inv.writeFlagValues()
 	inv.homeWrites(e)
 	inv.emit()

@@ -271,7 +271,7 @@ var containerPrograms = []Program{
 // many and name resources remotely, so they are network and system-change
 // unless a subcommand is known to only read.
 var cloudPrograms = []Program{
-	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange),
+	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete-*", "terminate-*", "deregister-*", "purge-*"),
 		Subcommands: []Program{
 			{Name: "configure", Effects: fx(WriteOutside), HomeWrite: "~/.aws/credentials", Why: "aws configure writes ~/.aws/credentials", Other: fx(WriteOutside),
 				Subcommands: []Program{secret(rsub("get", "aws configure get region")), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
@@ -289,10 +289,10 @@ var cloudPrograms = []Program{
 				Examples: ex("aws s3")},
 			{Name: "sts", Effects: fx(Network), Why: "aws sts asks AWS about the credentials", Examples: ex("aws sts get-caller-identity")},
 		},
-		Examples: ex("aws --version"), NotExamples: ex("aws ec2 terminate-instances --instance-ids i-1")},
+		Examples: ex("aws --version"), NotExamples: ex("aws ec2 terminate-instances --instance-ids i-1", "aws rds delete-db-instance --db-instance-identifier x")},
 		fl(arg("--profile", "--region", "--output", "--query", "--endpoint-url", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--page-size", "--max-items", "--starting-token"),
 			rpath("--cli-input-json", "--cli-input-yaml", "--ca-bundle"))),
-	{Name: "az", Effects: fx(Read), Other: fx(Network, SystemChange),
+	{Name: "az", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete", "purge"),
 		Flags: fl(arg("-g", "--resource-group", "--subscription", "-o", "--output", "--query", "-n", "--name", "-l", "--location")),
 		Subcommands: []Program{
 			{Name: "account", Effects: fx(Network), Why: "az account asks Azure", Other: fx(Network),
@@ -302,7 +302,7 @@ var cloudPrograms = []Program{
 			rsub("version", "az version"),
 		},
 		Examples: ex("az --version"), NotExamples: ex("az group delete -n rg")},
-	{Name: "gcloud", Effects: fx(Read), Other: fx(Network, SystemChange),
+	{Name: "gcloud", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete", "purge"),
 		Flags: fl(arg("--project", "--region", "--zone", "--format", "--account", "--configuration", "--filter", "--limit", "--impersonate-service-account", "--verbosity")),
 		Subcommands: []Program{
 			{Name: "auth", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gcloud", Why: "gcloud auth stores credentials under ~/.config/gcloud", Other: fx(Network, WriteOutside),

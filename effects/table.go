@@ -93,6 +93,12 @@ type Program struct {
 	// changes the shell's directory. Functions are still not called
 	// (`command rm` runs the program rm, whatever function rm exists).
 	InShell bool
+	// DeleteVerbs: for a command that is no known subcommand (one handled
+	// by [Program.Other]), the words of its command path that make it a
+	// deletion of remote resources (SPEC §3 rule 13, refused as §5.1):
+	// a word as written (`delete`), or a prefix pattern `delete-*`
+	// (`gcloud compute instances delete x`, `aws ec2 terminate-instances`).
+	DeleteVerbs []string
 	// RunsOperands: the operands name the code a verifier runs (test files,
 	// test directories, packages: `pytest tests/a_test.py`, `go test ./x`).
 	// Verify by name trusts the project's own tests, so an operand outside
@@ -385,6 +391,16 @@ func IsCheck(checks []string, name string) bool {
 			continue
 		}
 		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
+// IsDeleteVerb reports whether word is one of verbs ([Program.DeleteVerbs]).
+func IsDeleteVerb(verbs []string, word string) bool {
+	for _, v := range verbs {
+		if base, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(word, base) && len(word) > len(base) || word == v {
 			return true
 		}
 	}

@@ -75,14 +75,14 @@ var table = []Program{
 			{Name: "rb", Aliases: []string{"rm"}, Effects: []Class{Deletion, Network}, Why: "aws s3 rm deletes objects from S3", Flags: []Flag{{Names: []string{"--profile", "--region", "--output", "--query", "--endpoint-url", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--page-size", "--max-items", "--starting-token"}, Value: Arg}, {Names: []string{"--cli-input-json", "--cli-input-yaml", "--ca-bundle"}, Value: ReadPath}}, Outside: true, Examples: []string{"aws s3 rm s3://b/k", "aws s3 rb s3://b --force"}},
 		}, Other: []Class{Network, SystemChange}, Examples: []string{"aws s3"}},
 		{Name: "sts", Effects: []Class{Network}, Why: "aws sts asks AWS about the credentials", Flags: []Flag{{Names: []string{"--profile", "--region", "--output", "--query", "--endpoint-url", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--page-size", "--max-items", "--starting-token"}, Value: Arg}, {Names: []string{"--cli-input-json", "--cli-input-yaml", "--ca-bundle"}, Value: ReadPath}}, Examples: []string{"aws sts get-caller-identity"}},
-	}, Other: []Class{Network, SystemChange}, Examples: []string{"aws --version"}, NotExamples: []string{"aws ec2 terminate-instances --instance-ids i-1"}},
+	}, Other: []Class{Network, SystemChange}, DeleteVerbs: []string{"delete-*", "terminate-*", "deregister-*", "purge-*"}, Examples: []string{"aws --version"}, NotExamples: []string{"aws ec2 terminate-instances --instance-ids i-1", "aws rds delete-db-instance --db-instance-identifier x"}},
 	{Name: "az", Effects: []Class{Read}, Flags: []Flag{{Names: []string{"-g", "--resource-group", "--subscription", "-o", "--output", "--query", "-n", "--name", "-l", "--location"}, Value: Arg}}, Subcommands: []Program{
 		{Name: "account", Effects: []Class{Network}, Why: "az account asks Azure", Subcommands: []Program{
 			{Name: "set", Effects: []Class{WriteOutside}, Why: "az account set changes the CLI's default subscription", HomeWrite: "~/.azure/azureProfile.json", Examples: []string{"az account set -s sub1"}},
 		}, Other: []Class{Network}, Examples: []string{"az account show"}},
 		{Name: "login", Aliases: []string{"logout"}, Effects: []Class{Network, WriteOutside}, Why: "az login stores credentials under ~/.azure", HomeWrite: "~/.azure", Examples: []string{"az login"}},
 		{Name: "version", Effects: []Class{Read}, Examples: []string{"az version"}},
-	}, Other: []Class{Network, SystemChange}, Examples: []string{"az --version"}, NotExamples: []string{"az group delete -n rg"}},
+	}, Other: []Class{Network, SystemChange}, DeleteVerbs: []string{"delete", "purge"}, Examples: []string{"az --version"}, NotExamples: []string{"az group delete -n rg"}},
 	{Name: "b2sum", Aliases: []string{"cksum", "gsha256sum", "md5", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "sum"}, Effects: []Class{Read}, Operands: ReadPaths, Flags: []Flag{{Names: []string{"-a", "--algorithm", "-l", "--length"}, Value: Arg}}, Examples: []string{"sha256sum go.sum", "md5sum a.txt", "shasum -a 256 a.txt", "sha256sum -c SUMS"}},
 	{Name: "bandit", Effects: []Class{Verify}, Flags: []Flag{{Names: []string{"-c", "--configfile"}, Value: ReadPath}, {Names: []string{"-f", "--format", "-s", "--skip", "-t", "--tests", "-x", "--exclude", "-l"}, Value: Arg}, {Names: []string{"-o", "--output"}, Value: WritePath}}, Packages: []Ecosystem{Python}, Examples: []string{"bandit -r src"}},
 	{Name: "base64", Aliases: []string{"base32", "basenc", "gbase64"}, Effects: []Class{Read}, Operands: ReadPaths, Flags: []Flag{{Names: []string{"-w", "--wrap", "-b", "--break"}, Value: Arg}, {Names: []string{"-o", "--output"}, Value: WritePath}, {Names: []string{"-i", "--input"}, Value: ReadPath}}, Examples: []string{"base64 a.bin", "base64 -d a.b64", "base32 a.txt"}, NotExamples: []string{"base64 -o out.txt a.bin"}},
@@ -694,7 +694,7 @@ var table = []Program{
 		}, Other: []Class{WriteOutside}, Examples: []string{"gcloud config"}},
 		{Name: "info", Effects: []Class{Read}, Examples: []string{"gcloud info"}},
 		{Name: "version", Effects: []Class{Read}, Examples: []string{"gcloud version"}},
-	}, Other: []Class{Network, SystemChange}, Examples: []string{"gcloud --version"}, NotExamples: []string{"gcloud compute instances delete vm-1"}},
+	}, Other: []Class{Network, SystemChange}, DeleteVerbs: []string{"delete", "purge"}, Examples: []string{"gcloud --version"}, NotExamples: []string{"gcloud compute instances delete vm-1"}},
 	{Name: "gdb", Aliases: []string{"lldb"}, Effects: []Class{OpaqueMedium}, Why: "gdb runs the debugged program and the debugger commands it is given", Flags: []Flag{{Names: []string{"-ex", "-iex", "-p", "--pid", "-x", "--command"}, Value: Arg}}, SingleDashLong: true, Examples: []string{"gdb ./app"}},
 	{Name: "gem", Effects: []Class{Read}, Subcommands: []Program{
 		{Name: "build", Effects: []Class{WriteInside}, Why: "gem build writes a gem file", Examples: []string{"gem build x.gemspec"}},

@@ -118,6 +118,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	strs(b, "DeleteVerbs", p.DeleteVerbs)
 	if p.RunsOperands {
 		b.WriteString("RunsOperands: true, ")
 	}
