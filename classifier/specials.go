@@ -719,6 +719,7 @@ func (inv *invocation) find(args []field) bool {
 	}
 
 	inv.emit()
+	exprAt := i
 	fx := inv.findExpr(args[i:], i, starts)
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -801,7 +802,54 @@ func (inv *invocation) find(args []field) bool {
 			}
 		}
 	}
+	w.findNul = inv.nulNames(args, exprAt, starts, fx, follow)
 	return true
+}
+
+// nulNames are the names find prints NUL-separated when -print0 is its
+// only output: below the first start, or the start itself, as -exec's {}
+// is; nil when it prints anything else (a newline-separated name can make
+// xargs see `..`), follows links, or reads its starts from a file.
+func (inv *invocation) nulNames(args []field, exprAt int, starts []field, fx *findExpr, follow bool) []field {
+	if follow || len(starts) == 0 || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts) {
+		return nil
+	}
+	print0 := false
+	for _, a := range args[exprAt:] {
+		switch a.value {
+		case "-print0":
+			print0 = true
+		case "-print", "-printf", "-ls", "-exec", "-execdir", "-ok", "-okdir", "-follow", "-files0-from", "-fprint", "-fprintf", "-fls", "-fprint0":
+			return nil
+		}
+		if a.dynamic {
+			return nil
+		}
+	}
+	if !print0 {
+		return nil
+	}
+	if fx == nil {
+		fx = parseFindExpr(args[exprAt:], exprAt)
+	}
+	if fx.bad {
+		return nil
+	}
+	found := []field{{value: startChild(starts[0]), glob: true}}
+	for i, a := range args {
+		if a.value == "-print0" && inv.findsStart(fx, i, starts[0]) {
+			found = append(found, starts[0])
+			break
+		}
+	}
+	for k := range found {
+		if v, ok := inv.w.pathText(found[k].value); ok {
+			found[k].value = v
+		} else {
+			found[k].dynamic = true
+		}
+	}
+	return found
 }
 
 // findOptions reads the options before find's start points and returns
@@ -901,6 +949,27 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 			}
 			inner = append(inner, x)
 		}
+		if nul := inv.w.pipeNul; nul != nil && inv.nulInput(args) {
+			// `find src -print0 | xargs -0 rm`: the names are the
+			// find's, as `find src -exec rm {} +` gets them.
+			inv.w.pipeNul = nil
+			inv.emit()
+			for _, f := range nul {
+				run := make([]field, 0, len(inner))
+				replaced := false
+				for _, x := range inner {
+					if x.dynamic && strings.Contains(x.value, "{}") {
+						x, replaced = f, true
+					}
+					run = append(run, x)
+				}
+				if !replaced {
+					run = append(run, f)
+				}
+				inv.carry(run, redirInfo{})
+			}
+			return true
+		}
 		inner = append(inner, field{value: "", dynamic: true})
 		inv.emit()
 		inv.carry(inner, redirInfo{})
@@ -908,6 +977,23 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 	}
 	inv.emit()
 	return true
+}
+
+// nulInput reports whether xargs reads NUL-separated names (-0, --null)
+// from its stdin, not from a file (-a, --arg-file).
+func (inv *invocation) nulInput(args []field) bool {
+	null := false
+	for _, a := range args {
+		switch {
+		case a.value == "-0" || a.value == "--null":
+			null = true
+		case a.value == "-a" || strings.HasPrefix(a.value, "--arg-file") || strings.HasPrefix(a.value, "-a") && len(a.value) > 2 && !strings.HasPrefix(a.value, "--"):
+			return false
+		case !isOption(a.value):
+			return null
+		}
+	}
+	return null
 }
 
 // watch [options] CMD...: the words are joined and run by sh -c (unless -x).

@@ -81,6 +81,12 @@ type walker struct {
 	// command on them (`find . -name '.env*' | xargs curl -T`).
 	credentialNames bool
 	pendingNames    []func() bool // finds whose printed names are not judged yet
+	// findNul are the names the find just walked prints NUL-separated and
+	// nothing else (`find src -print0`): paths below its start, the set
+	// `-exec CMD {} +` gets; nil for any other command. pipeNul is findNul
+	// of the command on the left of the pipe being walked, which an
+	// `xargs -0` there takes for its names ([invocation.xargs]).
+	findNul, pipeNul []field
 	// found are the values find puts for `{}` in the command it is
 	// running: its expression decides whether they may be credentials,
 	// not their glob.
@@ -595,11 +601,20 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			// bash runs every element in a child process; zsh runs the
 			// last one in the shell: it may or may not move the shell.
 			before, vars := w.saveCwd(), w.saveVars()
+			w.findNul = nil
 			w.stmt(c.X, depth, red.stdin)
+			var nul []field
+			if _, simple := c.X.Cmd.(*syntax.CallExpr); simple && len(c.X.Redirs) == 0 && !c.X.Background && !c.X.Negated {
+				nul = w.findNul
+			}
+			w.findNul = nil
 			w.settle()
 			w.restoreCwd(before)
 			w.restoreVars(vars)
+			outer := w.pipeNul
+			w.pipeNul = nul
 			w.stmt(c.Y, depth, stdinPipe)
+			w.pipeNul = outer
 			if !w.zsh() {
 				w.restoreVars(vars)
 			}
