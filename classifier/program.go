@@ -1126,6 +1126,14 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		if links {
 			inv.recordLinks(sources, dest, len(ops) == 1)
 		}
+	case effects.InputOutput:
+		for k, o := range ops {
+			if k == 0 {
+				w.noteReadField(inv.at, o)
+			} else if o.value != "-" {
+				inv.writeOperand(base, o)
+			}
+		}
 	case effects.MovePaths:
 		for _, o := range ops {
 			w.noteReadField(inv.at, o)

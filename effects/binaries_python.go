@@ -25,7 +25,7 @@ var pythonModules = []Program{
 	{Name: "ensurepip", Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
 	{Name: "http.server", Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), dir("-d", "--directory")),
 		Examples: ex("http.server 8000")},
-	{Name: "json.tool", Effects: fx(Read), Operands: CopyPaths, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys")},
+	{Name: "json.tool", Effects: fx(Read), Operands: InputOutput, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys", "json.tool a.json"), NotExamples: ex("json.tool a.json b.json")},
 	{Name: "pdb", Effects: fx(OpaqueMedium), Why: "pdb runs a program under a debugger that executes the commands typed at it", Examples: ex("pdb tools/x.py")},
 	{Name: "timeit", Effects: fx(OpaqueMedium), Why: "timeit runs the code it is given", Flags: fl(arg("-n", "--number", "-r", "--repeat", "-s", "--setup", "-u", "--unit")),
 		Examples: ex("timeit '1+1'")},

@@ -302,6 +302,10 @@ const (
 	// Script: the first operand is a script the interpreter runs; with none it
 	// reads its program from stdin (`python x.py`, `bash x.sh`).
 	Script
+	// InputOutput: the first operand is read and an optional second one is
+	// the output written (`xxd a.bin`, `uniq -d a.txt out.txt`, `python -m
+	// json.tool in.json out.json`); a single operand is only read.
+	InputOutput
 )
 
 // Scripts says how the operands of a script runner name the project's

@@ -46,11 +46,12 @@ func _() {
 	_ = x[MovePaths-5]
 	_ = x[Command-6]
 	_ = x[Script-7]
+	_ = x[InputOutput-8]
 }
 
-const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScript"
+const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptInputOutput"
 
-var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68}
+var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 79}
 
 func (i Operands) String() string {
 	idx := int(i) - 0
