@@ -18,7 +18,8 @@ var goBuildFlags = fl(
 var goTestFlags = fl(
 	arg("-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-parallel", "-timeout", "-fuzz", "-fuzztime",
 		"-fuzzminimizetime", "-shuffle", "-vet", "-list", "-test.run", "-test.count", "-test.timeout"),
-	wpath("-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"),
+	wpath("-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir",
+		"-test.coverprofile", "-test.cpuprofile", "-test.memprofile", "-test.blockprofile", "-test.mutexprofile", "-test.trace", "-test.outputdir"),
 )
 
 // goPrograms are the go command (Go 1.26) and the Go tools agents run.
