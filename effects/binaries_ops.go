@@ -2,6 +2,8 @@
 
 package effects
 
+import "strings"
+
 // dockerRunFlags are the value-taking options of docker run and create
 // (Docker CLI 28); SpecialDocker reads --privileged, -v and --mount.
 var dockerRunFlags = fl(
@@ -186,9 +188,50 @@ var kubectlFlags = fl(
 	rpath("--kubeconfig", "--certificate-authority", "--client-certificate", "--client-key", "-f", "--filename", "-k", "--kustomize"),
 )
 
+// dockerCompose is the Compose v1 binary, `docker-compose`: the commands
+// of `docker compose`, so that `docker-compose down -v` deletes the volumes
+// as `docker compose down -v` does.
+func dockerCompose() Program {
+	d := dockerLike("docker")
+	p := renamed(*d.Sub("compose"), "docker compose", "docker-compose")
+	p.Name = "docker-compose"
+	return p
+}
+
+// renamed deep-copies p with the examples and reasons spelled with prefix
+// to instead of from (an entry that is another program's subcommand).
+func renamed(p Program, from, to string) Program {
+	fix := func(xs []string) []string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = strings.Replace(x, from, to, 1)
+		}
+		return out
+	}
+	why := func(s string) string {
+		if s = strings.Replace(s, from, to, 1); !strings.Contains(s, to) {
+			// `docker kill stops the project's containers`
+			s = strings.Replace(s, strings.Fields(from)[0]+" ", to+" ", 1)
+		}
+		return s
+	}
+	p.Examples, p.NotExamples, p.Why = fix(p.Examples), fix(p.NotExamples), why(p.Why)
+	p.Flags = append([]Flag(nil), p.Flags...)
+	for i := range p.Flags {
+		p.Flags[i].Examples, p.Flags[i].Why = fix(p.Flags[i].Examples), why(p.Flags[i].Why)
+	}
+	subs := make([]Program, len(p.Subcommands))
+	for i, s := range p.Subcommands {
+		subs[i] = renamed(s, from, to)
+	}
+	p.Subcommands = subs
+	return p
+}
+
 // containerPrograms are container engines and orchestrators.
 var containerPrograms = []Program{
 	dockerLike("docker"),
+	dockerCompose(),
 	inherit(Program{Name: "helm", Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(arg("-n", "--namespace", "--kube-context", "--set", "--set-string", "--set-json", "--version", "--repo", "-o", "--output", "--timeout",
 			"--registry-config", "--repository-config", "--repository-cache", "--kube-apiserver", "--kube-token", "--burst-limit"),
