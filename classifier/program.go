@@ -888,6 +888,9 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		// script outside). A verifier keeps its verify part beside it.
 		op := p
 		for _, d := range inv.dirs {
+			if c == effects.Verify && w.underStart(d) {
+				continue // the agent's directory: no lookup for the typical check
+			}
 			if l := w.locateCode(d); l != locInside && l != locRoot {
 				op.Class = effects.OpaqueMedium
 				op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
@@ -938,10 +941,30 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 	w.add(p)
 }
 
-// locateCode locates the directory or file whose code a program runs
-// where its links lead: a cwd given through a link to the workspace runs
-// the workspace's code, and `cd link-out && pytest` runs what link-out
-// points to.
+// lexicallyBelow reports whether a relative path stays below the directory
+// it is taken in as spelled: no `..`, `~` or `$`, not absolute. A link
+// below may still lead out (`pytest link-out/t`): judged as the spelling is.
+func lexicallyBelow(v string) bool {
+	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// underStart reports whether p is the agent's directory or lexically below
+// it (`./...`, `tests/a_test.py` where the command started).
+func (w *walker) underStart(p string) bool {
+	return p != "" && (p == w.startCwd || strings.HasPrefix(p, strings.TrimSuffix(w.startCwd, "/")+"/"))
+}
+
+// locateCode locates the directory whose code a program runs where its
+// links lead: `cd link-out && pytest` runs what link-out points to, and a
+// cwd given through a link to the workspace runs the workspace's code.
 func (w *walker) locateCode(p string) location {
 	if p == "" {
 		return locUnknown
@@ -960,8 +983,11 @@ func (inv *invocation) codeOperands(p *Part) {
 			// do go test "$p"; done`): a moved directory is caught above.
 			continue
 		}
+		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(o.value) {
+			continue // `./...`, `tests/`: below the agent's directory, no lookup
+		}
 		for _, r := range w.resolveIn(o.value, o.glob, inv.dirs) {
-			if l := w.locateCode(r); l != locInside && l != locRoot {
+			if l := w.locate(r); l != locInside && l != locRoot {
 				p.Class = effects.OpaqueMedium
 				p.Reason = fmt.Sprintf("`%s` runs code in %s, outside the workspace", inv.text, w.describe(r, l))
 				return

@@ -42,7 +42,10 @@ type walker struct {
 	// lcwd are the candidate working directories as bash's cd sees them
 	// (logical, $PWD): `cd link && cd ..` goes back to where the link is,
 	// not to the parent of its target. ldirStack is pushd's stack of them.
-	lcwd      []string
+	lcwd []string
+	// startCwd is the directory the agent runs the command in, as given:
+	// a verifier there runs the project's own code (see emitClass).
+	startCwd  string
 	ldirStack [][]string
 	// stackUncertain: a pushd may have failed, so the stack may lack what
 	// the walker pushed and a popd may fail.
@@ -171,6 +174,7 @@ func newWalker(src string, opts Options) *walker {
 	w.opts.Home = w.absPath(opts.Home)
 	w.cwd = []string{w.absPath(opts.Cwd)}
 	w.lcwd = w.cwd
+	w.startCwd = w.cwd[0]
 	// A copy: the caller's slice may be shared by classifications running
 	// at once (the rule checker's), and is never written.
 	w.opts.Workspaces = make([]string, len(opts.Workspaces))
