@@ -265,6 +265,10 @@ type invocation struct {
 	trees       []flagHit
 	treesLooked bool // the RepoDir options were checked (repoConfig)
 	repoHere    bool // the top entry reads the repository where it runs (RepoConfig)
+	// sources are the files a [effects.Flag.DeletesSources] flag deletes
+	// when a special took them from the operands (tar's members); nil: the
+	// operands.
+	sources []field
 }
 
 type flagHit struct {
@@ -324,7 +328,18 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				endOpts = true
 				continue
 			}
+			n := len(inv.flags)
 			i += inv.option(e, a, args[i+1:])
+			if len(inv.flags) > n && inv.flags[len(inv.flags)-1].flag.Carries {
+				// The rest of the line is the command it runs.
+				inv.writeFlagValues()
+				inv.finishSpecial(e)
+				inv.homeWrites(e)
+				inv.emit()
+				inv.emitFlags()
+				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
+				return
+			}
 			continue
 		}
 		if !endOpts && a.dynamic && !e.Zsh && inv.w.mayBeOption(a) && riskyOptions(e) {
@@ -582,6 +597,22 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	if len(e.DeleteVerbs) > 0 {
+		// A delete verb among the words (`compute instances delete`, `ec2
+		// terminate-instances`) deletes remote resources; an option's
+		// value that spells one errs on the side of refusing.
+		for _, x := range inv.args[max(slices.Index(inv.args, a), 0):] {
+			if x.dynamic || isOption(x.value) {
+				continue
+			}
+			if effects.IsDeleteVerb(e.DeleteVerbs, x.value) {
+				inv.classes = append(inv.classes, effects.Deletion)
+				inv.outside = true
+				inv.why = fmt.Sprintf("%s %s deletes remote resources", inv.prog, x.value)
+				break
+			}
+		}
+	}
 	inv.writeFlagValues()
 	inv.homeWrites(e)
 	inv.emit()
@@ -902,6 +933,26 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.dirs, inv.runDirs = w.resolveIn(val.value, false, inv.dirs), moved
 	case effects.TreeDir, effects.RepoDir:
 		inv.trees = append(inv.trees, h)
+	case effects.CodePath:
+		if val.dynamic {
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from a file only known at run time", inv.text)))
+			break
+		}
+		w.noteReadValue(inv.at, val.value, val.glob)
+		for _, r := range w.resolveIn(val.value, val.glob, inv.dirs) {
+			if l := w.locateCode(r); l != locInside && l != locRoot {
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s, outside the workspace", inv.text, w.describe(r, l))))
+				break
+			}
+		}
+	case effects.Mode:
+		if val.dynamic {
+			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
+		} else if setuidMode(val.value) {
+			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
+			p.Refusal = effects.PrivilegeEscalation
+			w.add(p)
+		}
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -1079,12 +1130,28 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		p.Reason = fmt.Sprintf("`%s` escalates privileges with %s", inv.text, inv.prog)
 	case c == effects.OpaqueHigh:
 		p.Refusal = effects.UnidentifiableProgram
-	case c == effects.OpaqueLow:
+	case c == effects.OpaqueLow || c == effects.Verify:
+		// Both run the project's code (a verifier its tests, conftest.py,
+		// build.rs, init(), its JS config); verify by name trusts the
+		// project only inside the workspace (SPEC §3 opaque-medium: a
+		// script outside). A verifier keeps its verify part beside it.
+		op := p
 		for _, d := range inv.dirs {
-			if l := w.locate(d); l != locInside && l != locRoot {
-				p.Class = effects.OpaqueMedium
-				p.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+			if c == effects.Verify && w.underStart(d) {
+				continue // the agent's directory: no lookup for the typical check
 			}
+			if l := w.locateCode(d); l != locInside && l != locRoot {
+				op.Class = effects.OpaqueMedium
+				op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+			}
+		}
+		if c == effects.Verify && inv.entry.RunsOperands && op.Class == c {
+			inv.codeOperands(&op)
+		}
+		if c == effects.Verify && op.Class != c {
+			w.add(op)
+		} else {
+			p = op
 		}
 	case c == effects.Deletion && inv.outside:
 		p.Refusal = effects.DeleteOutsideWorkspace
@@ -1134,6 +1201,82 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		return
 	}
 	w.add(p)
+}
+
+// lexicallyBelow reports whether a relative path stays below the directory
+// it is taken in as spelled: no `..`, `~` or `$`, not absolute. A link
+// below may still lead out (`pytest link-out/t`): judged as the spelling is.
+func lexicallyBelow(v string) bool {
+	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// underStart reports whether p is the agent's directory or lexically below
+// it (`./...`, `tests/a_test.py` where the command started).
+func (w *walker) underStart(p string) bool {
+	return p != "" && (p == w.startCwd || strings.HasPrefix(p, strings.TrimSuffix(w.startCwd, "/")+"/"))
+}
+
+// locateCode locates the directory whose code a program runs where its
+// links lead: `cd link-out && pytest` runs what link-out points to, and a
+// cwd given through a link to the workspace runs the workspace's code.
+func (w *walker) locateCode(p string) location {
+	if p == "" {
+		return locUnknown
+	}
+	return w.locate(w.evalPrefix(p))
+}
+
+// codeOperands makes p opaque-medium when an operand of a verifier whose
+// operands are the code it runs ([effects.Program.RunsOperands]) lies
+// outside the workspace (`pytest /tmp/t`).
+func (inv *invocation) codeOperands(p *Part) {
+	w := inv.w
+	for _, o := range inv.operands {
+		if o.dynamic {
+			// Trusted as the loop's own packages are (`for p in ./a ./b;
+			// do go test "$p"; done`): a moved directory is caught above.
+			continue
+		}
+		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(o.value) {
+			continue // `./...`, `tests/`: below the agent's directory, no lookup
+		}
+		for _, r := range w.resolveIn(o.value, o.glob, inv.dirs) {
+			if l := w.locate(r); l != locInside && l != locRoot {
+				p.Class = effects.OpaqueMedium
+				p.Reason = fmt.Sprintf("`%s` runs code in %s, outside the workspace", inv.text, w.describe(r, l))
+				return
+			}
+		}
+	}
+}
+
+// sourceDeletions classifies the operands a [effects.Flag.DeletesSources]
+// flag deletes: every operand but a copy's destination (`rsync
+// --remove-source-files ~/.ssh/ k/` deletes in ~/.ssh).
+func (inv *invocation) sourceDeletions(h flagHit) {
+	ops := inv.operands[min(inv.entry.Skip, len(inv.operands)):]
+	if r := inv.entry.Operands; (r == effects.CopyPaths || r == effects.MovePaths) && inv.has("-t", "--target-directory") == nil && len(ops) > 0 {
+		ops = ops[:len(ops)-1]
+	}
+	if inv.sources != nil {
+		ops = inv.sources
+	}
+	if len(ops) == 0 {
+		// The sources come from elsewhere (`tar --remove-files -T list`).
+		inv.w.remove(inv.w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s` deletes files it is not given as operands (%s)", inv.text, h.name)), "")
+		return
+	}
+	for _, o := range ops {
+		inv.deleteOperand(inv.w.part(inv.at, effects.Deletion, inv.prog, fmt.Sprintf("`%s` deletes %s once it is copied (%s)", inv.text, o.value, h.name)), o)
+	}
 }
 
 // deleteFlagValue classifies the deletion a write-path flag makes in its
@@ -1209,6 +1352,10 @@ func (inv *invocation) emitFlags() {
 			if why == "" {
 				why = fmt.Sprintf("%s makes it %s", h.name, c)
 			}
+			if c == effects.Deletion && h.flag.DeletesSources {
+				inv.sourceDeletions(h)
+				continue
+			}
 			if c == effects.Deletion && h.flag.Value == effects.WritePath && h.value != nil && !inv.readOnly {
 				// The flag deletes in the path it names (`pytest
 				// --basetemp DIR` empties DIR), not where the program runs.
@@ -1266,6 +1413,14 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		}
 		if links {
 			inv.recordLinks(sources, dest, len(ops) == 1)
+		}
+	case effects.InputOutput:
+		for k, o := range ops {
+			if k == 0 {
+				w.noteReadField(inv.at, o)
+			} else if o.value != "-" {
+				inv.writeOperand(base, o)
+			}
 		}
 	case effects.MovePaths:
 		for _, o := range ops {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -815,6 +816,7 @@ func (inv *invocation) find(args []field) bool {
 	}
 
 	inv.emit()
+	exprAt := i
 	fx := inv.findExpr(args[i:], i, starts)
 	inv.findDynamicWords(starts, args[i:])
 	for ; i < len(args); i++ {
@@ -898,6 +900,7 @@ func (inv *invocation) find(args []field) bool {
 			}
 		}
 	}
+	w.findNul = inv.nulNames(args, exprAt, starts, fx, follow)
 	return true
 }
 
@@ -936,6 +939,52 @@ func (inv *invocation) findDynamicWords(starts, expr []field) {
 			j += n
 		}
 	}
+}
+
+// nulNames are the names find prints NUL-separated when -print0 is its
+// only output: below the first start, or the start itself, as -exec's {}
+// is; nil when it prints anything else (a newline-separated name can make
+// xargs see `..`), follows links, or reads its starts from a file.
+func (inv *invocation) nulNames(args []field, exprAt int, starts []field, fx *findExpr, follow bool) []field {
+	if follow || len(starts) == 0 || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts) {
+		return nil
+	}
+	print0 := false
+	for _, a := range args[exprAt:] {
+		switch a.value {
+		case "-print0":
+			print0 = true
+		case "-print", "-printf", "-ls", "-exec", "-execdir", "-ok", "-okdir", "-follow", "-files0-from", "-fprint", "-fprintf", "-fls", "-fprint0":
+			return nil
+		}
+		if a.dynamic {
+			return nil
+		}
+	}
+	if !print0 {
+		return nil
+	}
+	if fx == nil {
+		fx = parseFindExpr(args[exprAt:], exprAt)
+	}
+	if fx.bad {
+		return nil
+	}
+	found := []field{{value: startChild(starts[0]), glob: true}}
+	for i, a := range args {
+		if a.value == "-print0" && inv.findsStart(fx, i, starts[0]) {
+			found = append(found, starts[0])
+			break
+		}
+	}
+	for k := range found {
+		if v, ok := inv.w.pathText(found[k].value); ok {
+			found[k].value = v
+		} else {
+			found[k].dynamic = true
+		}
+	}
+	return found
 }
 
 // findOptions reads the options before find's start points and returns
@@ -1053,6 +1102,29 @@ func (inv *invocation) xargs(e *effects.Program, args []field) bool {
 			x = y
 		}
 		inner = append(inner, x)
+	}
+	if nul := inv.w.pipeNul; nul != nil && inv.has("-0", "--null") != nil && inv.has("-a", "--arg-file") == nil {
+		// `find src -print0 | xargs -0 rm`: the names are the find's, as
+		// `find src -exec rm {} +` gets them.
+		inv.w.pipeNul = nil
+		inv.writeFlagValues()
+		inv.emit()
+		inv.emitFlags()
+		for _, f := range nul {
+			run := make([]field, 0, len(inner)+1)
+			replaced := false
+			for _, x := range inner {
+				if x.dynamic && strings.Contains(x.value, "{}") {
+					x, replaced = f, true
+				}
+				run = append(run, x)
+			}
+			if !replaced {
+				run = append(run, f)
+			}
+			inv.carry(run, redirInfo{})
+		}
+		return true
 	}
 	if inv.has("-I", "-i", "--replace") == nil {
 		// The words read from stdin follow the command's own, where they
@@ -1235,6 +1307,18 @@ func (inv *invocation) docker() {
 				inv.privileged("--cap-add " + val)
 			}
 			continue
+		case "--device":
+			// A disk or memory device is the host's data, as a host-root
+			// mount is (`--device /dev/sda`).
+			if src, _, _ := strings.Cut(val, ":"); h.value != nil && hostDevice(src) {
+				inv.privileged("--device " + src)
+			}
+			continue
+		case "--security-opt":
+			if strings.Contains(val, "unconfined") || val == "label=disable" || val == "label:disable" {
+				inv.privileged("--security-opt " + val)
+			}
+			continue
 		case "-v", "--volume", "--mount":
 			if h.value == nil {
 				continue
@@ -1290,6 +1374,21 @@ func (w *walker) hostMount(src string) bool {
 	default:
 		return w.opts.Home != "" && w.same(p, w.opts.Home)
 	}
+}
+
+// hostDevice reports whether a device handed to a container holds the
+// host's data or memory: a disk, partition, mapper or loop device, or
+// /dev/mem. Only known at run time counts too.
+func hostDevice(src string) bool {
+	if !strings.HasPrefix(src, "/dev/") {
+		return src == "" || strings.ContainsAny(src, "$`")
+	}
+	for _, p := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/dm-", "/dev/mapper", "/dev/disk", "/dev/loop", "/dev/md", "/dev/mem", "/dev/kmem", "/dev/port"} {
+		if strings.HasPrefix(src, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (inv *invocation) privileged(what string) {
@@ -1433,20 +1532,59 @@ func (inv *invocation) dd(args []field) {
 	}
 }
 
-var octalMode = regexp.MustCompile(`^[0-7]{4,}$`)
+// setuidMode reports whether a file mode, octal or symbolic, sets (or
+// touches) a setuid or setgid bit: `4755`, `04755`, `=4755`, `+4000`,
+// `u+s`, `-x,g+s`. GNU chmod takes an octal number after an operator as
+// well as on its own; a symbolic `s` is counted whatever the operator.
+func setuidMode(m string) bool {
+	if strings.ContainsRune(m, '/') {
+		return false // a path, not a mode
+	}
+	for _, clause := range strings.Split(m, ",") {
+		if strings.ContainsRune(clause, 's') {
+			return true
+		}
+		digits := strings.TrimLeft(clause, "ugoa+-=")
+		if digits == "" || strings.Trim(digits, "01234567") != "" {
+			continue
+		}
+		if v, err := strconv.ParseUint(digits, 8, 32); err != nil || v&0o6000 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// chmodModeWord reports whether a word GNU chmod reads as an option is a
+// mode (`chmod -x f`, `chmod -w,u+s f`): its getopt takes each of
+// rwxXstugoa,+-= and the octal digits as the start of a mode.
+func chmodModeWord(v string) bool {
+	return len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Trim(v[1:], "rwxXstugoa,+-=01234567") == ""
+}
 
 // chmod/chown/chgrp: setuid bits escalate; targets outside the workspace are
-// system changes, in home or system roots protected writes.
+// system changes, in home or system roots protected writes. A chmod mode
+// may be typed as an option (`chmod -x f`): then every operand is a file.
 func (inv *invocation) chmod() {
 	w := inv.w
 	ops := inv.operands
-	if len(ops) == 0 {
-		return
+	var modes []field
+	if inv.key() == "chmod" {
+		for _, a := range inv.args {
+			if a.value == "--" {
+				break
+			}
+			if chmodModeWord(a.value) {
+				modes = append(modes, a)
+			}
+		}
 	}
-	if inv.has("--reference") == nil {
-		mode := ops[0]
+	if len(modes) == 0 && inv.has("--reference") == nil && len(ops) > 0 {
+		modes = ops[:1]
 		ops = ops[1:]
-		if inv.key() == "chmod" && (strings.ContainsAny(mode.value, "s") && !strings.ContainsAny(mode.value, "/") || octalMode.MatchString(mode.value) && mode.value[len(mode.value)-4] >= '2') {
+	}
+	for _, mode := range modes {
+		if inv.key() == "chmod" && !mode.dynamic && setuidMode(mode.value) {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
@@ -1454,6 +1592,11 @@ func (inv *invocation) chmod() {
 		if mode.dynamic {
 			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
 		}
+	}
+	if len(ops) == 0 {
+		// Nothing to change (`chmod 755`, `chown u`): the program fails,
+		// but the verdict still names it.
+		w.add(w.part(inv.at, effects.WriteInside, inv.prog, fmt.Sprintf("`%s` names no file to change", inv.text)))
 	}
 	inv.operands = nil
 	inv.classes = nil
@@ -1786,6 +1929,7 @@ func (inv *invocation) tar() {
 			}
 		}
 	}
+	inv.sources = ops // --remove-files deletes them
 	inv.operands = nil
 	switch mode {
 	case "x":
@@ -1885,12 +2029,12 @@ func (inv *invocation) copyTool() {
 	}
 	deletes := false
 	for _, h := range inv.flags {
-		if strings.HasPrefix(h.name, "--delete") || h.name == "--remove-source-files" {
+		if strings.HasPrefix(h.name, "--delete") {
 			deletes = true
 		}
 	}
 	for _, a := range inv.args {
-		if strings.HasPrefix(a.value, "--delete") || a.value == "--remove-source-files" {
+		if strings.HasPrefix(a.value, "--delete") {
 			deletes = true
 		}
 	}

@@ -45,7 +45,10 @@ type walker struct {
 	// lcwd are the candidate working directories as bash's cd sees them
 	// (logical, $PWD): `cd link && cd ..` goes back to where the link is,
 	// not to the parent of its target. ldirStack is pushd's stack of them.
-	lcwd      []string
+	lcwd []string
+	// startCwd is the directory the agent runs the command in, as given:
+	// a verifier there runs the project's own code (see emitClass).
+	startCwd  string
 	ldirStack [][]string
 	// stackUncertain: a pushd may have failed, so the stack may lack what
 	// the walker pushed and a popd may fail.
@@ -90,6 +93,12 @@ type walker struct {
 	// command on them (`find . -name '.env*' | xargs curl -T`).
 	credentialNames bool
 	pendingNames    []func() bool // finds whose printed names are not judged yet
+	// findNul are the names the find just walked prints NUL-separated and
+	// nothing else (`find src -print0`): paths below its start, the set
+	// `-exec CMD {} +` gets; nil for any other command. pipeNul is findNul
+	// of the command on the left of the pipe being walked, which an
+	// `xargs -0` there takes for its names ([invocation.xargs]).
+	findNul, pipeNul []field
 	// found are the values find puts for `{}` in the command it is
 	// running: its expression decides whether they may be credentials,
 	// not their glob.
@@ -178,6 +187,7 @@ func newWalker(src string, opts Options) *walker {
 	w.opts.Home = w.absPath(opts.Home)
 	w.cwd = []string{w.absPath(opts.Cwd)}
 	w.lcwd = w.cwd
+	w.startCwd = w.cwd[0]
 	// A copy: the caller's slice may be shared by classifications running
 	// at once (the rule checker's), and is never written.
 	w.opts.Workspaces = make([]string, len(opts.Workspaces))
@@ -609,11 +619,20 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			// bash runs every element in a child process; zsh runs the
 			// last one in the shell: it may or may not move the shell.
 			before, vars := w.saveCwd(), w.saveVars()
+			w.findNul = nil
 			w.stmt(c.X, depth, red.stdin)
+			var nul []field
+			if _, simple := c.X.Cmd.(*syntax.CallExpr); simple && len(c.X.Redirs) == 0 && !c.X.Background && !c.X.Negated {
+				nul = w.findNul
+			}
+			w.findNul = nil
 			w.settle()
 			w.restoreCwd(before)
 			w.restoreVars(vars)
+			outer := w.pipeNul
+			w.pipeNul = nul
 			w.stmt(c.Y, depth, stdinPipe)
+			w.pipeNul = outer
 			if !w.zsh() {
 				w.restoreVars(vars)
 			}

@@ -177,14 +177,14 @@ func unquotedBar(s string) bool {
 
 // qualifierRuns reports what a list of zsh glob qualifiers runs or adds
 // (zsh 5.9 manual, "Glob Qualifiers"), or "" when it only selects, sorts
-// and modifies names. It errs on the side of finding code: a delimited
+// and modifies names within their directory (see modifiersMove). It errs on the side of finding code: a delimited
 // argument is skipped only after the letters that take one, and a letter
 // it does not know is harmless because zsh rejects the pattern.
 func qualifierRuns(q string) string {
 	for i := 0; i < len(q); i++ {
 		switch c := q[i]; c {
 		case ':':
-			return "" // modifiers (`:t`, `:s/a/b/`) to the end
+			return modifiersMove(q[i:]) // modifiers to the end
 		case 'e':
 			return "(e…) runs shell code for every file it matches"
 		case '+':
@@ -219,6 +219,26 @@ func qualifierRuns(q string) string {
 			if k := strings.IndexByte(q[i:], ']'); k >= 0 {
 				i += k
 			}
+		}
+	}
+	return ""
+}
+
+// modifiersMove reports how a list of zsh modifiers (`:t:r`, `:s/a/b/`,
+// zsh 5.9 manual, "Modifiers") makes a glob name another path, or "" when
+// the modifiers keep it in its directory (`:r`, `:e`, `:t`, `:l`, `:u`,
+// `:q`). `:h`, `:a`, `:A`, `:P`, `:c` and the substitutions `:s`, `:gs`,
+// `:S`, `:&` can name any path (`main.go(:s:main.go:/:)` is `/`), which
+// the classifier then does not know.
+func modifiersMove(m string) string {
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if c == ':' || c == 'g' || c == 'w' || c >= '0' && c <= '9' {
+			continue
+		}
+		switch c {
+		case 'h', 'a', 'A', 'P', 'c', 's', 'S', '&', 'W', 'F', 'f', 'I':
+			return fmt.Sprintf("modifier :%c rewrites the name it matches into a path the classifier does not know", c)
 		}
 	}
 	return ""

@@ -187,6 +187,14 @@ func dir(ns ...string) Flag { return Flag{Names: ns, Value: Dir} }
 // (`npm --prefix d`): a command it carries may run there or in the cwd.
 func projectDir(ns ...string) Flag { return Flag{Names: ns, Value: ProjectDir} }
 
+// code is an option whose value is a file of code the program loads
+// (`eslint -f formatter.js`): opaque-medium outside the workspace ([CodePath]).
+func code(ns ...string) Flag { return Flag{Names: ns, Value: CodePath} }
+
+// mode is an option whose value is a file mode (`install -m 755`): setuid
+// and setgid bits in it refuse ([Mode]).
+func mode(ns ...string) Flag { return Flag{Names: ns, Value: Mode} }
+
 // prog is an option whose value is a program the tool runs (`rg --pre cmd`).
 func prog(ns ...string) Flag { return Flag{Names: ns, Value: ProgramArg} }
 

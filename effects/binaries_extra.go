@@ -149,6 +149,18 @@ var extraPrograms = []Program{
 				Examples: ex("mise use node@20")},
 		},
 		Examples: ex("mise --version")}),
+	// machinectl shell/login open a shell as a user of a machine, root of
+	// the host by default (`machinectl shell root@.host`): su in another
+	// spelling.
+	{Name: "machinectl", Effects: fx(Read), Other: fx(SystemChange),
+		Subcommands: []Program{
+			rsub("list", "machinectl list"),
+			{Name: "login", Aliases: names("shell"), Effects: fx(Privilege), Why: "machinectl shell runs a shell as a user of the machine, root by default",
+				Examples: ex("machinectl shell root@.host /bin/sh", "machinectl login")},
+			rsub("show", "machinectl show"),
+			rsub("status", "machinectl status web"),
+		},
+		Examples: ex("machinectl")},
 	{Name: "mkcert", Effects: fx(WriteInside), Why: "mkcert writes certificates and keys",
 		Flags: fl(wpath("-cert-file", "-key-file", "-p12-file"), Flag{Names: names("-install", "-uninstall"), Effects: fx(SystemChange), Why: "mkcert -install adds a certificate authority to the system's trust stores",
 			Examples: ex("mkcert -install")}),
@@ -234,7 +246,9 @@ var extraPrograms = []Program{
 	// systemd-run: a service starts in / (or the user's home with --user),
 	// with the unit's environment, on this machine or another (-H, -M).
 	{Name: "systemd-run", Effects: fx(SystemChange), Operands: Command, Elsewhere: true, Why: "systemd-run starts the command as a service unit",
-		Flags:    fl(arg("-u", "--unit", "-p", "--property", "--on-active", "--on-calendar", "-E", "--setenv", "--slice", "-M", "--machine", "--uid", "--gid", "--nice"), dir("--working-directory")),
+		Flags: fl(arg("-u", "--unit", "-p", "--property", "--on-active", "--on-calendar", "-E", "--setenv", "--slice", "-M", "--machine", "--nice"), dir("--working-directory"),
+			Flag{Names: names("--uid", "--gid"), Value: Arg, Effects: fx(Privilege), Why: "systemd-run --uid runs the command as another user, as run0 does",
+				Examples: ex("systemd-run --uid=0 --pty bash")}),
 		Examples: ex("systemd-run --user ls")},
 	{Name: "tcpdump", Aliases: names("tshark"), Effects: fx(Read), Flags: fl(arg("-i", "--interface", "-c", "-s", "--snapshot-length", "-y", "-E", "-Y", "-f"), wpath("-w"), rpath("-r", "-F"), prog("-z")),
 		Examples: ex("tcpdump -i any -c 10 port 443"), NotExamples: ex("tcpdump -w /tmp/cap.pcap")},

@@ -18,7 +18,8 @@ var goBuildFlags = fl(
 var goTestFlags = fl(
 	arg("-run", "-skip", "-bench", "-benchtime", "-count", "-cpu", "-parallel", "-timeout", "-fuzz", "-fuzztime",
 		"-fuzzminimizetime", "-shuffle", "-vet", "-list", "-test.run", "-test.count", "-test.timeout"),
-	wpath("-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"),
+	wpath("-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir",
+		"-test.coverprofile", "-test.cpuprofile", "-test.memprofile", "-test.blockprofile", "-test.mutexprofile", "-test.trace", "-test.outputdir"),
 )
 
 // goPrograms are the go command (Go 1.26) and the Go tools agents run.
@@ -81,9 +82,9 @@ var goPrograms = []Program{
 					sub("on", fx(WriteOutside), "go telemetry on changes the user's telemetry setting", "go telemetry on"),
 				},
 				Examples: ex("go telemetry")},
-			{Name: "test", Effects: fx(Verify), SingleDashLong: true, Flags: flags(goBuildFlags, goTestFlags),
+			{Name: "test", Effects: fx(Verify), SingleDashLong: true, RunsOperands: true, Flags: flags(goBuildFlags, goTestFlags),
 				Examples:    ex("go test ./...", "go test -run TestX -count=1 ./effects", "go test -race -v ./...", "go test -bench . -benchmem"),
-				NotExamples: ex("go test -coverprofile=/tmp/c.out ./...", "go test -exec /tmp/x ./...", "go test -failfast -exec /tmp/x ./...")},
+				NotExamples: ex("go test -coverprofile=/tmp/c.out ./...", "go test -exec /tmp/x ./...", "go test -failfast -exec /tmp/x ./...", "go test /tmp/evil/...")},
 			{Name: "tool", Effects: fx(OpaqueLow), Why: "go tool runs a tool of the toolchain or one declared in go.mod", SingleDashLong: true,
 				Flags: fl(dir("-C")), Examples: ex("go tool pprof cpu.out", "go tool stringer -type=X")},
 			rsub("version", "go version", "go version -m bin/app"),

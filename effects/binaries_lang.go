@@ -6,7 +6,12 @@ package effects
 // (cargo 1.9x `cargo help`).
 var cargoFlags = fl(
 	dir("--manifest-path", "-C"),
-	config("--config"),
+	// --config KEY=VALUE or a file: cargo's keys name programs (build.rustc,
+	// build.rustc-wrapper, target.*.runner, target.*.linker), flags that
+	// name them (build.rustflags), environment for what it runs (env.*) and
+	// sources of code (patch.*, paths): git -c for cargo.
+	Flag{Names: names("--config"), Value: Arg, Effects: fx(OpaqueMedium), Why: "cargo --config sets configuration that may name the programs cargo runs",
+		Examples: ex("cargo test --config build.rustc-wrapper=/tmp/x")},
 	arg("-Z", "--color", "-p", "--package", "--exclude", "--target", "-j", "--jobs", "-F", "--features", "--bin", "--example",
 		"--test", "--bench", "--profile", "--message-format", "--lockfile-path"), optArg("--timings"),
 	wpath("--target-dir", "--artifact-dir"),
@@ -271,7 +276,7 @@ var otherLangPrograms = []Program{
 				Subcommands: []Program{rsub("deps", "dart pub deps"), sub("outdated", fx(Network), "dart pub outdated asks pub.dev", "dart pub outdated")},
 				Examples:    ex("dart pub get")},
 			sub("run", fx(OpaqueLow), "dart run runs the package's program", "dart run bin/main.dart"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("dart test")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("dart test", "dart test test/a_test.dart"), NotExamples: ex("dart test /tmp/a_test.dart")},
 		},
 		Examples: ex("dart bin/main.dart")},
 	inherit(Program{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
@@ -291,7 +296,7 @@ var otherLangPrograms = []Program{
 			{Name: "restore", Effects: fx(Network, WriteInside), Why: "dotnet restore downloads packages", Examples: ex("dotnet restore")},
 			sub("run", fx(OpaqueLow), "dotnet run builds and runs the project", "dotnet run --project src/App"),
 			sub("sln", fx(WriteInside), "dotnet sln changes the solution file", "dotnet sln add src/App"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("dotnet test", "dotnet test --filter Category=Unit")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("dotnet test", "dotnet test --filter Category=Unit"), NotExamples: ex("dotnet test /tmp/evil/x.csproj")},
 			{Name: "tool", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{
 					sub("install", fx(Network, WriteOutside), "dotnet tool install downloads a tool", "dotnet tool install -g dotnet-ef"),
@@ -313,7 +318,7 @@ var otherLangPrograms = []Program{
 			rsub("doctor", "flutter doctor -v"),
 			sub("pub", fx(Network, WriteInside), "flutter pub downloads packages", "flutter pub get"),
 			sub("run", fx(OpaqueLow), "flutter run runs the app", "flutter run -d chrome"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("flutter test")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("flutter test"), NotExamples: ex("flutter test /tmp/a_test.dart")},
 			sub("upgrade", fx(Network, WriteOutside), "flutter upgrade replaces the SDK", "flutter upgrade"),
 		},
 		Examples: ex("flutter --version")},
@@ -340,7 +345,7 @@ var otherLangPrograms = []Program{
 			sub("deps.get", fx(Network, WriteInside), "mix deps.get downloads dependencies", "mix deps.get"),
 			{Name: "format", Effects: fx(WriteInside), Why: "mix format rewrites the files",
 				Flags: fl(Flag{Names: names("--check-formatted"), Replace: true, Effects: fx(Verify), Examples: ex("mix format --check-formatted")}), Examples: ex("mix format")},
-			{Name: "test", Effects: fx(Verify), Examples: ex("mix test", "mix test test/a_test.exs")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("mix test", "mix test test/a_test.exs"), NotExamples: ex("mix test /tmp/a_test.exs")},
 		},
 		Examples: ex("mix phx.server")},
 	{Name: "rails", Effects: fx(OpaqueLow), Why: "rails runs the application's code", Other: fx(OpaqueLow),
@@ -373,7 +378,7 @@ var otherLangPrograms = []Program{
 			sub("init", fx(WriteInside), "zig init writes a new project", "zig init"),
 			sub("run", fx(OpaqueLow), "zig run compiles and runs a program", "zig run main.zig"),
 			rsub("targets", "zig targets"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("zig test src/main.zig")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("zig test src/main.zig"), NotExamples: ex("zig test /tmp/x.zig")},
 			rsub("version", "zig version"),
 		},
 		Examples: ex("zig")},

@@ -2,6 +2,8 @@
 
 package effects
 
+import "strings"
+
 // dockerRunFlags are the value-taking options of docker run and create
 // (Docker CLI 28); SpecialDocker reads --privileged, -v, --mount, --pid,
 // --ipc, --userns and --cap-add from the parsed invocation.
@@ -92,8 +94,8 @@ func dockerLike(name string) Program {
 						Flags: fl(Flag{Names: names("-v", "--volumes", "--rmi"), Value: NoValue, Effects: fx(Deletion), Outside: true,
 							Why: d + " compose down -v deletes the project's volumes", Examples: ex(c + " down -v")}),
 						Examples: ex(c + " down")},
-					{Name: "exec", Effects: fx(SystemChange), Operands: Command, Skip: 1, Elsewhere: true, Why: d + " compose exec runs a command in a service container",
-						Flags: fl(arg("-e", "--env", "-u", "--user", "-w", "--workdir", "--index")), Examples: ex(c + " exec web ls")},
+					{Name: "exec", Effects: fx(SystemChange), Operands: Command, Skip: 1, Elsewhere: true, Special: SpecialDocker, Why: d + " compose exec runs a command in a service container",
+						Flags: fl(bools("--privileged"), arg("-e", "--env", "-u", "--user", "-w", "--workdir", "--index")), Examples: ex(c + " exec web ls")},
 					read(c, "images"),
 					change(c, "kill", "stops the project's containers"),
 					read(c, "logs"),
@@ -105,7 +107,7 @@ func dockerLike(name string) Program {
 					{Name: "push", Effects: fx(Network), Why: d + " compose push uploads the project's images", Examples: ex(c + " push")},
 					change(c, "restart", "restarts the project's containers"),
 					{Name: "rm", Effects: fx(Deletion), Outside: true, Why: d + " compose rm deletes the project's stopped containers", Examples: ex(c + " rm -f")},
-					{Name: "run", Effects: fx(SystemChange, Network), Why: d + " compose run starts a one-off container", Examples: ex(c + " run --rm web echo hi")},
+					{Name: "run", Effects: fx(SystemChange, Network), Special: SpecialDocker, Flags: dockerRunFlags, Why: d + " compose run starts a one-off container", Examples: ex(c + " run --rm web echo hi"), NotExamples: ex(c + " run --privileged web sh")},
 					change(c, "start", "starts the project's containers"),
 					change(c, "stop", "stops the project's containers"),
 					read(c, "top"),
@@ -127,8 +129,9 @@ func dockerLike(name string) Program {
 			run(d, "create"),
 			read(d, "diff"),
 			read(d, "events"),
-			{Name: "exec", Effects: fx(SystemChange), Operands: Command, Skip: 1, Elsewhere: true, Why: d + " exec runs a command in a container",
-				Flags: fl(arg("-e", "--env", "-u", "--user", "-w", "--workdir", "--detach-keys"), rpath("--env-file")), Examples: ex(d+" exec web ls", d+" exec -it -u app web ls")},
+			{Name: "exec", Effects: fx(SystemChange), Operands: Command, Skip: 1, Elsewhere: true, Special: SpecialDocker, Why: d + " exec runs a command in a container",
+				Flags: fl(bools("--privileged"), arg("-e", "--env", "-u", "--user", "-w", "--workdir", "--detach-keys"), rpath("--env-file")), Examples: ex(d+" exec web ls", d+" exec -it -u app web ls"),
+				NotExamples: ex(d + " exec --privileged web sh")},
 			{Name: "export", Aliases: names("save"), Effects: fx(Read), Flags: fl(wpath("-o", "--output")), Examples: ex(d + " save app:1"), NotExamples: ex(d + " save -o app.tar app:1")},
 			read(d, "history"),
 			{Name: "image", Effects: fx(Read), Other: fx(SystemChange),
@@ -192,9 +195,50 @@ var kubectlFlags = fl(
 	rpath("--kubeconfig", "--certificate-authority", "--client-certificate", "--client-key", "-f", "--filename", "-k", "--kustomize"),
 )
 
+// dockerCompose is the Compose v1 binary, `docker-compose`: the commands
+// of `docker compose`, so that `docker-compose down -v` deletes the volumes
+// as `docker compose down -v` does.
+func dockerCompose() Program {
+	d := dockerLike("docker")
+	p := renamed(*d.Sub("compose"), "docker compose", "docker-compose")
+	p.Name = "docker-compose"
+	return p
+}
+
+// renamed deep-copies p with the examples and reasons spelled with prefix
+// to instead of from (an entry that is another program's subcommand).
+func renamed(p Program, from, to string) Program {
+	fix := func(xs []string) []string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = strings.Replace(x, from, to, 1)
+		}
+		return out
+	}
+	why := func(s string) string {
+		if s = strings.Replace(s, from, to, 1); !strings.Contains(s, to) {
+			// `docker kill stops the project's containers`
+			s = strings.Replace(s, strings.Fields(from)[0]+" ", to+" ", 1)
+		}
+		return s
+	}
+	p.Examples, p.NotExamples, p.Why = fix(p.Examples), fix(p.NotExamples), why(p.Why)
+	p.Flags = append([]Flag(nil), p.Flags...)
+	for i := range p.Flags {
+		p.Flags[i].Examples, p.Flags[i].Why = fix(p.Flags[i].Examples), why(p.Flags[i].Why)
+	}
+	subs := make([]Program, len(p.Subcommands))
+	for i, s := range p.Subcommands {
+		subs[i] = renamed(s, from, to)
+	}
+	p.Subcommands = subs
+	return p
+}
+
 // containerPrograms are container engines and orchestrators.
 var containerPrograms = []Program{
 	dockerLike("docker"),
+	dockerCompose(),
 	inherit(Program{Name: "helm", Effects: fx(Read), Other: fx(SystemChange, Network),
 		Flags: fl(arg("-n", "--namespace", "--kube-context", "--set", "--set-string", "--set-json", "--version", "--repo", "-o", "--output", "--timeout",
 			"--registry-config", "--repository-config", "--repository-cache", "--kube-apiserver", "--kube-token", "--burst-limit"),
@@ -277,7 +321,7 @@ var containerPrograms = []Program{
 // many and name resources remotely, so they are network and system-change
 // unless a subcommand is known to only read.
 var cloudPrograms = []Program{
-	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange),
+	withFlags(Program{Name: "aws", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete-*", "terminate-*", "deregister-*", "purge-*"),
 		Subcommands: []Program{
 			{Name: "configure", Effects: fx(WriteOutside), HomeWrite: "~/.aws/credentials", Why: "aws configure writes ~/.aws/credentials", Other: fx(WriteOutside),
 				Subcommands: []Program{secret(rsub("export-credentials", "aws configure export-credentials")), secret(rsub("get", "aws configure get region")), rsub("list", "aws configure list"), rsub("list-profiles", "aws configure list-profiles")},
@@ -301,10 +345,10 @@ var cloudPrograms = []Program{
 						Effects: fx(Network), Why: "aws sts get-session-token prints temporary credentials", Examples: ex("aws sts get-session-token")})},
 				Examples: ex("aws sts get-caller-identity")},
 		},
-		Examples: ex("aws --version"), NotExamples: ex("aws ec2 terminate-instances --instance-ids i-1")},
+		Examples: ex("aws --version"), NotExamples: ex("aws ec2 terminate-instances --instance-ids i-1", "aws rds delete-db-instance --db-instance-identifier x")},
 		fl(arg("--profile", "--region", "--output", "--query", "--endpoint-url", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--page-size", "--max-items", "--starting-token"),
 			rpath("--cli-input-json", "--cli-input-yaml", "--ca-bundle"))),
-	{Name: "az", Effects: fx(Read), Other: fx(Network, SystemChange),
+	{Name: "az", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete", "purge"),
 		Flags: fl(arg("-g", "--resource-group", "--subscription", "-o", "--output", "--query", "-n", "--name", "-l", "--location")),
 		Subcommands: []Program{
 			{Name: "account", Effects: fx(Network), Why: "az account asks Azure", Other: fx(Network),
@@ -315,7 +359,7 @@ var cloudPrograms = []Program{
 			rsub("version", "az version"),
 		},
 		Examples: ex("az --version"), NotExamples: ex("az group delete -n rg")},
-	{Name: "gcloud", Effects: fx(Read), Other: fx(Network, SystemChange),
+	{Name: "gcloud", Effects: fx(Read), Other: fx(Network, SystemChange), DeleteVerbs: names("delete", "purge"),
 		Flags: fl(arg("--project", "--region", "--zone", "--format", "--account", "--configuration", "--filter", "--limit", "--impersonate-service-account", "--verbosity")),
 		Subcommands: []Program{
 			{Name: "auth", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gcloud", Why: "gcloud auth stores credentials under ~/.config/gcloud", Other: fx(Network, WriteOutside),

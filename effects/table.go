@@ -125,6 +125,18 @@ type Program struct {
 	// changes the shell's directory. Functions are still not called
 	// (`command rm` runs the program rm, whatever function rm exists).
 	InShell bool
+	// DeleteVerbs: for a command that is no known subcommand (one handled
+	// by [Program.Other]), the words of its command path that make it a
+	// deletion of remote resources (SPEC §3 rule 13, refused as §5.1):
+	// a word as written (`delete`), or a prefix pattern `delete-*`
+	// (`gcloud compute instances delete x`, `aws ec2 terminate-instances`).
+	DeleteVerbs []string
+	// RunsOperands: the operands name the code a verifier runs (test files,
+	// test directories, packages: `pytest tests/a_test.py`, `go test ./x`).
+	// Verify by name trusts the project's own tests, so an operand outside
+	// the workspace makes the run
+	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
+	RunsOperands bool
 	// Elsewhere: the command the entry carries runs where the shell's
 	// directories, home and workspace roots do not apply — in a container,
 	// under another root directory, as a service unit (`docker exec web rm
@@ -256,6 +268,15 @@ type Flag struct {
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
+	// DeletesSources: the flag makes the program delete the files it
+	// reads or copies, its operands but a copy's destination (`rsync
+	// --remove-source-files a/ b/`, `tar --remove-files -cf x.tar a`):
+	// they are classified as deleted (SPEC §5.1).
+	DeletesSources bool
+	// Carries: the words after the flag, to the end of the line, are a
+	// command the program runs (`ctest --build-and-test s b --test-command
+	// CMD ARGS`); it is classified as a wrapper's command is.
+	Carries bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen
@@ -320,6 +341,18 @@ const (
 	// tool's version decides: both are candidates (`npm --prefix d exec
 	// CMD`, `uv run --project d CMD`).
 	ProjectDir
+	// CodePath: a file of code the program loads and runs (a JS config, a
+	// plugin, a formatter, a parser: `eslint -f f.js`, `jest --config
+	// j.js`), or a configuration that names such code (mypy's plugins=):
+	// read like a [ReadPath], and opaque-medium outside the workspace or
+	// when only known at run time, as a script outside is. A bare name
+	// resolves inside and is the project's (`eslint -f json`).
+	CodePath
+	// Mode: a file mode, octal or symbolic (`install -m 4755`, `mkdir -m
+	// u+s`): setuid and setgid bits in any spelling are privilege
+	// escalation (SPEC §5.3), and a mode only known at run time is a
+	// system change.
+	Mode
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is
@@ -372,6 +405,10 @@ const (
 	// Script: the first operand is a script the interpreter runs; with none it
 	// reads its program from stdin (`python x.py`, `bash x.sh`).
 	Script
+	// InputOutput: the first operand is read and an optional second one is
+	// the output written (`xxd a.bin`, `uniq -d a.txt out.txt`, `python -m
+	// json.tool in.json out.json`); a single operand is only read.
+	InputOutput
 )
 
 // Scripts says how the operands of a script runner name the project's
@@ -461,6 +498,16 @@ func IsCheck(checks []string, name string) bool {
 			continue
 		}
 		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
+// IsDeleteVerb reports whether word is one of verbs ([Program.DeleteVerbs]).
+func IsDeleteVerb(verbs []string, word string) bool {
+	for _, v := range verbs {
+		if base, ok := strings.CutSuffix(v, "*"); ok && strings.HasPrefix(word, base) && len(word) > len(base) || word == v {
 			return true
 		}
 	}
@@ -564,7 +611,7 @@ const (
 	SpecialChmod               // chmod/chown: setuid bits, targets
 	SpecialTar                 // tar: -x/-c modes, -f archive, -C dir
 	SpecialCD                  // cd/pushd/popd: change the tracked cwd
-	SpecialDocker              // docker/podman run: --privileged, -v /:/host
+	SpecialDocker              // docker/podman run, exec, compose run: --privileged, -v /:/host, --device, --security-opt
 	SpecialKubectlExec         // kubectl exec ... -- CMD: remote command
 	SpecialEval                // eval/source/.: the program cannot be identified unless literal
 	SpecialTruncate            // truncate: -s 0 deletes content

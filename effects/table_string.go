@@ -20,11 +20,13 @@ func _() {
 	_ = x[RepoDir-9]
 	_ = x[InlineCode-10]
 	_ = x[ProjectDir-11]
+	_ = x[CodePath-12]
+	_ = x[Mode-13]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDir"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathMode"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103}
 
 func (i Value) String() string {
 	idx := int(i) - 0
@@ -45,11 +47,12 @@ func _() {
 	_ = x[MovePaths-5]
 	_ = x[Command-6]
 	_ = x[Script-7]
+	_ = x[InputOutput-8]
 }
 
-const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScript"
+const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptInputOutput"
 
-var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68}
+var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 79}
 
 func (i Operands) String() string {
 	idx := int(i) - 0

@@ -132,6 +132,10 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
+	strs(b, "DeleteVerbs", p.DeleteVerbs)
+	if p.RunsOperands {
+		b.WriteString("RunsOperands: true, ")
+	}
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
@@ -256,6 +260,12 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.Exec {
 		b.WriteString("Exec: true, ")
+	}
+	if f.DeletesSources {
+		b.WriteString("DeletesSources: true, ")
+	}
+	if f.Carries {
+		b.WriteString("Carries: true, ")
 	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
