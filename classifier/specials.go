@@ -819,6 +819,15 @@ func (inv *invocation) find(args []field) bool {
 	exprAt := i
 	fx := inv.findExpr(args[i:], i, starts)
 	inv.findDynamicWords(starts, args[i:])
+	// -L (or the -follow test) follows every symlink below the starts: what
+	// it deletes or hands to -exec may be anywhere a link inside points.
+	followAll := false
+	for _, a := range args[:exprAt] {
+		followAll = followAll || !a.dynamic && a.value == "-L"
+	}
+	for _, a := range args[exprAt:] {
+		followAll = followAll || !a.dynamic && a.value == "-follow"
+	}
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a.value {
@@ -836,9 +845,13 @@ func (inv *invocation) find(args []field) bool {
 			}
 			for _, s := range deleted {
 				d := w.part(inv.at, effects.Deletion, "find", "")
-				if s.dynamic {
+				if s.dynamic || followAll {
+					// Through links below the start the files deleted
+					// cannot be placed before find runs.
 					w.remove(d, "")
-					continue
+					if s.dynamic {
+						continue
+					}
 				}
 				target := s.value
 				if base := path.Base(target); base == "." || target == "./" || !inv.startReaches(fx, i, s) {
@@ -880,7 +893,7 @@ func (inv *invocation) find(args []field) bool {
 					// the same file: name it from where find runs.
 					f.value = inv.dirs[0] + "/" + f.value
 				}
-				f.dynamic = f.dynamic || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts)
+				f.dynamic = f.dynamic || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts) || followAll
 				inner := make([]field, 0, j-i-1)
 				for _, x := range args[i+1 : j] {
 					if strings.Contains(x.value, "{}") {
