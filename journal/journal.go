@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/ml-ai/command-safety/gate"
@@ -125,12 +126,13 @@ func Append(path string, rec Record) error {
 // and the writer's pid ensure; crypto/rand would cost every hook the
 // initialisation of the FIPS 140 module.
 func newHeader() ([]byte, error) {
-	genSeq++
-	gen := fmt.Sprintf("%x-%x-%x", time.Now().UnixNano(), os.Getpid(), genSeq)
+	gen := fmt.Sprintf("%x-%x-%x", time.Now().UnixNano(), os.Getpid(), genSeq.Add(1))
 	return appendString([]byte(`{"gen":`), gen), nil
 }
 
-var genSeq int
+// genSeq counts the generations this process named (appends of several
+// goroutines may start one at once).
+var genSeq atomic.Uint64
 
 // openAppend opens path for appending, creating it (and its directory)
 // when missing; created says it did.
