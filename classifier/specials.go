@@ -1197,21 +1197,8 @@ func (inv *invocation) watch(e *effects.Program, args []field) bool {
 // it starts an interactive shell.
 func (inv *invocation) scriptCommand(e *effects.Program, args []field) bool {
 	var file *field
-	endOpts := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !endOpts && !a.dynamic && a.value == "--" {
-			endOpts = true
-			continue
-		}
-		if !endOpts && !a.dynamic && isOption(a.value) {
-			i += inv.option(e, a, args[i+1:])
-			continue
-		}
-		if file == nil {
-			f := a
-			file = &f
-		}
+	if ops := inv.parseOptions(e, args); len(ops) > 0 {
+		file = &ops[0]
 	}
 	c := inv.has("-c", "--command")
 	if c == nil || c.value == nil {
@@ -1411,9 +1398,11 @@ func (inv *invocation) privileged(what string) {
 	w.add(p)
 }
 
-// gitConfig: `git config` reads, writes .git/config, or writes home with --global.
-func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
-	w := inv.w
+// parseOptions reads args with e's options, as every entry's are read
+// ([invocation.option]: a value option takes its value, one the table does
+// not know is reported), up to the end of args or a `--`, and returns the
+// operands in order.
+func (inv *invocation) parseOptions(e *effects.Program, args []field) []field {
 	var ops []field
 	endOpts := false
 	for i := 0; i < len(args); i++ {
@@ -1423,13 +1412,20 @@ func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
 			continue
 		}
 		if !endOpts && !a.dynamic && isOption(a.value) {
-			// The table's options, as git parses them (`--glob` is
-			// --global, `--type bool` takes its value).
 			i += inv.option(e, a, args[i+1:])
 			continue
 		}
 		ops = append(ops, a)
 	}
+	return ops
+}
+
+// gitConfig: `git config` reads, writes .git/config, or writes home with --global.
+func (inv *invocation) gitConfig(e *effects.Program, args []field) bool {
+	w := inv.w
+	// The table's options, as git parses them (`--glob` is --global,
+	// `--type bool` takes its value).
+	ops := inv.parseOptions(e, args)
 	scope := ""
 	switch {
 	case inv.has("--system") != nil:

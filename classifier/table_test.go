@@ -198,19 +198,7 @@ func TestTableAliases(t *testing.T) {
 	walk = func(prefix string, p *effects.Program, top []string, depth int) {
 		name := strings.TrimSpace(prefix + " " + p.Name)
 		own := append([]string{p.Name}, p.Aliases...)
-		var exs []string
-		exs = append(exs, p.Examples...)
-		exs = append(exs, p.NotExamples...)
-		exs = append(exs, p.CheckExamples...)
-		exs = append(exs, p.LocalExamples...)
-		for _, f := range p.Flags {
-			exs = append(exs, f.Examples...)
-		}
-		for _, v := range p.Env {
-			exs = append(exs, v.Examples...)
-			exs = append(exs, v.NotExamples...)
-		}
-		for _, ex := range exs {
+		for _, ex := range p.OwnExamples() {
 			if len(top) > 1 {
 				check(name, ex, top, false) // the program's aliases
 			}

@@ -628,6 +628,25 @@ const (
 // Table returns the table of known programs, sorted by name.
 func Table() []Program { return table }
 
+// OwnExamples are every example command the entry itself holds (not its
+// subcommands'): its examples and not-examples, its check and local
+// examples, its flags' and its environment's.
+func (p *Program) OwnExamples() []string {
+	var exs []string
+	exs = append(exs, p.Examples...)
+	exs = append(exs, p.NotExamples...)
+	exs = append(exs, p.CheckExamples...)
+	exs = append(exs, p.LocalExamples...)
+	for _, f := range p.Flags {
+		exs = append(exs, f.Examples...)
+	}
+	for _, v := range p.Env {
+		exs = append(exs, v.Examples...)
+		exs = append(exs, v.NotExamples...)
+	}
+	return exs
+}
+
 var (
 	indexOnce sync.Once
 	index     map[string]*Program

@@ -81,19 +81,9 @@ func tableExamples() []string {
 	var out []string
 	var walk func(ps []effects.Program)
 	walk = func(ps []effects.Program) {
-		for _, p := range ps {
-			out = append(out, p.Examples...)
-			out = append(out, p.NotExamples...)
-			out = append(out, p.CheckExamples...)
-			out = append(out, p.LocalExamples...)
-			for _, fl := range p.Flags {
-				out = append(out, fl.Examples...)
-			}
-			for _, v := range p.Env {
-				out = append(out, v.Examples...)
-				out = append(out, v.NotExamples...)
-			}
-			walk(p.Subcommands)
+		for i := range ps {
+			out = append(out, ps[i].OwnExamples()...)
+			walk(ps[i].Subcommands)
 		}
 	}
 	walk(effects.Table())
