@@ -42,7 +42,7 @@ import (
 //   - Tools that run a package's program (npx, uvx, pnpm dlx) have Operands
 //     Command: the program they name is classified too, as if it were the
 //     system program of that name, on top of their own opaque effects.
-var table = sortedTable(
+var table = finishTable(sortedTable(
 	shellPrograms,
 	zshPrograms,
 	coreutils,
@@ -69,16 +69,22 @@ var table = sortedTable(
 	miscPrograms,
 	extraPrograms,
 	gatePrograms,
-)
+))
 
-// sortedTable joins the families, sorts them by name and marks the
-// programs that packages install ([packaged]).
+// sortedTable joins the families and sorts them by name.
 func sortedTable(families ...[]Program) []Program {
 	var all []Program
 	for _, f := range families {
 		all = append(all, f...)
 	}
 	slices.SortStableFunc(all, func(a, b Program) int { return cmp.Compare(a.Name, b.Name) })
+	return all
+}
+
+// finishTable adds the entries' plain options ([plainOptions]), marks the
+// programs that packages install ([packaged]) and hands each entry's way of
+// matching long options down to its subcommands.
+func finishTable(all []Program) []Program {
 	all = withPlainOptions(all)
 	for i := range all {
 		all[i].Packages = packaged[all[i].Name]

@@ -508,7 +508,7 @@ func TestFindFlagIndex(t *testing.T) {
 			}
 		}
 	})
-	if indexed == 0 {
+	if indexed == 0 && generatedTable {
 		t.Error("no entry has an option index; run go generate")
 	}
 }
