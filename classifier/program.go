@@ -727,26 +727,16 @@ func (w *walker) mayBeOption(f field) bool {
 }
 
 // riskyOptions reports whether some option of e changes what the program
-// does beyond its plain effects: a flag with effects of its own that are
-// not read or verify, or one that names where it writes, runs or works, a
-// program, a configuration or a place outside (`sort -o`, `rg --pre`,
-// `git diff --output`, `find`'s actions). A word only known at run time
-// in an option position of such an entry may be one of them.
+// does ([effects.Flag.Changes]), or e's handler reads actions among its
+// words (find): a word only known at run time in an option position of
+// such an entry may be one of them.
 func riskyOptions(e *effects.Program) bool {
 	if v, ok := riskyCache.Load(e); ok {
 		return v.(bool)
 	}
 	risky := e.Special == effects.SpecialFind
 	for i := range e.Flags {
-		f := &e.Flags[i]
-		for _, c := range f.Effects {
-			risky = risky || c != effects.Read && c != effects.Verify
-		}
-		switch f.Value {
-		case effects.WritePath, effects.Dir, effects.ProgramArg, effects.Config, effects.TreeDir, effects.RepoDir, effects.ProjectDir:
-			risky = true
-		}
-		risky = risky || f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere
+		risky = risky || e.Flags[i].Changes()
 	}
 	riskyCache.Store(e, risky)
 	return risky

@@ -299,6 +299,26 @@ type Flag struct {
 	Examples []string
 }
 
+// Changes reports whether the flag makes the program do something its plain
+// effects do not say: effects of its own beyond read and verify, or a value
+// that names where it writes, works or finds code, a program, code, a
+// configuration or a mode, or a place outside, elsewhere, a link, a
+// deletion of its sources, a carried command or a credential store (`sort
+// -o`, `rg --pre`, `git diff --output`, `python -c`). A word only known at
+// run time may be such a flag.
+func (f *Flag) Changes() bool {
+	for _, c := range f.Effects {
+		if c != Read && c != Verify {
+			return true
+		}
+	}
+	switch f.Value {
+	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode:
+		return true
+	}
+	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential
+}
+
 // Value says what a flag's argument is.
 type Value int
 

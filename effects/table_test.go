@@ -512,3 +512,29 @@ func TestFindFlagIndex(t *testing.T) {
 		t.Error("no entry has an option index; run go generate")
 	}
 }
+
+// TestFlagChanges: a flag changes what its program does when it adds an
+// effect beyond read and verify or its value names a place, a program or
+// code; a plain or value-only flag does not.
+func TestFlagChanges(t *testing.T) {
+	for _, tt := range []struct {
+		f    Flag
+		want bool
+	}{
+		{Flag{Names: []string{"-l"}}, false},
+		{Flag{Names: []string{"-n"}, Value: Arg}, false},
+		{Flag{Names: []string{"-f"}, Value: ReadPath}, false},
+		{Flag{Names: []string{"--version"}, Replace: true, Effects: []Class{Read}}, false},
+		{Flag{Names: []string{"-o"}, Value: WritePath}, true},
+		{Flag{Names: []string{"--pre"}, Value: ProgramArg}, true},
+		{Flag{Names: []string{"-c"}, Value: InlineCode}, true},
+		{Flag{Names: []string{"--config"}, Value: CodePath}, true},
+		{Flag{Names: []string{"-delete"}, Effects: []Class{Deletion}}, true},
+		{Flag{Names: []string{"-g"}, Outside: true}, true},
+		{Flag{Names: []string{"--netrc"}, Credential: true}, true},
+	} {
+		if got := tt.f.Changes(); got != tt.want {
+			t.Errorf("%v.Changes() = %v, want %v", tt.f.Names, got, tt.want)
+		}
+	}
+}
