@@ -67,21 +67,45 @@ func (w *walker) globMayBeOption(pattern string, dirs []string) bool {
 		if d == "" {
 			return true
 		}
-		names, err := lister.DirNames(d, maxDirNames+1)
-		if err != nil {
-			continue // nothing to expand to
-		}
-		if len(names) > maxDirNames {
+		names, many := w.dashNames(lister, d)
+		if many {
 			return true
 		}
 		for _, n := range names {
-			if !strings.HasPrefix(n, "-") {
-				continue
-			}
 			if m, err := path.Match(seg, n); m || err != nil {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// dashNames returns the names in dir that start with `-`, read once per
+// command (`rg x * *` lists the directory once); many says dir holds more
+// than maxDirNames names, which are not all read.
+func (w *walker) dashNames(lister dirNamesFS, dir string) (names []string, many bool) {
+	if l, ok := w.dashDirs[dir]; ok {
+		return l.names, l.many
+	}
+	var l dashList
+	all, err := lister.DirNames(dir, maxDirNames+1)
+	if err == nil { // an error: nothing to expand to
+		l.many = len(all) > maxDirNames
+		for _, n := range all {
+			if strings.HasPrefix(n, "-") {
+				l.names = append(l.names, n)
+			}
+		}
+	}
+	if w.dashDirs == nil {
+		w.dashDirs = map[string]dashList{}
+	}
+	w.dashDirs[dir] = l
+	return l.names, l.many
+}
+
+// dashList is what [walker.dashNames] read from one directory.
+type dashList struct {
+	names []string
+	many  bool
 }

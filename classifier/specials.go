@@ -796,8 +796,8 @@ func unionDirs(a, b []string) []string {
 func (inv *invocation) find(args []field) bool {
 	w := inv.w
 	var starts []field
-	follow := false // -H or -L: find follows a start point that is a symlink
-	i := findOptions(args, &starts, &follow)
+	i, links := findOptions(args, &starts)
+	follow := links != followNone // find follows a start point that is a symlink
 	for ; i < len(args); i++ {
 		v := args[i].value
 		if !args[i].dynamic && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
@@ -821,12 +821,9 @@ func (inv *invocation) find(args []field) bool {
 	inv.findDynamicWords(starts, args[i:])
 	// -L (or the -follow test) follows every symlink below the starts: what
 	// it deletes or hands to -exec may be anywhere a link inside points.
-	followAll := false
-	for _, a := range args[:exprAt] {
-		followAll = followAll || !a.dynamic && a.value == "-L"
-	}
+	throughLinks := links == followAll
 	for _, a := range args[exprAt:] {
-		followAll = followAll || !a.dynamic && a.value == "-follow"
+		throughLinks = throughLinks || !a.dynamic && a.value == "-follow"
 	}
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -845,7 +842,7 @@ func (inv *invocation) find(args []field) bool {
 			}
 			for _, s := range deleted {
 				d := w.part(inv.at, effects.Deletion, "find", "")
-				if s.dynamic || followAll {
+				if s.dynamic || throughLinks {
 					// Through links below the start the files deleted
 					// cannot be placed before find runs.
 					w.remove(d, "")
@@ -893,7 +890,7 @@ func (inv *invocation) find(args []field) bool {
 					// the same file: name it from where find runs.
 					f.value = inv.dirs[0] + "/" + f.value
 				}
-				f.dynamic = f.dynamic || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts) || followAll
+				f.dynamic = f.dynamic || starts[0].dynamic || len(starts) > 1 && !sameStarts(starts) || throughLinks
 				inner := make([]field, 0, j-i-1)
 				for _, x := range args[i+1 : j] {
 					if strings.Contains(x.value, "{}") {
@@ -1003,18 +1000,23 @@ func (inv *invocation) nulNames(args []field, exprAt int, starts []field, fx *fi
 // findOptions reads the options before find's start points and returns
 // the index of the first word after them: GNU find's -H, -L, -P, -D
 // DEBUGOPTS, -OLEVEL and a closing `--`, and BSD find's -E, -X, -d, -s, -x
-// and -f PATH (a start point, added to starts). follow is set by -H and -L.
-func findOptions(args []field, starts *[]field, follow *bool) int {
-	i := 0
-	for ; i < len(args); i++ {
+// and -f PATH (a start point, added to starts), and which links -H, -L and
+// -P make it follow.
+func findOptions(args []field, starts *[]field) (int, findLinks) {
+	links := followNone
+	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic {
-			return i
+			return i, links
 		}
 		switch v := a.value; {
-		case v == "-H" || v == "-L":
-			*follow = true
-		case v == "-P" || v == "-E" || v == "-X" || v == "-d" || v == "-s" || v == "-x":
+		case v == "-H":
+			links = followStarts
+		case v == "-L":
+			links = followAll
+		case v == "-P":
+			links = followNone // the last of -H, -L and -P counts
+		case v == "-E" || v == "-X" || v == "-d" || v == "-s" || v == "-x":
 		case v == "-D" && i+1 < len(args):
 			i++
 		case strings.HasPrefix(v, "-O") && isDigits(v[2:]):
@@ -1022,13 +1024,23 @@ func findOptions(args []field, starts *[]field, follow *bool) int {
 			*starts = append(*starts, args[i+1])
 			i++
 		case v == "--":
-			return i + 1
+			return i + 1, links
 		default:
-			return i
+			return i, links
 		}
 	}
-	return i
+	return len(args), links
 }
+
+// findLinks says which symlinks find follows: none (-P, the default), its
+// start points (-H), or every one it meets (-L).
+type findLinks uint8
+
+const (
+	followNone findLinks = iota
+	followStarts
+	followAll
+)
 
 // findsStart reports whether find may hand its start path s itself to the
 // action at index i of its arguments (x is its expression): not `.` or `..`

@@ -71,6 +71,9 @@ type walker struct {
 	// globVars are the variables whose values are a glob's file names
 	// (`for f in *.go`), which are no options (mayBeOption).
 	globVars map[string]bool
+	// dashDirs are the directories listed for globs that may expand to
+	// options, by path (globopts.go).
+	dashDirs map[string]dashList
 	// nameVisits counts the names the arithmetic checks looked up (arith.go).
 	nameVisits int
 	// env are the assignments of variables programs read (env.go), in
