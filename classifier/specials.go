@@ -30,9 +30,9 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		}
 		return nil, true
 	case "at":
-		return nil, inv.atJob(args)
-	case "tmux new":
-		return nil, inv.tmuxCommand(args)
+		return nil, inv.atJob(e, args)
+	case "tmux new", "tmux send-keys":
+		return nil, inv.tmuxCommand(e, args)
 	case "trap":
 		inv.emit()
 		if len(args) > 0 && args[0].value == "--" {
@@ -222,7 +222,7 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 					dirs = inv.w.resolveIn(h.value.value, false, inv.dirs)
 				}
 			}
-			inv.memberWrites(unzipMembers(inv.args), dirs, false)
+			inv.memberWrites(unzipMembers(inv.entry, inv.args), dirs, false)
 		}
 	case "7z e":
 		// 7z x ARCHIVE [MEMBER...]: written where -o put them.
@@ -2302,9 +2302,10 @@ func gitPathspec(v string) (path string, top, exclude bool) {
 	return rest, top, exclude
 }
 
-// unzipMembers are the member operands of unzip's words: after the
-// archive, up to `-x` (the names after it are excluded, not written).
-func unzipMembers(args []field) []field {
+// unzipMembers are the member operands of unzip's words (e's options
+// taking their values): after the archive, up to `-x` (the names after it
+// are excluded, not written).
+func unzipMembers(e *effects.Program, args []field) []field {
 	var ops []field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -2313,9 +2314,10 @@ func unzipMembers(args []field) []field {
 			ops = append(ops, a)
 		case a.value == "-x":
 			return ops[min(1, len(ops)):]
-		case a.value == "-d" || a.value == "-P" || a.value == "-O" || a.value == "-I":
-			i++
 		case isOption(a.value):
+			if f := findFlag(e, a.value); f != nil && takesValue(f.Value) && f.Value != effects.OptionalArg {
+				i++
+			}
 		default:
 			ops = append(ops, a)
 		}
@@ -2378,23 +2380,17 @@ func (inv *invocation) flockLock(e *effects.Program, args []field) {
 
 // atJob: at and batch read a job, shell code, from stdin or -f FILE and run
 // it later in this directory: it is classified now (SPEC rule 1 and 11), as
-// a shell fed the same stdin is. -l and -c list or print the jobs (read);
-// atrm removes them.
-func (inv *invocation) atJob(args []field) bool {
-	if path.Base(inv.prog) == "atrm" {
-		inv.emit()
+// a shell fed the same stdin is. -l and -c list or print the jobs (read).
+func (inv *invocation) atJob(e *effects.Program, args []field) bool {
+	inv.parseOptions(e, args)
+	job := inv.has("-f")
+	inv.emit()
+	inv.emitFlags() // the flags are emitted and dropped: job is read first
+	if inv.replacing {
 		return true
 	}
-	for _, a := range args {
-		if a.value == "-l" || a.value == "-c" {
-			inv.classes = []effects.Class{effects.Read}
-			inv.emit()
-			return true
-		}
-	}
-	inv.emit()
-	if f := flagValue(args, "-f"); f != nil {
-		inv.script([]field{*f})
+	if job != nil && job.value != nil {
+		inv.script([]field{*job.value})
 		return true
 	}
 	w, red := inv.w, inv.red
@@ -2417,26 +2413,21 @@ var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnt
 // operands as a shell command, and send-keys types its operands into a
 // shell: the text is classified as shell code run here, besides the
 // entry's own opaque-medium (the pane's shell may be elsewhere).
-func (inv *invocation) tmuxCommand(args []field) bool {
-	inv.emit()
-	send := strings.HasPrefix(inv.prog[strings.LastIndexByte(inv.prog, ' ')+1:], "send")
-	literal := false
-	var code []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
+	for _, a := range args {
 		if a.dynamic {
+			inv.emit()
 			inv.opaqueHigh("a tmux command only known at run time")
 			return true
 		}
-		if len(code) == 0 && isOption(a.value) {
-			if a.value == "-l" {
-				literal = true
-			}
-			if strings.Contains(" -t -s -n -c -F -x -y -e -N -T ", " "+a.value+" ") {
-				i++
-			}
-			continue
-		}
+	}
+	words := inv.parseOptions(e, args)
+	literal := inv.has("-l") != nil // before emitFlags drops the flags
+	inv.emit()
+	inv.emitFlags()
+	send := e.Name == "send-keys"
+	var code []string
+	for _, a := range words {
 		v := a.value
 		if k, ok := tmuxKeys[v]; ok && send && !literal {
 			v = k

@@ -203,9 +203,14 @@ var miscPrograms = []Program{
 				Flags: fl(arg("-t", "-F", "-S", "-E")), Examples: ex("tmux ls", "tmux capture-pane -p -t work")},
 			{Name: "kill-pane", Aliases: names("kill-server", "kill-session", "kill-window"), Effects: fx(SystemChange), Why: "tmux kill-session stops the programs running in it",
 				Flags: fl(arg("-t")), Examples: ex("tmux kill-session -t work")},
-			{Name: "new", Aliases: names("new-session", "new-window", "neww", "send", "send-keys", "split-window", "splitw"), Effects: fx(OpaqueMedium),
-				Why: "tmux send-keys types commands into a shell, which are not analysed", Flags: fl(arg("-t", "-s", "-n", "-c", "-F", "-x", "-y", "-e")),
-				Examples: ex("tmux new -d -s work", "tmux send-keys -t work 'ls' Enter")},
+			{Name: "new", Aliases: names("new-session", "new-window", "neww", "split-window", "splitw"), Effects: fx(OpaqueMedium),
+				Why: "tmux runs the command in a new pane, whose shell is not analysed", Flags: fl(arg("-t", "-s", "-n", "-c", "-F", "-x", "-y", "-e", "-l", "-f"), bools("-d", "-P", "-A", "-D", "-E", "-X", "-a", "-b", "-h", "-v", "-k")),
+				Examples: ex("tmux new -d -s work"), NotExamples: ex("tmux new -d 'rm -rf ~'")},
+			// send-keys types its words into a pane's shell: key names
+			// (Enter, Space) are keys unless -l says the words are text.
+			{Name: "send-keys", Aliases: names("send"), Effects: fx(OpaqueMedium),
+				Why: "tmux send-keys types commands into a shell, which are not analysed", Flags: fl(arg("-t", "-N"), bools("-l", "-H", "-R", "-M", "-X", "-F", "-K")),
+				Examples: ex("tmux send-keys -t work 'ls' Enter"), NotExamples: ex("tmux send-keys -t work 'rm -rf ~' Enter")},
 		},
 		Examples: ex("tmux -V")},
 	{Name: "security", Effects: fx(Read), Other: fx(SystemChange),

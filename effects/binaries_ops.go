@@ -519,8 +519,13 @@ var packagePrograms = []Program{
 
 // servicePrograms start, stop and schedule the machine's services.
 var servicePrograms = []Program{
-	{Name: "at", Aliases: names("atrm", "batch"), Effects: fx(SystemChange), Why: "at schedules commands to run later", Flags: fl(arg("-q", "-t"), rpath("-f")),
-		Examples: ex("at now + 1 hour")},
+	// at and batch read the job, shell code, from stdin or -f FILE
+	// (classified as the code it is: atJob); -l and -c list or print jobs.
+	{Name: "at", Aliases: names("batch"), Effects: fx(SystemChange), Why: "at schedules commands to run later",
+		Flags: fl(arg("-q", "-t"), rpath("-f"), bools("-m", "-M", "-v"),
+			Flag{Names: names("-l", "-c"), Replace: true, Effects: fx(Read), Examples: ex("at -l", "at -c 3")}),
+		Examples: ex("at now + 1 hour"), NotExamples: ex("at now <<< 'rm -rf ~'", "at -f /tmp/job now")},
+	{Name: "atrm", Effects: fx(SystemChange), Why: "atrm removes scheduled jobs", Flags: fl(arg("-q")), Examples: ex("atrm 3")},
 	ro("atq", "atq"),
 	{Name: "crontab", Effects: fx(SystemChange), Operands: ReadPaths, Why: "crontab replaces the user's scheduled commands",
 		Flags:    fl(arg("-u"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("crontab -l")}),
