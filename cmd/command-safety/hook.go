@@ -420,7 +420,7 @@ func readSettingsFile(path string) (data []byte, mode fs.FileMode, existed bool,
 // directory, then rename), keeping its permission bits.
 func writeSettingsFile(path string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // a new directory of settings is the user's own
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")

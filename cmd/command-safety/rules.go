@@ -376,8 +376,8 @@ func rulesEdit(path string, stdout, stderr io.Writer, edit func(v *hujson.Value,
 	return 0
 }
 
-// writeSettingsAtomic replaces path's target (symlinks followed) with data through
-// a temporary file in the same directory, keeping the file's mode.
+// writeSettingsAtomic replaces path's target (symlinks followed) with data
+// ([writeSettingsFile]), keeping the file's mode (0600 for a new file).
 func writeSettingsAtomic(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -386,31 +386,7 @@ func writeSettingsAtomic(path string, data []byte) error {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".settings-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeSettingsFile(path, data, mode)
 }
 
 // lineDiff renders a minimal diff of a and b: the changed middle, with
