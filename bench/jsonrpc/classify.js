@@ -8,8 +8,10 @@
 //   go build -o /tmp/command-safety ./cmd/command-safety
 //   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR] [--concurrency 8]
 //
-// The floor, measured in the same run on the log's own directory: a bare
-// 4 KiB write + fsync (the least any durable verdict costs). The script
+// The floors, measured in the same run: a bare 4 KiB write + fsync on the
+// log's own directory, and the client's empty round trip (a request the
+// server answers at once: classify without cwd). Their sum is the least any
+// durable verdict costs this client. The script
 // prints the median round trip, the floor, their ratio and their difference
 // (issue 17's target: median at most one fsync + 100 µs), and the load
 // average, since the project machine is shared.
@@ -126,6 +128,20 @@ async function main() {
   for (let i = 0; i < opts.warmup; i++) {
     decision = (await conn.sendRequest('commandSafety/classify', params)).decision;
   }
+  // The client's own floor: a round trip the server answers at once, without
+  // classifying or logging (classify without cwd: -32602 Invalid params).
+  const emptyLat = new Float64Array(Math.max(1, Math.min(opts.n, 5000)));
+  for (let i = 0; i < emptyLat.length; i++) {
+    const start = process.hrtime.bigint();
+    try {
+      await conn.sendRequest('commandSafety/classify', { command: opts.command });
+      throw new Error('classify without cwd was answered with a verdict');
+    } catch (err) {
+      if (!(err instanceof rpc.ResponseError) || err.code !== -32602) throw err;
+    }
+    emptyLat[i] = Number(process.hrtime.bigint() - start) / 1000;
+  }
+  const emptyRoundTrip = percentile(Array.from(emptyLat).sort((a, b) => a - b), 50);
   const logDir = opts.log || path.join(home, '.local', 'state', 'ml-ai');
   const loadBefore = loadavg();
   const floorBefore = fsyncFloor(logDir, Math.ceil(opts.fsyncs / 2));
@@ -169,6 +185,8 @@ async function main() {
     fsyncFloorMicros: Math.round(floor),
     medianOverFloor: Number((percentile(sorted, 50) / floor).toFixed(2)),
     medianMinusFloorMicros: Math.round(percentile(sorted, 50) - floor),
+    emptyRoundTripMicros: Math.round(emptyRoundTrip),
+    leastDurableMicros: Math.round(emptyRoundTrip + floor),
     loadavg: [loadBefore, loadAfter],
     logMessages,
     exitCode: code,
@@ -178,6 +196,7 @@ async function main() {
   console.log(`  median ${res.medianMicros} µs, p90 ${res.p90Micros} µs, p99 ${res.p99Micros} µs, max ${res.maxMicros} µs, total ${res.totalMs} ms (${res.perSecond}/s)`);
   console.log(`  floor: 4 KiB write + fsync in ${logDir}: median ${res.fsyncFloorMicros} µs (before ${Math.round(floorBefore)}, after ${Math.round(floorAfter)})`);
   console.log(`  median = ${res.medianOverFloor} × floor = floor + ${res.medianMinusFloorMicros} µs; load average ${loadBefore} -> ${loadAfter}`);
+  console.log(`  client floor: an empty round trip (answered at once, no classify, no log) ${res.emptyRoundTripMicros} µs; with the fsync floor ${res.leastDurableMicros} µs, the least a durable verdict costs this client (median = that + ${res.medianMicros - res.leastDurableMicros} µs)`);
   console.log(JSON.stringify(res));
   if (code !== 0) {
     console.error(`server exited with ${code}:\n${stderr}`);
