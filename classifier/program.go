@@ -1358,6 +1358,51 @@ func (inv *invocation) emitFlags() {
 	inv.flags = nil
 }
 
+// operandForms emits what the operands of e's [effects.Program.OperandForms]
+// do and returns the other operands, which the entry's role classifies. An
+// operand only known at run time is left to the role (and to the
+// dynamic-word checks, which make it prompt).
+func (inv *invocation) operandForms(e *effects.Program, ops []field) []field {
+	var rest []field
+	taken := false
+	for i, o := range ops {
+		f := operandForm(e, o)
+		if f == nil {
+			if taken {
+				rest = append(rest, o)
+			}
+			continue
+		}
+		if !taken {
+			taken = true
+			rest = append(make([]field, 0, len(ops)-1), ops[:i]...)
+		}
+		if inv.readOnly || f.IsPlain(o.value[len(f.Prefix):]) {
+			continue
+		}
+		for _, c := range f.Effects {
+			inv.emitClass(c, f.Why)
+		}
+	}
+	if !taken {
+		return ops
+	}
+	return rest
+}
+
+// operandForm returns the first of e's operand forms that o has, or nil.
+func operandForm(e *effects.Program, o field) *effects.OperandForm {
+	if o.dynamic {
+		return nil
+	}
+	for i := range e.OperandForms {
+		if f := &e.OperandForms[i]; strings.HasPrefix(o.value, f.Prefix) {
+			return f
+		}
+	}
+	return nil
+}
+
 // operandsEffects classifies the path operands by the entry's role.
 func (inv *invocation) operandsEffects(e *effects.Program) {
 	w := inv.w
@@ -1366,6 +1411,9 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		return
 	}
 	ops = ops[e.Skip:]
+	if len(e.OperandForms) > 0 {
+		ops = inv.operandForms(e, ops)
+	}
 	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
 	switch inv.operandRole() {
 	case effects.ReadPaths:

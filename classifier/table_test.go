@@ -106,6 +106,17 @@ func TestTableExamples(t *testing.T) {
 				}
 			}
 		}
+		for _, f := range p.OperandForms {
+			for _, ex := range f.Examples {
+				n++
+				got := classesOf(Classify(ex, tableOpts))
+				for _, c := range f.Effects {
+					if !hasClass(got, c) {
+						t.Errorf("%s operand form %q: example %q lacks %s (got [%s])", name, f.Prefix, ex, c, renderSet(got))
+					}
+				}
+			}
+		}
 		// A goal runner verifies when every goal does, and has Other's
 		// effects when any goal does not (`make test test test install`).
 		other := renderSet(p.Other)

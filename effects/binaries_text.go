@@ -67,10 +67,22 @@ var textTools = []Program{
 		Flags:    fl(arg("--arg", "--argjson", "--slurpfile", "--rawfile", "-L", "--indent"), rpath("-f", "--from-file")),
 		Examples: ex("jq .name package.json", "jq -r '.[] | .id' a.json", "jq --arg v 1 '.x = $v' a.json")},
 	{Name: "less", Aliases: names("more", "most", "pg"), Env: lessEnv, Effects: fx(Read), Operands: ReadPaths,
-		Flags: fl(arg("-b", "--buffers", "-h", "--max-back-scroll", "-j", "--jump-target", "-k", "--lesskey-file", "-p", "--pattern",
+		Flags: fl(arg("-b", "--buffers", "-h", "--max-back-scroll", "-j", "--jump-target", "-p", "--pattern",
 			"-P", "--prompt", "-t", "--tag", "-T", "--tag-file", "-x", "--tabs", "-y", "--max-forw-scroll", "-z", "--window"),
-			wpath("-o", "--log-file", "-O", "--LOG-FILE")),
-		Examples: ex("less a.log", "more README.md"), NotExamples: ex("less -o out.txt a.log")},
+			wpath("-o", "--log-file", "-O", "--LOG-FILE"),
+			// A lesskey file binds keys and sets variables such as LESSOPEN,
+			// which runs a program on every file opened.
+			Flag{Names: names("-k", "--lesskey-file"), Value: CodePath, Examples: ex("less -k /tmp/keys a.log")}),
+		// less(1) OPTIONS, `+cmd`: a command run at start, typed into less's
+		// input (so a newline ends it and starts another); `!`, `|` and `#`
+		// run shell commands, `s` writes a file, `v` starts an editor. Going to a
+		// line or the end and searching forwards or backwards change nothing;
+		// `++cmd` applies to every file.
+		OperandForms: []OperandForm{{Prefix: "+", Plain: []string{"#", "G", "g", "F", "/*", "?*", "+#", "+G", "+g", "+F", "+/*", "+?*"},
+			Effects: fx(OpaqueMedium), Why: "`+CMD` makes less run the command CMD at start, which may run a shell command (!, |), write a file (s) or start an editor (v)",
+			Examples: ex("less '+!touch x' a.log", "more '+!touch x' a.log", "less '+s /tmp/x' a.log", "less $'+/x\\n!touch y' a.log")}},
+		Examples:    ex("less a.log", "more README.md", "less +G a.log", "less +F a.log", "less +/TODO a.go", "less +42 a.go", "more +/pattern a.txt", "less ++G a b"),
+		NotExamples: ex("less -o out.txt a.log")},
 	{Name: "man", Aliases: names("apropos", "whatis"), Env: manEnv, Effects: fx(Read),
 		Flags:    fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"), optArg("-H"), optArg("--html")),
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},

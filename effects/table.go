@@ -186,6 +186,14 @@ type Program struct {
 	// LocalExamples classify to exactly read: requests to a loopback
 	// address that stay local (`curl -s http://localhost:3000/health`).
 	LocalExamples []string
+	// OperandForms classify operands by their form, the first form whose
+	// Prefix an operand has deciding: such an operand is not what Operands
+	// says (not a path), and adds the form's Effects unless it is one of the
+	// form's Plain ones or a ReadOnly flag is present (`date +%s` formats,
+	// `date 0101` sets the clock, `date -j 0101` does not; `less +G` jumps
+	// to the end, `less '+!cmd'` runs a shell command; `hostname NAME` sets
+	// the host name).
+	OperandForms []OperandForm
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Env are the environment variables the program reads to run code or
@@ -317,6 +325,60 @@ func (f *Flag) Changes() bool {
 		return true
 	}
 	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential
+}
+
+// OperandForm is a form of operand that means something of its own
+// ([Program.OperandForms]).
+type OperandForm struct {
+	// Prefix starts the operands of this form; "" is every operand.
+	Prefix string
+	// Plain are the operands of the form that do nothing more, as patterns
+	// of what follows Prefix ([OperandForm.IsPlain]).
+	Plain []string
+	// Effects are added by an operand of the form that is not Plain; none
+	// makes the form's operands data (`date +FORMAT`).
+	Effects []Class
+	Why     string
+	// Examples classify to include every class of Effects.
+	Examples []string
+}
+
+// IsPlain reports whether rest, an operand of the form without its Prefix,
+// matches one of the form's Plain patterns. In a pattern `#` is one or more
+// digits and a final `*` any rest without control characters; every other byte is itself (`#`, `G`,
+// `/*`).
+func (f *OperandForm) IsPlain(rest string) bool {
+	for _, p := range f.Plain {
+		if matchPlain(p, rest) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchPlain(p, s string) bool {
+	for len(p) > 0 {
+		switch {
+		case p == "*":
+			// Not a control character: a newline would end the command
+			// and start the next (less reads `+cmd` as typed input).
+			return !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f })
+		case p[0] == '#':
+			n := 0
+			for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+				n++
+			}
+			if n == 0 {
+				return false
+			}
+			p, s = p[1:], s[n:]
+		case len(s) > 0 && s[0] == p[0]:
+			p, s = p[1:], s[1:]
+		default:
+			return false
+		}
+	}
+	return s == ""
 }
 
 // Value says what a flag's argument is.
@@ -663,6 +725,9 @@ func (p *Program) OwnExamples() []string {
 	for _, v := range p.Env {
 		exs = append(exs, v.Examples...)
 		exs = append(exs, v.NotExamples...)
+	}
+	for _, f := range p.OperandForms {
+		exs = append(exs, f.Examples...)
 	}
 	return exs
 }

@@ -538,3 +538,19 @@ func TestFlagChanges(t *testing.T) {
 		}
 	}
 }
+
+func TestOperandFormIsPlain(t *testing.T) {
+	f := OperandForm{Prefix: "+", Plain: []string{"#", "G", "/*", "+#"}}
+	for _, tc := range []struct {
+		rest string
+		want bool
+	}{
+		{"42", true}, {"G", true}, {"/TODO", true}, {"/", true}, {"+7", true},
+		{"", false}, {"4x", false}, {"Gx", false}, {"!touch x", false}, {"s /tmp/x", false},
+		{"/x\n!touch y", false}, {"/x\r", false}, {"+", false}, {"++7", false},
+	} {
+		if got := f.IsPlain(tc.rest); got != tc.want {
+			t.Errorf("IsPlain(%q) = %v, want %v", tc.rest, got, tc.want)
+		}
+	}
+}

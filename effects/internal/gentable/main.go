@@ -165,6 +165,19 @@ func program(b *bytes.Buffer, p effects.Program) {
 	}
 	strs(b, "Checks", p.Checks)
 	strs(b, "CheckExamples", p.CheckExamples)
+	if len(p.OperandForms) > 0 {
+		b.WriteString("OperandForms: []OperandForm{")
+		for _, f := range p.OperandForms {
+			b.WriteString("{")
+			str(b, "Prefix", f.Prefix)
+			strs(b, "Plain", f.Plain)
+			classes(b, "Effects", f.Effects)
+			str(b, "Why", f.Why)
+			strs(b, "Examples", f.Examples)
+			b.WriteString("}, ")
+		}
+		b.WriteString("}, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
