@@ -1396,7 +1396,7 @@ func operandForm(e *effects.Program, o field) *effects.OperandForm {
 		return nil
 	}
 	for i := range e.OperandForms {
-		if f := &e.OperandForms[i]; strings.HasPrefix(o.value, f.Prefix) {
+		if f := &e.OperandForms[i]; strings.HasPrefix(o.value, f.Prefix) && strings.Contains(o.value, f.Contains) {
 			return f
 		}
 	}

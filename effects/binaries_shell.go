@@ -38,7 +38,11 @@ var shellPrograms = []Program{
 	rof("getopts", nil, "getopts ab: opt"),
 	{Name: "hash", Effects: fx(Read), Flags: fl(arg("-d"), Flag{Names: names("-p"), Value: ProgramArg,
 		Why: "hash -p makes a name run another file", Examples: ex("hash -p /tmp/x ls")}),
-		Examples: ex("hash -r", "hash")},
+		// zsh: `hash NAME=PATH` is `hash -p PATH NAME` (bash looks for a
+		// program of that name and fails: no harm in prompting).
+		OperandForms: []OperandForm{{Contains: "=", Effects: fx(OpaqueMedium), Why: "hash NAME=PATH makes NAME run the program PATH (zsh), which is not inspected",
+			Examples: ex("hash ls=/tmp/x", "hash ls=/tmp/x && ls")}},
+		Examples: ex("hash -r", "hash", "hash ls git")},
 	ro("help", "help cd"),
 	rof("history", fl(arg("-d"), wpath("-w", "-a"), rpath("-r", "-n")), "history 20", "history -c"),
 	ro("jobs", "jobs -l"),

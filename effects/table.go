@@ -332,6 +332,9 @@ func (f *Flag) Changes() bool {
 type OperandForm struct {
 	// Prefix starts the operands of this form; "" is every operand.
 	Prefix string
+	// Contains, when set, is in every operand of the form too (zsh's
+	// `hash NAME=PATH`).
+	Contains string
 	// Plain are the operands of the form that do nothing more, as patterns
 	// of what follows Prefix ([OperandForm.IsPlain]).
 	Plain []string

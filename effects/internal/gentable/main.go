@@ -170,6 +170,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 		for _, f := range p.OperandForms {
 			b.WriteString("{")
 			str(b, "Prefix", f.Prefix)
+			str(b, "Contains", f.Contains)
 			strs(b, "Plain", f.Plain)
 			classes(b, "Effects", f.Effects)
 			str(b, "Why", f.Why)
