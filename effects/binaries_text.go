@@ -84,7 +84,7 @@ var textTools = []Program{
 		Examples:    ex("less a.log", "more README.md", "less +G a.log", "less +F a.log", "less +/TODO a.go", "less +42 a.go", "more +/pattern a.txt", "less ++G a b"),
 		NotExamples: ex("less -o out.txt a.log")},
 	{Name: "man", Aliases: names("apropos", "whatis"), Env: manEnv, Effects: fx(Read),
-		Flags:    fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"),
+		Flags: fl(arg("-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "--systems", "-E", "--encoding"), rpath("-C", "--config-file"), prog("-P", "--pager"),
 			Flag{Names: names("-H"), Value: OptionalArg, Effects: fx(OpaqueMedium), Why: "man -H shows the page in a web browser: the program the value or $BROWSER names", Examples: ex("man -H ls", "man -Hfirefox ls")},
 			Flag{Names: names("--html"), Effects: fx(OpaqueMedium), Why: "man --html shows the page in a web browser: the program the value or $BROWSER names", Examples: ex("man --html ls", "man --html=firefox ls")}),
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
