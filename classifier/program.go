@@ -1337,6 +1337,9 @@ func (inv *invocation) emitFlags() {
 		if h.flag.Replace {
 			continue
 		}
+		if h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
+			continue // `pytest -o log_cli=true`
+		}
 		for _, c := range h.flag.Effects {
 			why := h.flag.Why
 			if why == "" {

@@ -302,10 +302,17 @@ type Flag struct {
 	// LocalNeed are alternatives, one of which must be present (wget follows
 	// redirects and writes a file unless `--max-redirect=0` and `-O -`).
 	LocalNeed string
-	Why       string
+	// PlainValues are values with which the flag adds none of its Effects,
+	// as [OperandForm] Plain patterns (`pytest -o log_cli=true` sets a
+	// display option; `-o pythonpath=/tmp/x` imports code from there).
+	PlainValues []string
+	Why         string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
+
+// IsPlainValue reports whether v is one of the flag's PlainValues.
+func (f *Flag) IsPlainValue(v string) bool { return matchesPlain(f.PlainValues, v) }
 
 // Changes reports whether the flag makes the program do something its plain
 // effects do not say: effects of its own beyond read and verify, or a value
@@ -350,9 +357,11 @@ type OperandForm struct {
 // matches one of the form's Plain patterns. In a pattern `#` is one or more
 // digits and a final `*` any rest without control characters; every other byte is itself (`#`, `G`,
 // `/*`).
-func (f *OperandForm) IsPlain(rest string) bool {
-	for _, p := range f.Plain {
-		if matchPlain(p, rest) {
+func (f *OperandForm) IsPlain(rest string) bool { return matchesPlain(f.Plain, rest) }
+
+func matchesPlain(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if matchPlain(p, s) {
 			return true
 		}
 	}
