@@ -1334,7 +1334,7 @@ func (inv *invocation) emitFlags() {
 		inv.repoConfig()
 	}
 	for _, h := range inv.flags {
-		if h.flag.Replace {
+		if h.flag.Replace || h.value != nil && plainValue(h.flag.PlainValues, *h.value) {
 			continue
 		}
 		for _, c := range h.flag.Effects {
@@ -1356,6 +1356,21 @@ func (inv *invocation) emitFlags() {
 		}
 	}
 	inv.flags = nil
+}
+
+// plainValue reports whether the literal value v starts with one of a
+// flag's [effects.Flag.PlainValues], so that the flag adds none of its
+// effects.
+func plainValue(plain []string, v field) bool {
+	if v.dynamic {
+		return false
+	}
+	for _, p := range plain {
+		if strings.HasPrefix(v.value, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // operandsEffects classifies the path operands by the entry's role.

@@ -294,7 +294,12 @@ type Flag struct {
 	// LocalNeed are alternatives, one of which must be present (wget follows
 	// redirects and writes a file unless `--max-redirect=0` and `-O -`).
 	LocalNeed string
-	Why       string
+	// PlainValues are prefixes of the flag's values with which it adds
+	// none of its Effects (`pytest -p no:cacheprovider` blocks a plugin,
+	// where `-p NAME` loads one). A value only known at run time is not
+	// one of them.
+	PlainValues []string
+	Why         string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
