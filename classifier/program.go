@@ -33,12 +33,18 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 		}
 		w.seenCalls[key] = true
 	}
+	// The words expand before the assignments in front of them take
+	// effect (`x=1 cmd $x` passes the old x).
+	lits := w.substituted(c)
 	for _, a := range c.Assigns {
 		w.assign(a, depth, c)
 	}
 	if len(c.Args) == 0 {
 		w.add(w.part(c, effects.Read, "", ""))
 		return
+	}
+	if lits != "" {
+		w.readLiterals(c, lits, depth)
 	}
 	for _, a := range c.Args {
 		w.wordSubst(a, depth+1)
