@@ -36,6 +36,9 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 	// The words expand before the assignments in front of them take
 	// effect (`x=1 cmd $x` passes the old x).
 	lits := w.substituted(c)
+	if len(c.Assigns) > 0 && len(c.Args) > 0 {
+		defer w.tempLits(c.Assigns)()
+	}
 	for _, a := range c.Assigns {
 		w.assign(a, depth, c)
 	}

@@ -41,6 +41,35 @@ func (w *walker) literalAssign(a *syntax.Assign, name string) {
 	w.lits[name] = v
 }
 
+// tempLits returns what puts back the literal values of the names that
+// assignments in front of a command set: they hold for that command only
+// (`x=-delete true; find . $x` passes the x from before).
+func (w *walker) tempLits(as []*syntax.Assign) func() {
+	old := map[string]*string{}
+	for _, a := range as {
+		if a.Name == nil {
+			continue
+		}
+		if v, ok := w.lits[a.Name.Value]; ok {
+			old[a.Name.Value] = &v
+		} else {
+			old[a.Name.Value] = nil
+		}
+	}
+	return func() {
+		for name, v := range old {
+			if v == nil {
+				delete(w.lits, name)
+				continue
+			}
+			if w.lits == nil {
+				w.lits = map[string]string{}
+			}
+			w.lits[name] = *v
+		}
+	}
+}
+
 // literalText is the value of a word made only of literal text and quotes,
 // without the characters bash would expand in an assignment (`~`) or that
 // make the value read differently as a word (`{`, globs, which the second
