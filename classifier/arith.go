@@ -122,6 +122,7 @@ func (w *walker) setVar(name, value string) {
 	}
 	w.vars[name] = value
 	delete(w.globVars, name)
+	delete(w.lits, name)
 }
 
 // setElem records that an element of the array name was assigned value:
@@ -802,6 +803,7 @@ func (w *walker) assignVar(a *syntax.Assign, name string) {
 		w.setVar(name, appendValue(w.vars[name], w.wordValue(a.Value)))
 	default:
 		w.setVar(name, w.wordValue(a.Value))
+		w.literalAssign(a, name)
 	}
 }
 
@@ -1028,15 +1030,18 @@ func (inv *invocation) zshNumbers(args []field) {
 type varsState struct {
 	vars  map[string]string
 	assoc map[string]bool
+	lits  map[string]string
 }
 
 func (w *walker) saveVars() varsState {
-	return varsState{maps.Clone(w.vars), maps.Clone(w.attrs.assoc)}
+	return varsState{maps.Clone(w.vars), maps.Clone(w.attrs.assoc), maps.Clone(w.lits)}
 }
 
 // restoreVars makes s the state again: what ran in between assigned in a
 // child process. Integer attributes stay: they only add checks.
-func (w *walker) restoreVars(s varsState) { w.vars, w.attrs.assoc = s.vars, s.assoc }
+func (w *walker) restoreVars(s varsState) {
+	w.vars, w.attrs.assoc, w.lits = s.vars, s.assoc, maps.Clone(s.lits)
+}
 
 // joinVars makes the state one in which the code since s may or may not
 // have run: a variable it assigned holds either value (a variable that had
@@ -1056,6 +1061,11 @@ func (w *walker) joinVars(s varsState) {
 	for name := range w.attrs.assoc {
 		if !s.assoc[name] {
 			delete(w.attrs.assoc, name)
+		}
+	}
+	for name, v := range w.lits {
+		if old, ok := s.lits[name]; !ok || old != v {
+			delete(w.lits, name) // either value: none is exact
 		}
 	}
 }

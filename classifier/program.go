@@ -33,12 +33,21 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 		}
 		w.seenCalls[key] = true
 	}
+	// The words expand before the assignments in front of them take
+	// effect (`x=1 cmd $x` passes the old x).
+	lits := w.substituted(c)
+	if len(c.Assigns) > 0 && len(c.Args) > 0 {
+		defer w.tempLits(c.Assigns)()
+	}
 	for _, a := range c.Assigns {
 		w.assign(a, depth, c)
 	}
 	if len(c.Args) == 0 {
 		w.add(w.part(c, effects.Read, "", ""))
 		return
+	}
+	if lits != "" {
+		w.readLiterals(c, lits, depth)
 	}
 	for _, a := range c.Args {
 		w.wordSubst(a, depth+1)
@@ -1334,11 +1343,8 @@ func (inv *invocation) emitFlags() {
 		inv.repoConfig()
 	}
 	for _, h := range inv.flags {
-		if h.flag.Replace {
-			continue
-		}
-		if h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
-			continue // `pytest -o log_cli=true`
+		if h.flag.Replace || h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
+			continue // `pytest -o log_cli=true`, `pytest -p no:cacheprovider`
 		}
 		for _, c := range h.flag.Effects {
 			why := h.flag.Why

@@ -68,6 +68,9 @@ type walker struct {
 	calling map[*funcDef]bool   // functions being walked at a call
 	vars    map[string]string   // literal values assigned in this line
 	attrs   varAttrs            // attributes declared in this line (arith.go)
+	// lits are the exact literal values of plain assignments, followed
+	// into later words (substitute.go); a subset of vars.
+	lits map[string]string
 	// globVars are the variables whose values are a glob's file names
 	// (`for f in *.go`), which are no options (mayBeOption).
 	globVars map[string]bool
@@ -1619,6 +1622,7 @@ type shellState struct {
 	cwd     cwdState
 	funcs   map[string]*funcDef
 	vars    map[string]string
+	lits    map[string]string
 	attrs   varAttrs
 	cdpath  bool
 	zshOpts string
@@ -1626,12 +1630,13 @@ type shellState struct {
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env)}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), lits: maps.Clone(w.lits), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env)}
 }
 
 func (w *walker) restoreShell(s shellState) {
 	w.restoreCwd(s.cwd)
 	w.funcs, w.vars, w.cdpath, w.zshOpts = maps.Clone(s.funcs), maps.Clone(s.vars), s.cdpath, s.zshOpts
+	w.lits = maps.Clone(s.lits)
 	w.attrs = s.attrs.clone()
 	if s.env <= len(w.env) {
 		w.env = w.env[:s.env]

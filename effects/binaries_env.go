@@ -71,6 +71,11 @@ var goEnv = []EnvVar{
 	envVar("CGO_CPPFLAGS", EnvProgram, "passes flags such as -fplugin to the C compiler cgo runs", "CGO_CPPFLAGS=-fplugin=/tmp/x.so go test ./..."),
 	envVar("CGO_CXXFLAGS", EnvProgram, "passes flags such as -fplugin to the C++ compiler cgo runs", "CGO_CXXFLAGS=-fplugin=/tmp/x.so go test ./..."),
 	envVar("CGO_LDFLAGS", EnvProgram, "passes flags such as -fuse-ld to the linker cgo runs", "CGO_LDFLAGS=-fuse-ld=/tmp/ld go test ./..."),
+	envVar("GOROOT", EnvProgram, "runs the compiler and tools of another Go installation", "GOROOT=/tmp/g go vet ./..."),
+	{Name: "GOTOOLCHAIN", Role: EnvProgram, Plain: []string{"local", "auto"}, Effects: fx(OpaqueMedium),
+		Why:         "names a go toolchain to run instead, found in PATH or downloaded",
+		Examples:    ex("GOTOOLCHAIN=go1.99.0 go test ./...", "GOTOOLCHAIN=path go build ./..."),
+		NotExamples: ex("GOTOOLCHAIN=local go test ./...", "GOTOOLCHAIN=auto go vet ./...")},
 	envVar("GOENV", EnvProgram, "reads go's environment, which may set GOFLAGS=-toolexec, from another file", "GOENV=/tmp/goenv go test ./..."),
 	{Name: "GOFLAGS", Role: EnvOptions, Effects: fx(OpaqueMedium),
 		Why:         "GOFLAGS holds flags every go command takes as its own (-toolexec, -exec, -overlay)",
@@ -171,11 +176,48 @@ var mvnEnv = []EnvVar{
 	{Name: "MAVEN_ARGS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "MAVEN_ARGS holds options mvn takes as its own (-f POM)",
 		Examples: ex("MAVEN_ARGS='-f /tmp/pom.xml' mvn test"), NotExamples: ex("MAVEN_ARGS=-q mvn test")},
 	envVar("MAVEN_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to maven's JVM", "MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test"),
+	envVar("JAVA_HOME", EnvProgram, "names the Java installation whose java maven runs", "JAVA_HOME=/tmp/j mvn test"),
 }
 
 var gradleEnv = []EnvVar{
 	envVar("GRADLE_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "GRADLE_OPTS=-javaagent:/tmp/a.jar gradle test"),
 	envVar("JAVA_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "JAVA_OPTS=-javaagent:/tmp/a.jar gradle test"),
+	envVar("GRADLE_USER_HOME", EnvProgram, "moves gradle's home, whose init.d scripts and gradle.properties (org.gradle.jvmargs) every build runs", "GRADLE_USER_HOME=/tmp/g gradle test"),
+	envVar("JAVA_HOME", EnvProgram, "names the Java installation whose java gradle runs", "JAVA_HOME=/tmp/j gradle test"),
+}
+
+// yarnEnv: yarn reads npm's variables, and yarn 2+ every setting of its
+// .yarnrc.yml as YARN_<SETTING> (yarnPath is the yarn it runs).
+var yarnEnv = append(append([]EnvVar(nil), npmEnv...),
+	envVar("YARN_RC_FILENAME", EnvProgram, "reads yarn's settings, whose yarnPath is a script yarn runs, from another file", "YARN_RC_FILENAME=/tmp/rc.yml yarn test"),
+	envVar("YARN_YARN_PATH", EnvProgram, "names the script yarn runs as itself", "YARN_YARN_PATH=/tmp/x.js yarn test"),
+)
+
+// rgEnv: ripgrep reads options (--pre=COMMAND among them) from the file
+// RIPGREP_CONFIG_PATH names.
+var rgEnv = []EnvVar{
+	envVar("RIPGREP_CONFIG_PATH", EnvProgram, "reads rg's options, which may be --pre=PROGRAM, from a file", "RIPGREP_CONFIG_PATH=/tmp/rc rg x"),
+}
+
+// tarEnv: GNU tar takes TAR_OPTIONS as options before its own, modes
+// (-x) and programs (--use-compress-program, --to-command) among them.
+var tarEnv = []EnvVar{
+	envVar("TAR_OPTIONS", EnvProgram, "holds options tar takes as its own (-x, --to-command=PROGRAM, --use-compress-program=PROGRAM)",
+		"TAR_OPTIONS=--use-compress-program=/tmp/x tar -tf a.tar", "TAR_OPTIONS=-x tar -f a.tar"),
+}
+
+// unzipEnv: Info-ZIP unzip takes UNZIP (or UNZIPOPT) as options before
+// its own (-d DIR extracts there, -o overwrites).
+var unzipEnv = []EnvVar{
+	envVar("UNZIP", EnvProgram, "holds options unzip takes as its own (-d DIR extracts there)", "UNZIP='-d /tmp' unzip -l a.zip"),
+	envVar("UNZIPOPT", EnvProgram, "holds options unzip takes as its own (-d DIR extracts there)", "UNZIPOPT='-d /tmp' unzip a.zip"),
+}
+
+// rsyncEnv: the remote shell rsync runs (its -e) and the program that
+// connects it to a daemon.
+var rsyncEnv = []EnvVar{
+	envVar("RSYNC_CONNECT_PROG", EnvCode, "runs a command to connect to an rsync daemon", "RSYNC_CONNECT_PROG='/tmp/x %H' rsync rsync://h/m ."),
+	envVar("RSYNC_RSH", EnvCode, "runs a program as rsync's remote shell (its -e)", "RSYNC_RSH=/tmp/x rsync -a a h:b"),
 }
 
 var uvEnv = []EnvVar{
@@ -185,6 +227,7 @@ var uvEnv = []EnvVar{
 // dockerEnv: the daemon the client talks to (docker -H, podman --url).
 var dockerEnv = []EnvVar{
 	envOption("CONTAINER_HOST", "--url", fx(Network), "CONTAINER_HOST is podman's --url: another daemon", "CONTAINER_HOST=ssh://h/run/podman.sock podman ps"),
+	envVar("DOCKER_CONFIG", EnvProgram, "reads the client's configuration, whose credential helpers and plugins are programs and whose context names a daemon, from another directory", "DOCKER_CONFIG=/tmp/d docker ps"),
 	envOption("DOCKER_CONTEXT", "--context", fx(Network), "DOCKER_CONTEXT is --context: a daemon the context names", "DOCKER_CONTEXT=prod docker ps"),
 	envOption("DOCKER_HOST", "--host", fx(Network), "DOCKER_HOST is --host: another daemon", "DOCKER_HOST=ssh://host docker ps"),
 }

@@ -315,7 +315,7 @@ var nodePrograms = []Program{
 	{Name: "webpack", Aliases: names("parcel", "rollup", "rspack"), Effects: fx(OpaqueLow, WriteInside), Why: "webpack runs the project's configuration and plugins and writes bundles",
 		Flags:    fl(rpath("-c", "--config"), arg("--mode", "--env", "--entry", "--target", "--name"), wpath("-o", "--output-path", "--file", "--dir")),
 		Examples: ex("webpack --mode production", "rollup -c")},
-	withFlags(Program{Name: "yarn", Env: npmEnv, EnvOf: names("git"), Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow), Runner: Node,
+	withFlags(Program{Name: "yarn", Env: yarnEnv, EnvOf: names("git"), Effects: fx(Network, WriteInside), Why: "yarn with no command installs the project's packages", Other: fx(OpaqueLow), Runner: Node,
 		Flags: fl(Flag{Names: names("-v", "--version", "-h", "--help"), Replace: true, Effects: fx(Read), Examples: ex("yarn --version")}),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("install"), Effects: fx(Network, WriteInside), Why: "yarn add downloads packages into node_modules",

@@ -253,7 +253,7 @@ var pythonPrograms = []Program{
 			Flag{Names: names("--createstub"), Value: Arg, Effects: fx(WriteInside), Why: "pyright --createstub writes stub files", Examples: ex("pyright --createstub requests")}),
 		Examples: ex("pyright", "pyright src")},
 	{Name: "pytest", Aliases: names("py.test"), Env: pytestEnv, Effects: fx(Verify), RunsOperands: true,
-		Flags: fl(arg("-k", "-m", "-p", "--tb", "-n", "--numprocesses", "--durations", "--maxfail", "-W", "--pythonwarnings",
+		Flags: fl(arg("-k", "-m", "--tb", "-n", "--numprocesses", "--durations", "--maxfail", "-W", "--pythonwarnings",
 			"--deselect", "--import-mode", "-r", "--color", "--capture", "--timeout", "--cov-report", "--cov-config", "--log-level", "--log-cli-level",
 			"--ignore", "--ignore-glob", "--dist", "--count", "--reruns", "--randomly-seed", "--asyncio-mode"),
 			optArg("--cov", "--cov-fail-under"), code("-c", "--config-file"), dir("--rootdir", "--confcutdir"),
@@ -266,8 +266,12 @@ var pythonPrograms = []Program{
 				PlainValues: []string{"log_cli=*", "log_cli_level=*", "log_level=*", "log_format=*", "console_output_style=*", "xfail_strict=*", "asyncio_mode=*", "asyncio_default_fixture_loop_scope=*", "filterwarnings=*", "markers=*", "junit_family=*", "junit_suite_name=*", "empty_parameter_set_mark=*", "timeout=*", "faulthandler_timeout=*", "verbosity_assertions=*", "verbosity_test_cases=*", "addopts=", "python_files=*", "python_classes=*", "python_functions=*", "norecursedirs=*", "doctest_optionflags=*", "usefixtures=*", "minversion=*", "tmp_path_retention_count=*", "tmp_path_retention_policy=*"},
 				Examples:    ex("pytest -o pythonpath=/tmp/x", "pytest -o addopts='-p evil'", "pytest --override-ini=cache_dir=/tmp/c")},
 			Flag{Names: names("--basetemp"), Value: WritePath, Effects: fx(Deletion), Why: "pytest --basetemp empties the directory it is given",
-				Examples: ex("pytest --basetemp=tmp/pt")}),
-		Examples:    ex("pytest", "pytest -x -q tests/", "pytest -k 'not slow' -n 4", "py.test tests/a_test.py", "pytest -o log_cli=true -o addopts=", "pytest --override-ini=xfail_strict=true"),
+				Examples: ex("pytest --basetemp=tmp/pt")},
+			// pytest's -p imports the module it names (from sys.path, not
+			// only the project) as a plugin; `-p no:NAME` only blocks one.
+			Flag{Names: names("-p"), Value: Arg, Effects: fx(OpaqueMedium), PlainValues: names("no:*"),
+				Why: "pytest -p NAME imports the module NAME as a plugin, code that is not inspected", Examples: ex("pytest -p evil", "pytest -pevil tests/")}),
+		Examples:    ex("pytest", "pytest -x -q tests/", "pytest -k 'not slow' -n 4", "py.test tests/a_test.py", "pytest -o log_cli=true -o addopts=", "pytest --override-ini=xfail_strict=true", "pytest -p no:cacheprovider"),
 		NotExamples: ex("pytest --junitxml=/tmp/r.xml", "pytest /tmp/tests", "pytest ~/x_test.py", "pytest -c /tmp/conf.ini")},
 	{Name: "ruff", Effects: fx(Read), Other: fx(Verify),
 		Flags: fl(rpath("--config")),

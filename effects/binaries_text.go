@@ -101,7 +101,7 @@ var textTools = []Program{
 	ro("pbpaste", "pbpaste"),
 	{Name: "pbcopy", Effects: fx(Read), Examples: ex("pbcopy")},
 	{Name: "rev", Effects: fx(Read), Operands: ReadPaths, Examples: ex("rev a.txt")},
-	{Name: "rg", Effects: fx(Read), Operands: ReadPaths,
+	{Name: "rg", Env: rgEnv, Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "--type-add", "--type-clear",
 			"-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "-d", "--max-depth",
 			"--max-filesize", "-M", "--max-columns", "-j", "--threads", "--color", "--colors", "-r", "--replace", "--path-separator",

@@ -85,13 +85,21 @@ var Environment = []EnvVar{
 	// bash imports BASH_FUNC_NAME%%=() { ...; } from its environment as the
 	// function NAME, which then runs in place of the command NAME.
 	{Name: "BASH_FUNC_*", Role: EnvCode, Why: "defines a function bash imports, which runs in place of a command", Examples: []string{"env 'BASH_FUNC_ls%%=() { /tmp/x; }' bash -c ls"}},
+	{Name: "BROWSER", Role: EnvCode, Why: "runs a program as the web browser (gh, git web--browse, python's webbrowser)", Examples: []string{"BROWSER=/tmp/b gh pr view --web"}},
 	{Name: "CC", Role: EnvProgram, Why: "names the C compiler builds run", Examples: []string{"CC=/tmp/cc go build ./..."}},
+	// The .NET runtime loads a profiler, native code, into every .NET
+	// program (dotnet, pwsh) when CORECLR_ENABLE_PROFILING=1.
+	{Name: "CORECLR_PROFILER_PATH", Role: EnvProgram, Why: "loads a profiler library into every .NET program", Examples: []string{"CORECLR_ENABLE_PROFILING=1 CORECLR_PROFILER_PATH=/tmp/p.so dotnet test"}},
+	{Name: "CORECLR_PROFILER_PATH_*", Role: EnvProgram, Why: "loads a profiler library into every .NET program", Examples: []string{"CORECLR_ENABLE_PROFILING=1 CORECLR_PROFILER_PATH_64=/tmp/p.so dotnet test"}},
 	{Name: "CXX", Role: EnvProgram, Why: "names the C++ compiler builds run", Examples: []string{"CXX=/tmp/cc cargo build"}},
+	{Name: "DOTNET_STARTUP_HOOKS", Role: EnvProgram, Why: "loads assemblies, code, into every .NET program before its Main", Examples: []string{"DOTNET_STARTUP_HOOKS=/tmp/h.dll dotnet test"}},
 	{Name: "DYLD_INSERT_LIBRARIES", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"DYLD_INSERT_LIBRARIES=/tmp/x.dylib ls"}},
 	{Name: "DYLD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"DYLD_LIBRARY_PATH=/tmp ls"}},
 	{Name: "EDITOR", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"EDITOR=/tmp/ed crontab -e"}},
 	{Name: "ENV", Role: EnvProgram, Why: "names a script every sh runs", Examples: []string{"ENV=/tmp/rc sh -c ls"}},
 	{Name: "GCONV_PATH", Role: EnvProgram, Why: "makes glibc load character-set modules, which are code, from another directory", Examples: []string{"GCONV_PATH=/tmp iconv -f utf8 -t ascii a.txt"}},
+	{Name: "GEM_HOME", Role: EnvProgram, Why: "changes which gems, code, ruby programs load", Examples: []string{"GEM_HOME=/tmp/g rspec"}},
+	{Name: "GEM_PATH", Role: EnvProgram, Why: "changes which gems, code, ruby programs load", Examples: []string{"GEM_PATH=/tmp/g ruby -v"}},
 	{Name: "HOME", Role: EnvProgram, Why: "moves the configuration programs read, which may name programs (git's core.pager in ~/.gitconfig)", Examples: []string{"HOME=/tmp/h git log"}},
 	{Name: "IFS", Role: EnvProgram, Why: "changes how the shell splits words", Examples: []string{"IFS=x bash -c ls"}},
 	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
@@ -106,14 +114,18 @@ var Environment = []EnvVar{
 	{Name: "NODE_PATH", Role: EnvProgram, Why: "changes which modules node loads", Examples: []string{"NODE_PATH=/tmp npm test"}},
 	{Name: "PAGER", Role: EnvCode, Why: "runs a program as the pager", Examples: []string{"PAGER=cat git log", "PAGER=/tmp/p psql -l"}},
 	{Name: "PATH", Role: EnvProgram, Why: "changes which programs run", Examples: []string{"PATH=/tmp/evil:$PATH git status"}},
+	{Name: "PERL5DB", Role: EnvProgram, Why: "is code perl's debugger (-d) runs", Examples: []string{"PERL5DB='system(q(/tmp/x))' perl -d t.pl"}},
 	{Name: "PERL5LIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
 	{Name: "PERL5OPT", Role: EnvProgram, Why: "passes options to every perl", Examples: []string{"PERL5OPT=-Mx perl -v"}},
 	{Name: "PERLLIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERLLIB=/tmp perl -v"}},
 	{Name: "PROMPT_COMMAND", Role: EnvProgram, Why: "runs a command at every prompt", Examples: []string{"PROMPT_COMMAND=/tmp/x bash -i"}},
+	{Name: "PYTHONBREAKPOINT", Role: EnvProgram, Why: "names a callable python imports and runs at every breakpoint()", Examples: []string{"PYTHONBREAKPOINT=evil.hook pytest"}},
 	{Name: "PYTHONHOME", Role: EnvProgram, Why: "changes which standard library python loads", Examples: []string{"PYTHONHOME=/tmp python3 -m pytest"}},
 	{Name: "PYTHONPATH", Role: EnvProgram, Why: "changes which modules python imports", Examples: []string{"PYTHONPATH=/tmp python3 -m pytest"}},
 	// PYTHONSTARTUP runs only in interactive python, but SPEC §3 rule 8 lists it.
 	{Name: "PYTHONSTARTUP", Role: EnvProgram, Why: "names a script python runs", Examples: []string{"PYTHONSTARTUP=/tmp/s.py python3 -m pytest"}},
+	// The user site directory's .pth files run code at every start.
+	{Name: "PYTHONUSERBASE", Role: EnvProgram, Why: "moves the user site-packages, whose modules and .pth files python loads", Examples: []string{"PYTHONUSERBASE=/tmp/u pytest"}},
 	{Name: "RUBYLIB", Role: EnvProgram, Why: "changes which libraries ruby loads", Examples: []string{"RUBYLIB=/tmp ruby -v"}},
 	{Name: "RUBYOPT", Role: EnvProgram, Why: "passes options to every ruby", Examples: []string{"RUBYOPT=-rx ruby -v"}},
 	{Name: "SHELLOPTS", Role: EnvProgram, Why: "changes how shells run", Examples: []string{"SHELLOPTS=xtrace bash -c ls"}},

@@ -304,7 +304,9 @@ type Flag struct {
 	LocalNeed string
 	// PlainValues are values with which the flag adds none of its Effects,
 	// as [OperandForm] Plain patterns (`pytest -o log_cli=true` sets a
-	// display option; `-o pythonpath=/tmp/x` imports code from there).
+	// display option; `-o pythonpath=/tmp/x` imports code from there;
+	// `pytest -p no:cacheprovider` blocks a plugin, where `-p NAME` loads
+	// one). A value only known at run time is not one of them.
 	PlainValues []string
 	Why         string
 	// Examples classify to include every class of Effects.
