@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -686,7 +687,7 @@ func (w *walker) declDump(c *syntax.DeclClause) {
 
 // jqEnv matches jq's builtins that read the environment: `env`, `$ENV`
 // (jq, gojq, jaq) and yq's `env(NAME)`, `strenv(NAME)`.
-var jqEnv = regexp.MustCompile(`\$ENV\b|(^|[^\w$.])(str)?env\b`)
+var jqEnv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$ENV\b|(^|[^\w$.])(str)?env\b`) })
 
 // envDump records for §5.5 the invocations that print the environment
 // other than env and printenv: `set` with no arguments (every variable),
@@ -716,7 +717,7 @@ func (inv *invocation) envDump(args []field) {
 		}
 	case "jq", "yq":
 		for _, a := range args {
-			dump = dump || !a.dynamic && !strings.HasPrefix(a.value, "-") && jqEnv.MatchString(a.value)
+			dump = dump || !a.dynamic && !strings.HasPrefix(a.value, "-") && jqEnv().MatchString(a.value)
 		}
 	}
 	if dump {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -678,7 +679,10 @@ type credentialLang struct {
 // (any directories before a base name; anything around a directory of
 // credentials, which a shell glob must spell since its `*` matches
 // no leading dot and no slash, and find's -path must spell too).
-var credentialNameLangs, credentialPathLangs = func() (names, paths []credentialLang) {
+//
+// They are built at first use (a glob or a find pattern to compare), not
+// at every process start: a hook classifies one command and exits.
+var credentialLangs = sync.OnceValues(func() (names, paths []credentialLang) {
 	var anyStar globTok
 	anyStar.star = true
 	anyStar.addAll(true)
@@ -699,7 +703,7 @@ var credentialNameLangs, credentialPathLangs = func() (names, paths []credential
 		paths = append(paths, credentialLang{t, false})
 	}
 	return names, paths
-}()
+})
 
 // maxGlobWork bounds the work of comparing globs with credential names in
 // one command (product states, a few ns each: about 60 globs): past it a
@@ -719,7 +723,8 @@ func (w *walker) credentialName(pat string, fold bool) bool {
 		return true
 	}
 	toks, _ := parseGlob(pat, globOpts{fold: fold || w.foldCase()})
-	for _, c := range credentialNameLangs {
+	names, _ := credentialLangs()
+	for _, c := range names {
 		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
 		if meet(toks, c.toks, c.loose) {
 			return true
@@ -746,7 +751,8 @@ func (w *walker) credentialGlob(pat string, o globOpts) bool {
 	}
 	o.fold = o.fold || w.foldCase()
 	toks, _ := parseGlob(pat, o)
-	for _, c := range credentialPathLangs {
+	_, paths := credentialLangs()
+	for _, c := range paths {
 		w.globWork += (len(toks) + 1) * (len(c.toks) + 1)
 		if meet(toks, c.toks, c.loose) {
 			return true

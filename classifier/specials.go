@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -1794,10 +1795,10 @@ func sedScan(s string) (executes bool, writes, reads []string) {
 }
 
 // awkString finds awk's string literals.
-var awkString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+var awkString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`) })
 
 // awkPrintTo finds `print ... > "file"` (the file when it is a literal).
-var awkPrintTo = regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`)
+var awkPrintTo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`print[f]?[^;{}]*?>>?\s*(?:"([^"]*)")?`) })
 
 // awk: system(), pipes and getline run commands; print > writes files.
 // The program is the first operand, or the texts of gawk's -e/--source
@@ -1862,7 +1863,7 @@ func (inv *invocation) awkProgram(s string) {
 	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
-	for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+	for _, m := range awkString().FindAllStringSubmatch(s, -1) {
 		if strings.HasPrefix(m[1], "/inet/") || strings.HasPrefix(m[1], "/inet4/") || strings.HasPrefix(m[1], "/inet6/") {
 			// gawk's special files: a print to or getline from
 			// /inet/tcp/LPORT/HOST/RPORT is a connection.
@@ -1873,11 +1874,11 @@ func (inv *invocation) awkProgram(s string) {
 	if strings.Contains(s, "getline") {
 		// `getline < FILE` reads any file the program names: each string
 		// in it may be one (`f = ".env"; getline l < f`).
-		for _, m := range awkString.FindAllStringSubmatch(s, -1) {
+		for _, m := range awkString().FindAllStringSubmatch(s, -1) {
 			inv.w.noteRead(inv.at, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]), nil)
 		}
 	}
-	for _, m := range awkPrintTo.FindAllStringSubmatch(s, -1) {
+	for _, m := range awkPrintTo().FindAllStringSubmatch(s, -1) {
 		if m[1] == "" {
 			inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
 			continue
