@@ -512,7 +512,8 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				// python -m pytest ...: classify the module as the program.
 				mod := *h.value
 				rest := args[i+1+used:]
-				if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
+				if m := effects.Lookup(mod.value); !mod.dynamic && m != nil && (m.PyModule || slices.Contains(m.Packages, effects.Python)) &&
+					m.Special != effects.SpecialInterpreter && m.Special != effects.SpecialShell {
 					inv.carry(append([]field{mod}, rest...), inv.red)
 					return nil, true
 				}

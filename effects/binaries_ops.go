@@ -581,7 +581,7 @@ var editorPrograms = []Program{
 			{Name: "serve-web", Aliases: names("tunnel"), Effects: fx(Network, SystemChange), Why: "code tunnel exposes the editor over the network", Examples: ex("code tunnel")},
 		},
 		Examples: ex("code .", "code -g src/a.go:10", "code --list-extensions", "cursor README.md"), NotExamples: ex("code --uninstall-extension ml-ai.command-safety", "code --disable-extensions")},
-	{Name: "emacs", Aliases: names("nvim", "vi", "view", "vim"), Effects: fx(OpaqueMedium), Why: "the editor runs editor commands from its arguments and startup files",
+	{Name: "emacs", Aliases: names("nvim", "vi", "view", "vim"), Effects: fx(OpaqueMedium), Why: "vim and emacs run editor commands from their arguments and startup files",
 		Flags: fl(arg("-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s", "--eval", "-l", "--load", "-f", "--funcall")), Examples: ex("vim a.txt", "emacs -nw a.txt")},
 	{Name: "nano", Aliases: names("micro", "pico"), Effects: fx(WriteInside), Operands: WritePaths, Why: "nano edits the files it is given",
 		Flags: fl(arg("-T", "--tabsize", "-Y", "--syntax"), rpath("--rcfile")), Examples: ex("nano a.txt"), NotExamples: ex("nano ~/.bashrc")},

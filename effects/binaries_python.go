@@ -16,20 +16,20 @@ var pipInstallFlags = fl(
 // classifier looks the module up in the table by its name, so they are
 // entries of their own (no program by these names is installed as a rule).
 var pythonModules = []Program{
-	{Name: "cProfile", Aliases: names("profile", "trace"), Effects: fx(OpaqueLow), Operands: Script, Why: "cProfile runs the script it is given under the profiler",
+	{Name: "cProfile", Aliases: names("profile", "trace"), PyModule: true, Effects: fx(OpaqueLow), Operands: Script, Why: "cProfile runs the script it is given under the profiler",
 		Flags: fl(wpath("-o"), arg("-s")), Examples: ex("cProfile tools/x.py")},
-	{Name: "compileall", Aliases: names("py_compile"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "compileall writes byte-code files next to the sources",
+	{Name: "compileall", Aliases: names("py_compile"), PyModule: true, Effects: fx(WriteInside), Operands: ReadPaths, Why: "compileall writes byte-code files next to the sources",
 		Flags: fl(arg("-x", "-j", "-r", "-d", "-s", "-p", "-e", "--invalidation-mode")), Examples: ex("compileall -q src")},
-	{Name: "doctest", Aliases: names("unittest"), Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
+	{Name: "doctest", Aliases: names("unittest"), PyModule: true, Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
 		Examples: ex("unittest discover -s tests", "doctest README.md")},
-	{Name: "ensurepip", Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
-	{Name: "http.server", Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), dir("-d", "--directory")),
+	{Name: "ensurepip", PyModule: true, Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
+	{Name: "http.server", PyModule: true, Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), dir("-d", "--directory")),
 		Examples: ex("http.server 8000")},
-	{Name: "json.tool", Effects: fx(Read), Operands: InputOutput, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys", "json.tool a.json"), NotExamples: ex("json.tool a.json b.json")},
-	{Name: "pdb", Effects: fx(OpaqueMedium), Why: "pdb runs a program under a debugger that executes the commands typed at it", Examples: ex("pdb tools/x.py")},
-	{Name: "timeit", Effects: fx(OpaqueMedium), Why: "timeit runs the code it is given", Flags: fl(arg("-n", "--number", "-r", "--repeat", "-s", "--setup", "-u", "--unit")),
+	{Name: "json.tool", PyModule: true, Effects: fx(Read), Operands: InputOutput, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys", "json.tool a.json"), NotExamples: ex("json.tool a.json b.json")},
+	{Name: "pdb", PyModule: true, Effects: fx(OpaqueMedium), Why: "pdb runs a program under a debugger that executes the commands typed at it", Examples: ex("pdb tools/x.py")},
+	{Name: "timeit", PyModule: true, Effects: fx(OpaqueMedium), Why: "timeit runs the code it is given", Flags: fl(arg("-n", "--number", "-r", "--repeat", "-s", "--setup", "-u", "--unit")),
 		Examples: ex("timeit '1+1'")},
-	{Name: "venv", Effects: fx(WriteInside), Operands: WritePaths, Why: "venv creates a virtual environment", Flags: fl(arg("--prompt", "--upgrade-deps")),
+	{Name: "venv", PyModule: true, Effects: fx(WriteInside), Operands: WritePaths, Why: "venv creates a virtual environment", Flags: fl(arg("--prompt", "--upgrade-deps")),
 		Examples: ex("venv .venv"), NotExamples: ex("venv /tmp/v")},
 }
 
@@ -73,7 +73,7 @@ var pythonPrograms = []Program{
 			sub("search", fx(Network), "conda search asks the channels", "conda search numpy"),
 		},
 		Examples: ex("conda --version")}),
-	{Name: "coverage", Effects: fx(Read), Other: fx(OpaqueLow),
+	{Name: "coverage", PyModule: true, Effects: fx(Read), Other: fx(OpaqueLow),
 		Flags: fl(rpath("--rcfile"), arg("--data-file", "--include", "--omit")),
 		Subcommands: []Program{
 			{Name: "annotate", Effects: fx(WriteInside), Why: "coverage annotate writes annotated copies", Flags: fl(wpath("-d", "--directory")), Examples: ex("coverage annotate")},
@@ -116,7 +116,7 @@ var pythonPrograms = []Program{
 		Flags: fl(arg("--profile", "-l", "--line-length", "--skip", "--skip-glob", "-p", "--project", "--src", "-m", "--multi-line"), rpath("--settings-path", "--sp", "--settings-file"),
 			Flag{Names: names("-c", "--check", "--check-only", "--diff"), Replace: true, Effects: fx(Verify), Examples: ex("isort --check-only .", "isort --diff src")}),
 		Examples: ex("isort src", "isort --profile black .")},
-	{Name: "jupyter", Effects: fx(OpaqueLow), Why: "jupyter runs notebooks' code and servers", Other: fx(OpaqueLow),
+	{Name: "jupyter", PyModule: true, Effects: fx(OpaqueLow), Why: "jupyter runs notebooks' code and servers", Other: fx(OpaqueLow),
 		Subcommands: []Program{
 			rsub("kernelspec", "jupyter kernelspec list"),
 			{Name: "nbconvert", Effects: fx(WriteInside), Why: "jupyter nbconvert writes converted notebooks",
@@ -135,7 +135,7 @@ var pythonPrograms = []Program{
 	{Name: "nox", Effects: fx(Verify, Network, WriteInside), Why: "nox installs each session's packages into .nox and runs them",
 		Flags:    fl(arg("-s", "--session", "--sessions", "-k", "-t", "--tags", "-p", "--python", "--db", "--default-venv-backend"), rpath("-f", "--noxfile"), dir("--envdir")),
 		Examples: ex("nox -s tests")},
-	{Name: "pip", Aliases: names("pip3"), Versioned: true, Env: pipEnv, Effects: fx(Read), Other: fx(Network, WriteOutside),
+	{Name: "pip", Aliases: names("pip3"), PyModule: true, Versioned: true, Env: pipEnv, Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Flags: fl(arg("--proxy", "--timeout", "--retries", "--cache-dir", "--python", "--exists-action", "--trusted-host"), rpath("--cert", "--client-cert"), wpath("--log")),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read),
@@ -184,7 +184,7 @@ var pythonPrograms = []Program{
 			sub("shell", fx(OpaqueMedium), "pipenv shell starts an interactive shell", "pipenv shell"),
 		},
 		Examples: ex("pipenv install requests", "pipenv")},
-	{Name: "pipx", Effects: fx(Read), Other: fx(Network, WriteOutside),
+	{Name: "pipx", PyModule: true, Effects: fx(Read), Other: fx(Network, WriteOutside),
 		Subcommands: []Program{
 			{Name: "ensurepath", Effects: fx(WriteOutside), HomeWrite: "~/.bashrc", Why: "pipx ensurepath changes the shell's startup files", Examples: ex("pipx ensurepath")},
 			rsub("environment", "pipx environment"),
@@ -195,7 +195,7 @@ var pythonPrograms = []Program{
 			{Name: "uninstall", Aliases: names("uninstall-all"), Effects: fx(WriteOutside), Why: "pipx uninstall deletes an installed program", Examples: ex("pipx uninstall black")},
 		},
 		Examples: ex("pipx --version")},
-	inherit(Program{Name: "poetry", Effects: fx(Read), Other: fx(Network, WriteInside, WriteOutside),
+	inherit(Program{Name: "poetry", PyModule: true, Effects: fx(Read), Other: fx(Network, WriteInside, WriteOutside),
 		// poetry 2: -C changes the working directory, -P names the project
 		// and keeps it.
 		Flags: fl(dir("-C", "--directory"), projectDir("-P", "--project")),
@@ -273,7 +273,7 @@ var pythonPrograms = []Program{
 				Why: "pytest -p NAME imports the module NAME as a plugin, code that is not inspected", Examples: ex("pytest -p evil", "pytest -pevil tests/")}),
 		Examples:    ex("pytest", "pytest -x -q tests/", "pytest -k 'not slow' -n 4", "py.test tests/a_test.py", "pytest -o log_cli=true -o addopts=", "pytest --override-ini=xfail_strict=true", "pytest -p no:cacheprovider"),
 		NotExamples: ex("pytest --junitxml=/tmp/r.xml", "pytest /tmp/tests", "pytest ~/x_test.py", "pytest -c /tmp/conf.ini")},
-	{Name: "ruff", Effects: fx(Read), Other: fx(Verify),
+	{Name: "ruff", PyModule: true, Effects: fx(Read), Other: fx(Verify),
 		Flags: fl(rpath("--config")),
 		Subcommands: []Program{
 			rsub("analyze", "ruff analyze graph"),
@@ -299,7 +299,7 @@ var pythonPrograms = []Program{
 		Flags: fl(arg("-e", "--env", "-f", "--factor", "-m", "--labels", "--installpkg", "-x", "--override", "--discover", "--hashseed"), optArg("-p"), optArg("--parallel"),
 			rpath("-c", "--conf"), dir("--workdir", "--root")),
 		Examples: ex("tox", "tox -e py312")},
-	{Name: "twine", Effects: fx(Read), Other: fx(Network),
+	{Name: "twine", PyModule: true, Effects: fx(Read), Other: fx(Network),
 		Subcommands: []Program{
 			rsub("check", "twine check dist/*"),
 			{Name: "upload", Aliases: names("register"), Effects: fx(Network), Why: "twine upload sends packages to the index",
@@ -307,7 +307,7 @@ var pythonPrograms = []Program{
 				Examples: ex("twine upload dist/*")},
 		},
 		Examples: ex("twine --version")},
-	inherit(Program{Name: "uv", Env: uvEnv, Effects: fx(Read), Other: fx(Network, WriteInside),
+	inherit(Program{Name: "uv", PyModule: true, Env: uvEnv, Effects: fx(Read), Other: fx(Network, WriteInside),
 		// uv: --directory changes the working directory, --project names
 		// the project and keeps it.
 		Flags: fl(dir("--directory"), projectDir("--project"), rpath("--config-file"), arg("--python", "-p", "--cache-dir", "--color", "--index-url", "--default-index", "--index")),
@@ -372,7 +372,7 @@ var pythonPrograms = []Program{
 		Examples: ex("uv --version"), NotExamples: ex("uv frobnicate")}),
 	{Name: "uvx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "uvx downloads and runs a program", Flags: fl(arg("--from", "--with", "--python", "-p")),
 		Examples: ex("uvx cowsay hi")},
-	{Name: "virtualenv", Effects: fx(WriteInside), Operands: WritePaths, Why: "virtualenv creates a virtualenv", Flags: fl(arg("-p", "--python", "--prompt")),
+	{Name: "virtualenv", PyModule: true, Effects: fx(WriteInside), Operands: WritePaths, Why: "virtualenv creates a virtualenv", Flags: fl(arg("-p", "--python", "--prompt")),
 		Examples: ex("virtualenv .venv"), NotExamples: ex("virtualenv /tmp/v")},
 	{Name: "yapf", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--style", "-l", "--lines", "-e", "--exclude"),

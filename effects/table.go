@@ -194,6 +194,13 @@ type Program struct {
 	// to the end, `less '+!cmd'` runs a shell command; `hostname NAME` sets
 	// the host name).
 	OperandForms []OperandForm
+	// PyModule: `python -m NAME` runs this entry, a standard module with a
+	// command line (json.tool, unittest) or a Python package's (pip,
+	// coverage); so does every entry whose Packages hold [Python]. Another
+	// entry of the same name is not what python -m runs: `python -m code`
+	// is Python's interactive console, not VS Code's code, and `python -m
+	// test` CPython's test suite.
+	PyModule bool
 	// Special names classifier logic for this entry; see [Special].
 	Special Special
 	// Env are the environment variables the program reads to run code or

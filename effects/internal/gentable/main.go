@@ -179,6 +179,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 		}
 		b.WriteString("}, ")
 	}
+	if p.PyModule {
+		b.WriteString("PyModule: true, ")
+	}
 	if p.Special != 0 {
 		fmt.Fprintf(b, "Special: %s, ", p.Special)
 	}
