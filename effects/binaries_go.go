@@ -7,7 +7,9 @@ package effects
 var goBuildFlags = fl(
 	arg("-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-buildmode", "-compiler", "-gccgoflags",
 		"-installsuffix", "-buildvcs", "-covermode", "-coverpkg", "-pgo"),
-	dir("-C"), rpath("-modfile"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	dir("-C"), wpath("-pkgdir"), prog("-toolexec", "-exec"),
+	// A go.mod elsewhere may replace modules with code from anywhere.
+	Flag{Names: names("-modfile"), Value: CodePath, Examples: ex("go test -modfile=/tmp/go.mod ./...")},
 	Flag{Names: names("-overlay"), Value: ReadPath, Effects: fx(OpaqueMedium),
 		Why:      "-overlay builds files named in a JSON file in place of the package's own, which are not inspected",
 		Examples: ex("go test -overlay=/tmp/o.json ./...")},

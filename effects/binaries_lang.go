@@ -280,8 +280,11 @@ var otherLangPrograms = []Program{
 		},
 		Examples: ex("dart bin/main.dart")},
 	inherit(Program{Name: "dotnet", Effects: fx(Read), Other: fx(OpaqueMedium),
+		Env: []EnvVar{envVar("DOTNET_ROOT", EnvProgram, "names the .NET installation whose runtime the test host and apps load", "DOTNET_ROOT=/tmp/d dotnet test")},
 		Flags: fl(arg("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-v", "--verbosity", "-s", "--source", "--filter", "--logger", "-l",
-			"--arch", "--os", "--settings", "-p", "--property"), wpath("-o", "--output", "--results-directory"), rpath("--project", "--configfile")),
+			"--arch", "--os", "-p", "--property"), wpath("-o", "--output", "--results-directory"), rpath("--project", "--configfile"),
+			// A .runsettings file names data collectors and test adapters, code the test host loads.
+			code("--settings")),
 		Subcommands: []Program{
 			{Name: "add", Effects: fx(Network, WriteInside), Why: "dotnet add changes the project and restores packages", Examples: ex("dotnet add package Serilog")},
 			{Name: "build", Effects: fx(WriteInside), Why: "dotnet build compiles into bin/ and obj/", Examples: ex("dotnet build", "dotnet build -c Release")},

@@ -9,8 +9,15 @@ var npmFlags = fl(
 	arg("-w", "--workspace", "--registry", "--cache", "--loglevel", "--tag", "--otp", "--include", "--omit", "--location",
 		"--save-prefix", "--before", "--access", "--auth-type", "--scope", "--install-strategy",
 		"--fetch-retries", "--fetch-timeout", "--maxsockets", "--proxy", "--https-proxy", "--noproxy", "--os", "--cpu", "--libc",
-		"--depth", "--userconfig", "--globalconfig", "--node-options"),
+		"--depth"),
 	prog("--script-shell", "--shell", "--editor", "--browser", "--viewer"),
+	// Configuration files, which may set script-shell or node-options.
+	code("--userconfig", "--globalconfig"),
+	Flag{Names: names("--node-options"), Value: Arg, Effects: fx(OpaqueMedium),
+		PlainValues: []string{"--max-old-space-size=#", "--max-semi-space-size=#", "--enable-source-maps", "--no-warnings", "--trace-warnings",
+			"--unhandled-rejections=strict", "--unhandled-rejections=warn", "--unhandled-rejections=throw", "--unhandled-rejections=none"},
+		Why:      "npm --node-options passes options to node in every script, which may load code (--require, --import)",
+		Examples: ex("npm test --node-options=--require=/tmp/x.js", "npm run lint --node-options='--import /tmp/x.mjs'")},
 )
 
 // globalFlag makes an install a change to the machine's global packages.
@@ -88,8 +95,11 @@ var nodePrograms = []Program{
 			sub("use", fx(Network, WriteInside), "corepack use downloads a package manager and changes package.json", "corepack use pnpm@10"),
 		},
 		Other: fx(Network, WriteOutside), Examples: ex("corepack install -g pnpm")},
-	{Name: "deno", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "deno runs the script it is given",
-		Flags: fl(rpath("--config", "-c", "--env-file", "--import-map", "--lock"), optArg("--allow-read", "--allow-write", "--allow-net", "--allow-env",
+	inherit(Program{Name: "deno", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "deno runs the script it is given",
+		// The cache holds the remote modules deno loads instead of fetching them.
+		Env: []EnvVar{envVar("DENO_DIR", EnvProgram, "names the cache of remote modules deno loads", "DENO_DIR=/tmp/d deno test")},
+		// A configuration or import map maps imports to code anywhere.
+		Flags: fl(rpath("--env-file", "--lock"), code("--config", "-c", "--import-map"), optArg("--allow-read", "--allow-write", "--allow-net", "--allow-env",
 			"--allow-run", "--allow-sys", "--allow-ffi", "--deny-read", "--deny-write", "--deny-net"), arg("--location", "--seed", "--v8-flags", "--cert", "--filter")),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("i", "install"), Effects: fx(Network, WriteInside), Why: "deno add downloads packages and changes deno.json",
@@ -126,7 +136,7 @@ var nodePrograms = []Program{
 			rsub("types", "deno types"),
 			sub("upgrade", fx(Network, WriteOutside), "deno upgrade replaces the deno binary", "deno upgrade"),
 		},
-		Examples: ex("deno main.ts"), NotExamples: ex("deno eval 1", "deno /tmp/x.ts")},
+		Examples: ex("deno main.ts"), NotExamples: ex("deno eval 1", "deno /tmp/x.ts")}),
 	{Name: "esbuild", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--format", "--platform", "--target", "--external", "--define", "--loader", "--jsx", "--log-level", "--main-fields", "--conditions"),
 			wpath("--outfile", "--outdir", "--metafile")),

@@ -73,8 +73,10 @@ var pythonPrograms = []Program{
 			sub("search", fx(Network), "conda search asks the channels", "conda search numpy"),
 		},
 		Examples: ex("conda --version")}),
-	{Name: "coverage", PyModule: true, Effects: fx(Read), Other: fx(OpaqueLow),
-		Flags: fl(rpath("--rcfile"), arg("--data-file", "--include", "--omit")),
+	inherit(Program{Name: "coverage", PyModule: true, Effects: fx(Read), Other: fx(OpaqueLow),
+		// A configuration names plugins coverage loads.
+		Env:   []EnvVar{envVar("COVERAGE_RCFILE", EnvProgram, "names a configuration, whose plugins coverage loads", "COVERAGE_RCFILE=/tmp/rc coverage report")},
+		Flags: fl(code("--rcfile"), arg("--data-file", "--include", "--omit")),
 		Subcommands: []Program{
 			{Name: "annotate", Effects: fx(WriteInside), Why: "coverage annotate writes annotated copies", Flags: fl(wpath("-d", "--directory")), Examples: ex("coverage annotate")},
 			{Name: "combine", Effects: fx(WriteInside), Why: "coverage combine rewrites the data file", Examples: ex("coverage combine")},
@@ -89,7 +91,7 @@ var pythonPrograms = []Program{
 				Flags:    fl(arg("--source", "--include", "--omit", "--concurrency", "--context", "--data-file"), rpath("--rcfile")),
 				Examples: ex("coverage run -m pytest", "coverage run tools/x.py")},
 		},
-		Examples: ex("coverage --version")},
+		Examples: ex("coverage --version")}),
 	{Name: "flake8", Aliases: names("pycodestyle", "pydocstyle", "pyflakes"), Effects: fx(Verify),
 		Flags: fl(arg("--select", "--ignore", "--extend-ignore", "--extend-select", "--exclude", "--extend-exclude", "--max-line-length",
 			"--max-complexity", "--format", "--per-file-ignores", "-j", "--jobs", "--filename"), rpath("--config", "--append-config"), wpath("--output-file")),
