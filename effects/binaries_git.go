@@ -526,8 +526,9 @@ var gitPrograms = []Program{
 				},
 				Examples: ex("gh alias")},
 			{Name: "api", Effects: fx(Network), Why: "gh api sends a request to GitHub",
-				Flags:    fl(rpath("-F", "--field"), arg("-X", "--method", "-H", "--header", "-f", "--raw-field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input")),
-				Examples: ex("gh api repos/a/b/pulls", "gh api -X POST repos/a/b/issues -f title=x")},
+				Flags: fl(rpath("-F", "--field"), arg("-H", "--header", "-f", "--raw-field", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache"), rpath("--input"),
+					apiMethod("gh api -X DELETE repos/a/b", "GitHub")),
+				Examples: ex("gh api repos/a/b/pulls", "gh api -X POST repos/a/b/issues -f title=x", "gh api --method=PATCH repos/a/b -f description=x")},
 			{Name: "auth", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{
 					{Name: "login", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gh/hosts.yml", Why: "gh auth login stores a token in ~/.config/gh", Examples: ex("gh auth login --web")},
@@ -657,7 +658,9 @@ var gitPrograms = []Program{
 	// GitLab CLI 1.x.
 	withFlags(Program{Name: "glab", Effects: fx(Read), Other: fx(Network, OpaqueMedium),
 		Subcommands: []Program{
-			sub("api", fx(Network), "glab api sends a request to GitLab", "glab api projects/1"),
+			{Name: "api", Effects: fx(Network), Why: "glab api sends a request to GitLab",
+				Flags:    fl(arg("-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname"), rpath("--input"), apiMethod("glab api -X DELETE projects/1", "GitLab")),
+				Examples: ex("glab api projects/1", "glab api -X POST projects/1/issues -f title=x")},
 			{Name: "auth", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{
 					{Name: "login", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/glab-cli/config.yml", Why: "glab auth login stores a token", Examples: ex("glab auth login")},
@@ -680,4 +683,14 @@ var gitPrograms = []Program{
 		Examples: ex("glab --version")},
 		fl(arg("-R", "--repo", "-g", "--group", "-F", "--output", "-P", "--per-page", "-p", "--page", "-t", "--title", "-d", "--description",
 			"-l", "--label", "-a", "--assignee", "-b", "--branch", "-X", "--method", "-f", "--field", "-H", "--header"))),
+}
+
+// apiMethod is the -X/--method of a hosting platform's API client (gh api,
+// glab api): DELETE deletes a resource that lives there, a repository, a
+// release or a branch, as the clients' own delete subcommands do (SPEC §3
+// rule 13); the other methods are network requests.
+func apiMethod(example, platform string) Flag {
+	return Flag{Names: names("-X", "--method"), Value: Arg, Effects: fx(Deletion), Outside: true,
+		PlainValues: []string{"GET", "POST", "PUT", "PATCH", "HEAD", "OPTIONS", "get", "post", "put", "patch", "head", "options"},
+		Why:         "the DELETE method deletes a resource on " + platform, Examples: ex(example)}
 }
