@@ -940,7 +940,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 		w.noteReadValue(inv.at, val.value, val.glob)
 		for _, r := range w.resolveIn(val.value, val.glob, inv.dirs) {
 			if l := w.locateCode(r); l != locInside && l != locRoot {
-				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s, outside the workspace", inv.text, w.describe(r, l))))
+				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s", inv.text, w.describe(r, l))))
 				break
 			}
 		}

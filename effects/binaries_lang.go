@@ -165,8 +165,10 @@ var nativePrograms = []Program{
 		Examples: ex("cpplint src/a.cc")},
 	{Name: "ldd", Effects: fx(OpaqueMedium), Why: "ldd may run the program it inspects", Examples: ex("ldd bin/app")},
 	{Name: "nm", Aliases: names("objdump", "otool", "readelf", "size"), Effects: fx(Read), Operands: ReadPaths,
-		Flags:    fl(arg("-t", "--radix", "-j", "--section", "--format", "--target", "-M", "--disassembler-options", "--start-address", "--stop-address")),
-		Examples: ex("nm -C bin/app", "objdump -d a.o", "readelf -h bin/app")},
+		Flags: fl(arg("-t", "--radix", "-j", "--section", "--format", "--target", "-M", "--disassembler-options", "--start-address", "--stop-address"),
+			// binutils' --plugin loads a shared library (an LTO plugin).
+			code("--plugin")),
+		Examples: ex("nm -C bin/app", "objdump -d a.o", "readelf -h bin/app"), NotExamples: ex("nm --plugin /tmp/x.so a.o")},
 	{Name: "pkg-config", Effects: fx(Read), Flags: fl(arg("--define-variable", "--variable", "--atleast-version", "--exact-version", "--max-version")),
 		Examples: ex("pkg-config --cflags openssl")},
 	{Name: "strip", Effects: fx(WriteInside), Operands: WritePaths, Why: "strip rewrites the binaries", Flags: fl(wpath("-o"), arg("-K", "-N", "-R", "--remove-section")),
@@ -299,7 +301,10 @@ var otherLangPrograms = []Program{
 			{Name: "restore", Effects: fx(Network, WriteInside), Why: "dotnet restore downloads packages", Examples: ex("dotnet restore")},
 			sub("run", fx(OpaqueLow), "dotnet run builds and runs the project", "dotnet run --project src/App"),
 			sub("sln", fx(WriteInside), "dotnet sln changes the solution file", "dotnet sln add src/App"),
-			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("dotnet test", "dotnet test --filter Category=Unit"), NotExamples: ex("dotnet test /tmp/evil/x.csproj")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true,
+				// dotnet test's -s is --settings, not --source; adapters are code the test host loads.
+				Flags:    fl(code("-s", "--settings", "-a", "--test-adapter-path")),
+				Examples: ex("dotnet test", "dotnet test --filter Category=Unit", "dotnet test -s test.runsettings"), NotExamples: ex("dotnet test /tmp/evil/x.csproj", "dotnet test -s /tmp/x.runsettings", "dotnet test -a /tmp/adapters")},
 			{Name: "tool", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{
 					sub("install", fx(Network, WriteOutside), "dotnet tool install downloads a tool", "dotnet tool install -g dotnet-ef"),
