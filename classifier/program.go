@@ -1405,7 +1405,7 @@ func operandForm(e *effects.Program, o field) *effects.OperandForm {
 		return nil
 	}
 	for i := range e.OperandForms {
-		if f := &e.OperandForms[i]; strings.HasPrefix(o.value, f.Prefix) && strings.Contains(o.value, f.Contains) {
+		if f := &e.OperandForms[i]; f.Has(o.value) {
 			return f
 		}
 	}

@@ -89,9 +89,19 @@ var textTools = []Program{
 			Flag{Names: names("--html"), Effects: fx(OpaqueMedium), Why: "man --html shows the page in a web browser: the program the value or $BROWSER names", Examples: ex("man --html ls", "man --html=firefox ls")}),
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
 	{Name: "mlr", Effects: fx(Read), Operands: ReadPaths,
-		Flags: fl(arg("--ifs", "--ofs", "--ips", "--ops", "--irs", "--ors", "--from", "--nr-progress-mod", "--records-per-batch", "--tz", "--load", "--mload"),
-			Flag{Names: names("-I"), Effects: fx(WriteInside), Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")}),
-		Examples: ex("mlr --icsv --ojson cat a.csv")},
+		Flags: fl(arg("--ifs", "--ofs", "--ips", "--ops", "--irs", "--ors", "--from", "--nr-progress-mod", "--records-per-batch", "--tz"),
+			Flag{Names: names("-I"), Effects: fx(WriteInside), Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")},
+			Flag{Names: names("--load", "--mload"), Value: ReadPath, Effects: fx(OpaqueMedium), Why: "mlr --load runs Miller DSL from a file, which may run commands (system, exec)",
+				Examples: ex("mlr --load lib.mlr -n put 'end{f()}'")}),
+		// The put and filter verbs' expressions are Miller DSL: system()
+		// and exec() run commands, and tee, emit, print and dump can
+		// write to files or pipe to commands (`tee > "f", $*`).
+		OperandForms: []OperandForm{
+			{Match: `\b(system|exec)\s*\(`, Effects: fx(OpaqueMedium), Why: "mlr's DSL system() and exec() run commands, which are not analysed",
+				Examples: ex(`mlr -n put 'end{system("touch x")}'`, `mlr -n put 'end {print exec("touch", ["x"])}'`)},
+			{Match: `\b(tee|emit[1pf]?|print|printn|eprint|eprintn|dump|edump)\s*(>|\|)`, Effects: fx(OpaqueMedium), Why: "mlr's DSL redirects output to a file or a command, which is not analysed",
+				Examples: ex(`mlr --icsv put 'tee > "/tmp/x", $*' a.csv`, `mlr --icsv put 'print | "sh", $a' a.csv`)}},
+		Examples: ex("mlr --icsv --ojson cat a.csv", "mlr --icsv filter '$x > 1' a.csv", "mlr --icsv put '$z = $x . \"system\"' a.csv")},
 	{Name: "patch", Effects: fx(WriteInside), Why: "patch changes the files the patch names",
 		Flags: fl(arg("-p", "--strip", "-B", "--prefix", "-z", "--suffix", "-D", "--ifdef", "-F", "--fuzz", "-V", "--version-control",
 			"-Y", "--basename-prefix", "--reject-format", "--quoting-style"),

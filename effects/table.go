@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -351,6 +352,11 @@ type OperandForm struct {
 	// Contains, when set, is in every operand of the form too (zsh's
 	// `hash NAME=PATH`).
 	Contains string
+	// Match, when set, is a regular expression every operand of the form
+	// matches somewhere: a construct of a mini-language the operand is
+	// written in (mlr's DSL `system(`), for a form whose operands are
+	// code. Compiled at first use.
+	Match string
 	// Plain are the operands of the form that do nothing more, as patterns
 	// of what follows Prefix ([OperandForm.IsPlain]).
 	Plain []string
@@ -360,6 +366,27 @@ type OperandForm struct {
 	Why     string
 	// Examples classify to include every class of Effects.
 	Examples []string
+}
+
+// Has reports whether the operand s has the form: it starts with Prefix
+// and holds Contains and a match of Match.
+func (f *OperandForm) Has(s string) bool {
+	if !strings.HasPrefix(s, f.Prefix) || !strings.Contains(s, f.Contains) {
+		return false
+	}
+	return f.Match == "" || matcher(f.Match).MatchString(s)
+}
+
+// matchers caches the compiled [OperandForm.Match] expressions.
+var matchers sync.Map
+
+func matcher(expr string) *regexp.Regexp {
+	if re, ok := matchers.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(expr) // TestOperandFormMatch compiles every one
+	matchers.Store(expr, re)
+	return re
 }
 
 // IsPlain reports whether rest, an operand of the form without its Prefix,

@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -552,5 +553,27 @@ func TestOperandFormIsPlain(t *testing.T) {
 		if got := f.IsPlain(tc.rest); got != tc.want {
 			t.Errorf("IsPlain(%q) = %v, want %v", tc.rest, got, tc.want)
 		}
+	}
+}
+
+// TestOperandFormMatch compiles every operand form's Match expression, so
+// that none panics at its first use in the classifier.
+func TestOperandFormMatch(t *testing.T) {
+	var walk func(p *Program)
+	walk = func(p *Program) {
+		for _, f := range p.OperandForms {
+			if f.Match == "" {
+				continue
+			}
+			if _, err := regexp.Compile(f.Match); err != nil {
+				t.Errorf("%s: operand form Match %q: %v", p.Name, f.Match, err)
+			}
+		}
+		for i := range p.Subcommands {
+			walk(&p.Subcommands[i])
+		}
+	}
+	for i := range table {
+		walk(&table[i])
 	}
 }

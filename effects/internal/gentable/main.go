@@ -171,6 +171,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 			b.WriteString("{")
 			str(b, "Prefix", f.Prefix)
 			str(b, "Contains", f.Contains)
+			str(b, "Match", f.Match)
 			strs(b, "Plain", f.Plain)
 			classes(b, "Effects", f.Effects)
 			str(b, "Why", f.Why)
