@@ -148,6 +148,6 @@ var goPrograms = []Program{
 		Examples: ex("govulncheck ./...")},
 	{Name: "revive", Effects: fx(Verify), SingleDashLong: true, Flags: fl(rpath("-config"), arg("-formatter", "-exclude")),
 		Examples: ex("revive ./...")},
-	{Name: "staticcheck", Effects: fx(Verify), SingleDashLong: true, Flags: fl(arg("-checks", "-f", "-tags", "-go", "-fail", "-explain", "-debug.cpuprofile")),
+	{Name: "staticcheck", Effects: fx(Verify), SingleDashLong: true, Flags: fl(arg("-checks", "-f", "-tags", "-go", "-fail", "-explain"), wpath("-debug.cpuprofile", "-debug.memprofile", "-debug.trace")),
 		Examples: ex("staticcheck ./...", "staticcheck -checks all ./effects")},
 }

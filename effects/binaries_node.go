@@ -76,7 +76,7 @@ var nodePrograms = []Program{
 			{Name: "remove", Aliases: names("rm"), Effects: fx(WriteInside), Why: "bun remove changes package.json and node_modules", Examples: ex("bun remove zod")},
 			sub("repl", fx(OpaqueMedium), "bun repl runs code typed at the prompt", "bun repl"),
 			scriptRunner("bun", "run"),
-			{Name: "test", Effects: fx(Verify), RunsOperands: true, Flags: fl(arg("-t", "--test-name-pattern", "--timeout", "--preload"), wpath("--coverage-dir"),
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Flags: fl(arg("-t", "--test-name-pattern", "--timeout"), code("--preload"), wpath("--coverage-dir"),
 				Flag{Names: names("-u", "--update-snapshots"), Effects: fx(WriteInside), Why: "bun test -u rewrites snapshot files", Examples: ex("bun test -u")}),
 				Examples: ex("bun test", "bun test src/a.test.ts"), NotExamples: ex("bun test /tmp/evil")},
 			sub("unlink", fx(SystemChange), "bun unlink unregisters a global package", "bun unlink"),

@@ -572,7 +572,9 @@ var servicePrograms = []Program{
 // editorPrograms are editors and IDE launchers.
 var editorPrograms = []Program{
 	{Name: "code", Aliases: names("code-insiders", "codium", "cursor", "windsurf"), Effects: fx(Read), Special: SpecialCode, Other: fx(Read),
-		Flags: fl(arg("--user-data-dir", "--extensions-dir", "--profile", "--locale", "--log", "--sync", "--enable-proposed-api", "--category", "--inspect-extensions", "--inspect-brk-extensions"),
+		Flags: fl(arg("--profile", "--locale", "--log", "--sync", "--enable-proposed-api", "--category", "--inspect-extensions", "--inspect-brk-extensions"),
+			// Extensions are code the editor runs; the user data holds its settings and rules.
+			code("--user-data-dir", "--extensions-dir"),
 			Flag{Names: names("--install-extension"), Value: Arg, Effects: fx(Network, WriteOutside), HomeWrite: "~/.vscode/extensions", Why: "code --install-extension downloads an extension into the home directory",
 				Examples: ex("code --install-extension golang.go")},
 			Flag{Names: names("--uninstall-extension", "--disable-extension"), Value: Arg, Effects: fx(SystemChange), Why: "code --uninstall-extension changes the installed extensions",
