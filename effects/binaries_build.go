@@ -191,8 +191,11 @@ var verifyPrograms = []Program{
 		Examples: ex("hadolint Dockerfile")},
 	{Name: "jasmine", Aliases: names("karma", "tap", "uvu"), Effects: fx(Verify), Flags: fl(rpath("--config")), Examples: ex("jasmine", "karma start --single-run")},
 	{Name: "jest", Effects: fx(Verify),
-		Flags: fl(code("-c", "--config"), dir("--rootDir"), arg("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "-w", "--maxWorkers",
-			"--testTimeout", "--reporters", "--selectProjects", "--shard", "--env", "--testEnvironment", "--seed", "--coverageProvider", "--collectCoverageFrom"),
+		// Reporters, environments, setup files, transforms and resolvers are modules jest loads.
+		Flags: fl(code("-c", "--config", "--reporters", "--env", "--testEnvironment", "--setupFiles", "--setupFilesAfterEnv", "--globalSetup", "--globalTeardown",
+			"--testRunner", "--testSequencer", "--resolver", "--transform", "--snapshotSerializers", "--watchPlugins"), dir("--rootDir"),
+			arg("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "-w", "--maxWorkers",
+				"--testTimeout", "--selectProjects", "--shard", "--seed", "--coverageProvider", "--collectCoverageFrom"),
 			optArg("--coverage", "--changedSince", "--bail"), wpath("--outputFile", "--coverageDirectory", "--cacheDirectory"),
 			Flag{Names: names("-u", "--updateSnapshot", "--init"), Effects: fx(WriteInside), Why: "jest -u rewrites snapshot files", Examples: ex("jest -u")}),
 		Examples: ex("jest", "jest --coverage src", "jest -t 'adds' --runInBand", "jest -c jest.config.js"), NotExamples: ex("jest --config /tmp/j.js", "jest --rootDir /tmp")},
@@ -327,7 +330,8 @@ var verifyPrograms = []Program{
 		Subcommands: []Program{sub("sync", fx(Network, WriteInside), "vale sync downloads style packages", "vale sync")},
 		Examples:    ex("vale docs")},
 	{Name: "vitest", Effects: fx(Verify),
-		Flags: fl(code("-c", "--config"), dir("-r", "--root", "--dir"), arg("-t", "--testNamePattern", "--reporter", "--environment", "--pool", "--shard", "--project", "--bail",
+		// Reporters, environments and setup files are modules vitest loads.
+		Flags: fl(code("-c", "--config", "--reporter", "--environment", "--setupFiles", "--globalSetup"), dir("-r", "--root", "--dir"), arg("-t", "--testNamePattern", "--pool", "--shard", "--project", "--bail",
 			"--retry", "--mode", "--exclude", "--testTimeout", "--maxWorkers", "--coverage.provider", "--coverage.reporter"), optArg("--changed", "--api", "--inspect", "--coverage"),
 			wpath("--outputFile", "--coverage.reportsDirectory"),
 			Flag{Names: names("-u", "--update"), Effects: fx(WriteInside), Why: "vitest -u rewrites snapshot files", Examples: ex("vitest run -u")}),
