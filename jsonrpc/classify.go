@@ -241,8 +241,21 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			s.decisionDB.retry()
 		}
 	}
-	s.logMessage(messageType(v.Decision), FormatLine(v))
+	s.logVerdict(v)
 	_ = c.reply(context.WithoutCancel(ctx), v, nil)
+}
+
+// logVerdict queues the verdict's logMessage to go out in the same write as
+// the reply that follows it (PROTOCOL.md: just before the reply).
+func (s *Server) logVerdict(v gate.Verdict) {
+	params := protocol.LogMessageParams{Type: messageType(v.Decision), Message: FormatLine(v)}
+	n, err := jsonrpc2.NewNotification(MethodLogMessage, params)
+	if err == nil && s.st != nil {
+		err = s.st.hold(n)
+	}
+	if err != nil || s.st == nil {
+		s.notify(MethodLogMessage, params)
+	}
 }
 
 // openLog returns the decision log in force, or why there is none.

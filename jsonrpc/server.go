@@ -72,6 +72,7 @@ type Server struct {
 	opts  Options
 	log   *slog.Logger
 	conn  jsonrpc2.Conn
+	st    *stream
 	state atomic.Int32
 	exit  chan int
 
@@ -108,8 +109,8 @@ type Server struct {
 func Serve(ctx context.Context, in io.Reader, out io.Writer, closer io.Closer, opts Options) (code int, err error) {
 	s := newServer(opts)
 	defer s.close()
-	st := newStream(in, out, closer, s.log)
-	s.conn = jsonrpc2.NewConn(st)
+	s.st = newStream(in, out, closer, s.log)
+	s.conn = jsonrpc2.NewConn(s.st)
 	s.conn.Go(ctx, s.handle)
 	select {
 	case code := <-s.exit:

@@ -25,8 +25,9 @@ type stream struct {
 	c   io.Closer // closes the input, may be nil
 	log *slog.Logger
 
-	mu  sync.Mutex // serialises writes to out
-	buf bytes.Buffer
+	mu   sync.Mutex // serialises writes to out
+	buf  bytes.Buffer
+	held []byte // frames written with the next one (see hold)
 }
 
 func newStream(in io.Reader, out io.Writer, closer io.Closer, log *slog.Logger) *stream {
@@ -165,10 +166,39 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return s.writeFrame(data)
 }
 
+// hold queues msg to be written with the next frame, in the same write:
+// a verdict's logMessage goes out with its reply, so the client reads both
+// at once (one write and one wake-up instead of two) and still has the line
+// when it has the reply.
+func (s *stream) hold(msg jsonrpc2.Message) error {
+	m, ok := msg.(stdjson.Marshaler)
+	if !ok {
+		return fmt.Errorf("message %T cannot be marshaled", msg)
+	}
+	data, err := m.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("marshaling message: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held = appendFrame(s.held, data)
+	return nil
+}
+
+// appendFrame appends data with its LSP header to b.
+func appendFrame(b, data []byte) []byte {
+	b = append(b, "Content-Length: "...)
+	b = strconv.AppendInt(b, int64(len(data)), 10)
+	b = append(b, "\r\n\r\n"...)
+	return append(b, data...)
+}
+
 func (s *stream) writeFrame(data []byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.buf.Reset()
+	s.buf.Write(s.held)
+	s.held = s.held[:0]
 	s.buf.WriteString("Content-Length: ")
 	s.buf.WriteString(strconv.Itoa(len(data)))
 	s.buf.WriteString("\r\n\r\n")
