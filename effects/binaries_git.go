@@ -242,7 +242,7 @@ var gitSubcommands = []Program{
 		Examples: ex("git init", "git init -b main sub"), NotExamples: ex("git init /tmp/r")},
 	{Name: "interpret-trailers", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--trailer", "--where", "--if-exists", "--if-missing"),
-			Flag{Names: names("--in-place"), Effects: fx(WriteInside), Why: "git interpret-trailers --in-place rewrites the files", Examples: ex("git interpret-trailers --in-place --trailer x=y msg.txt")}),
+			Flag{Names: names("--in-place"), Effects: fx(WriteInside), InPlace: true, Why: "git interpret-trailers --in-place rewrites the files", Examples: ex("git interpret-trailers --in-place --trailer x=y msg.txt")}),
 		Examples: ex("git interpret-trailers --trailer 'Signed-off-by: x' msg.txt")},
 	// git lfs (git-lfs 3.x).
 	{Name: "lfs", Effects: fx(Read), Other: fx(Network, WriteInside),

@@ -76,7 +76,7 @@ var textTools = []Program{
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
 	{Name: "mlr", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--ifs", "--ofs", "--ips", "--ops", "--irs", "--ors", "--from", "--nr-progress-mod", "--records-per-batch", "--tz", "--load", "--mload"),
-			Flag{Names: names("-I"), Effects: fx(WriteInside), Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")}),
+			Flag{Names: names("-I"), Effects: fx(WriteInside), InPlace: true, Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")}),
 		Examples: ex("mlr --icsv --ojson cat a.csv")},
 	{Name: "patch", Effects: fx(WriteInside), Why: "patch changes the files the patch names",
 		Flags: fl(arg("-p", "--strip", "-B", "--prefix", "-z", "--suffix", "-D", "--ifdef", "-F", "--fuzz", "-V", "--version-control",
@@ -161,7 +161,7 @@ var textTools = []Program{
 		Flags: fl(arg("--front-matter", "-o", "--output-format", "-p", "--input-format", "-I", "--indent", "--expression",
 			"--xml-attribute-prefix", "--xml-content-name", "--lua-prefix", "--properties-separator", "--csv-separator"),
 			rpath("--from-file"),
-			Flag{Names: names("-i", "--inplace"), Effects: fx(WriteInside), Why: "yq -i rewrites the file in place", Examples: ex("yq -i '.a = 1' a.yaml")},
+			Flag{Names: names("-i", "--inplace"), Effects: fx(WriteInside), InPlace: true, Why: "yq -i rewrites the file in place", Examples: ex("yq -i '.a = 1' a.yaml")},
 			Flag{Names: names("-s", "--split-exp"), Value: Arg, Effects: fx(WriteInside), Why: "yq -s writes one file per document", Examples: ex("yq -s '.name' all.yaml")}),
 		Examples: ex("yq '.spec' deploy.yaml", "yq -o json a.yaml")},
 }

@@ -268,6 +268,13 @@ type Flag struct {
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
+	// InPlace: the flag makes the program rewrite the files its operands
+	// name (`gofmt -w`, `prettier --write`, `clang-format -i`, `perl -i`):
+	// operands that are files read become files written, located as
+	// [WritePaths] are, and the flag's write-inside-workspace is where
+	// they lie (`clang-format -i ~/.bashrc` writes home). An interpreter
+	// rewrites the files after its code or script (`perl -pi -e CODE f`).
+	InPlace bool
 	// DeletesSources: the flag makes the program delete the files it
 	// reads or copies, its operands but a copy's destination (`rsync
 	// --remove-source-files a/ b/`, `tar --remove-files -cf x.tar a`):
@@ -321,7 +328,7 @@ func (f *Flag) Changes() bool {
 	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode:
 		return true
 	}
-	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential
+	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
 }
 
 // Value says what a flag's argument is.
