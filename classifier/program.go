@@ -244,6 +244,9 @@ type invocation struct {
 	otherGoal bool // a goal runner was given a goal that does not verify by name
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
 	inPlace   bool // an InPlace flag: the program rewrites its file operands (`gofmt -w`)
+	// unknownOpts: an option the table does not know, or only abbreviates,
+	// was given (a local request is no read then: localRequest).
+	unknownOpts bool
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
 	flagWrites []field
@@ -863,6 +866,7 @@ func closedOptions(e *effects.Program) bool {
 // passes its words to the script ([effects.ScriptArgs]), are the script's
 // arguments, which [effects.ScriptWrites] judges instead.
 func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
+	inv.unknownOpts = true
 	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
 		return
 	}
