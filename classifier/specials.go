@@ -31,7 +31,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, true
 	case "at":
 		return nil, inv.atJob(e, args)
-	case "tmux new", "tmux send-keys":
+	case "tmux new", "tmux new-window", "tmux send-keys":
 		return nil, inv.tmuxCommand(e, args)
 	case "trap":
 		inv.emit()
@@ -2477,8 +2477,11 @@ var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnt
 
 // tmuxCommand: tmux new-session, new-window and split-window run their
 // operands as a shell command, and send-keys types its operands into a
-// shell: the text is classified as shell code run here, besides the
-// entry's own opaque-medium (the pane's shell may be elsewhere).
+// shell: the text is classified as shell code, besides the entry's own
+// opaque-medium. It runs in the directory -c names; without -c,
+// new-session's runs where tmux does, new-window's and split-window's in
+// the session's directory, and send-keys' text in the target pane's
+// shell, wherever that is: directories not known.
 func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	for _, a := range args {
 		if a.dynamic {
@@ -2507,6 +2510,10 @@ func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	if send {
 		sep = ""
 	}
-	inv.shellCode(strings.Join(code, sep), inv.at, inv.carried())
+	ctx := inv.carried()
+	if send || e.Name == "new-window" && !inv.moved {
+		ctx = processCtx(unknownDirs, unknownDirs)
+	}
+	inv.shellCode(strings.Join(code, sep), inv.at, ctx)
 	return true
 }
