@@ -299,8 +299,13 @@ func (w *walker) litParam(p *syntax.ParamExp) (string, bool) {
 // readLiterals reads the simple command c a second time with the line's
 // literal values put in (text from [walker.substituted]), in the shell
 // state it is in now; what that reading changes in the shell does not
-// remain (today's reading of c changes it).
+// remain (today's reading of c changes it). A reading that would take the
+// line past [MaxUnits] is not made: the line stays within its bound and
+// keeps the first reading's verdict, a word only known at run time.
 func (w *walker) readLiterals(c *syntax.CallExpr, text string, depth int) {
+	if w.units+syntaxUnits(text, w.unitLimit-w.units) > w.unitLimit {
+		return
+	}
 	saved, frame := w.saveShell(), w.frame
 	s, e, _ := w.span(c)
 	w.classifySource(text, s, e, false, depth+1, w.dialect().readings())
