@@ -270,9 +270,10 @@ var verifyPrograms = []Program{
 	{Name: "psalm", Effects: fx(Verify), Flags: fl(rpath("-c", "--config"), arg("--threads", "--output-format", "--report"),
 		Flag{Names: names("--alter"), Replace: true, Effects: fx(WriteInside), Why: "psalm --alter rewrites the files", Examples: ex("psalm --alter --issues=all")}),
 		Examples: ex("psalm --no-cache")},
-	{Name: "rspec", Effects: fx(Verify),
-		Flags: fl(arg("-r", "--require", "-e", "--example", "-t", "--tag", "-f", "--format", "-I", "--seed", "-P", "--pattern", "-E", "--example-matches", "--order"),
-			wpath("-o", "--out"), rpath("-O", "--options")),
+	{Name: "rspec", Effects: fx(Verify), Env: rspecEnv,
+		// -r loads a file of code, -I adds a directory to the load path.
+		Flags: fl(arg("-e", "--example", "-t", "--tag", "-f", "--format", "--seed", "-P", "--pattern", "-E", "--example-matches", "--order"),
+			code("-r", "--require", "-I"), wpath("-o", "--out"), rpath("-O", "--options")),
 		Examples: ex("rspec", "rspec spec/models -f d")},
 	{Name: "rubocop", Aliases: names("standardrb"), Effects: fx(Verify),
 		Flags: fl(rpath("-c", "--config"), arg("-f", "--format", "--only", "--except", "--fail-level", "--exclude-limit"), wpath("-o", "--out"), prog("-r", "--require"),

@@ -143,7 +143,7 @@ var shellPrograms = []Program{
 		NotExamples: ex("python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
 	{Name: "ruby", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "ruby runs the script it is given",
-		Flags: fl(inline("-e"), arg("-I", "-r", "-E", "--encoding", "--enable", "--disable"), dir("-C"), Flag{Names: names("-c"), Replace: true, Effects: fx(Read), Examples: ex("ruby -c lib/a.rb")},
+		Flags: fl(inline("-e"), code("-I", "-r"), arg("-E", "--encoding", "--enable", "--disable"), dir("-C"), Flag{Names: names("-c"), Replace: true, Effects: fx(Read), Examples: ex("ruby -c lib/a.rb")},
 			// -i[EXT] edits the files ARGF reads in place (ruby(1)).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		Examples: ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'")},
