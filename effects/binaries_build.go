@@ -191,8 +191,10 @@ var verifyPrograms = []Program{
 		Examples: ex("hadolint Dockerfile")},
 	{Name: "jasmine", Aliases: names("karma", "tap", "uvu"), Effects: fx(Verify), Flags: fl(rpath("--config")), Examples: ex("jasmine", "karma start --single-run")},
 	{Name: "jest", Effects: fx(Verify),
-		Flags: fl(code("-c", "--config"), dir("--rootDir"), arg("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "-w", "--maxWorkers",
-			"--testTimeout", "--reporters", "--selectProjects", "--shard", "--env", "--testEnvironment", "--seed", "--coverageProvider", "--collectCoverageFrom"),
+		// --reporters and --testEnvironment name modules jest loads (a
+		// package name or a path).
+		Flags: fl(code("-c", "--config", "--reporters", "--env", "--testEnvironment"), dir("--rootDir"), arg("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "-w", "--maxWorkers",
+			"--testTimeout", "--selectProjects", "--shard", "--seed", "--coverageProvider", "--collectCoverageFrom"),
 			optArg("--coverage", "--changedSince", "--bail"), wpath("--outputFile", "--coverageDirectory", "--cacheDirectory"),
 			Flag{Names: names("-u", "--updateSnapshot", "--init"), Effects: fx(WriteInside), Why: "jest -u rewrites snapshot files", Examples: ex("jest -u")}),
 		Examples: ex("jest", "jest --coverage src", "jest -t 'adds' --runInBand", "jest -c jest.config.js"), NotExamples: ex("jest --config /tmp/j.js", "jest --rootDir /tmp")},
