@@ -478,7 +478,9 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 		}
 		v := a.value
 		if v == "--" {
-			inv.inPlaceFiles(e, args[:i], args[i+2:])
+			if i+2 <= len(args) {
+				inv.inPlaceFiles(e, args[:i], args[i+2:]) // after the script
+			}
 			inv.emitFlags()
 			inv.script(args[i+1:])
 			return nil, true
