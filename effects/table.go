@@ -315,9 +315,10 @@ type Flag struct {
 // effects do not say: effects of its own beyond read and verify, or a value
 // that names where it writes, works or finds code, a program, code, a
 // configuration or a mode, or a place outside, elsewhere, a link, a
-// deletion of its sources, a carried command or a credential store (`sort
-// -o`, `rg --pre`, `git diff --output`, `python -c`). A word only known at
-// run time may be such a flag.
+// deletion of its sources, a carried command, a credential store or an
+// in-place rewrite of its operands (`sort -o`, `rg --pre`, `git diff
+// --output`, `python -c`, `gofmt -w`). A word only known at run time may be
+// such a flag.
 func (f *Flag) Changes() bool {
 	for _, c := range f.Effects {
 		if c != Read && c != Verify {
