@@ -754,14 +754,15 @@ func (inv *invocation) printedNames(args []field) {
 
 // plainOptions reports whether every word of value is an option of plain
 // ([effects.EnvVar.Plain]): a word that is only an option's name (`-C`,
-// `-D`) takes the next word as its value, joined to it.
+// `-D`) takes the next word as its value, joined to it; a next word that
+// is an option is not such a value.
 func plainOptions(value string, plain []string) bool {
 	words := strings.Fields(value)
 	for i := 0; i < len(words); i++ {
 		wd := words[i]
 		if len(wd) == 2 && wd[0] == '-' || strings.HasPrefix(wd, "--") && !strings.Contains(wd, "=") {
-			if i+1 >= len(words) {
-				return false
+			if i+1 >= len(words) || strings.HasPrefix(words[i+1], "-") {
+				return false // no value, or an option that may be one of its own (`-D -Clinker=x`)
 			}
 			i++
 			if strings.HasPrefix(wd, "--") {

@@ -24,7 +24,7 @@ func TestLiteralsMatchBash(t *testing.T) {
 	values := []string{
 		`-rf`, `delete`, `'-o /x'`, `"a  b"`, `' lead'`, `'trail '`, `a\ b`, `"x'y"`, `'a"b'`,
 		`'--output=/h/.bashrc'`, `'-exec rm -rf ~ ;'`, `"\$HOME"`, `'a	b'`, `"-x \"q\" \\"`, `'$(x)'`,
-		`-i.bak`, `'  '`, `'\'`,
+		`-i.bak`, `'  '`, `'\'`, `~`, `~/x`, `~/a\ b`, `x~`,
 	}
 	uses := []string{
 		`$x`, `"$x"`, `-$x`, `${x}`, `a$x`, `"$x"b`, `$x$x`, `'q'$x`, `"-$x-"`, `$x"$x"`, `"${x}"`,

@@ -243,6 +243,10 @@ type invocation struct {
 	replacing bool // a Replace flag took over the entry's effects (`php -l`)
 	otherGoal bool // a goal runner was given a goal that does not verify by name
 	readOnly  bool // a ReadOnly flag: the program only reads (`gzip -c`)
+	inPlace   bool // an InPlace flag: the program rewrites its file operands (`gofmt -w`)
+	// unknownOpts: an option the table does not know, or only abbreviates,
+	// was given (a local request is no read then: localRequest).
+	unknownOpts bool
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
 	flagWrites []field
@@ -390,7 +394,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				}
 				inv.writeFlagValues()
 				inv.emitFlags()
-				inv.flags, inv.replacing, inv.readOnly = nil, false, false
+				inv.flags, inv.replacing, inv.readOnly, inv.inPlace = nil, false, false, false
 				inv.prog += " " + s.Name
 				inv.run(s, args[i+1:])
 				return
@@ -862,6 +866,7 @@ func closedOptions(e *effects.Program) bool {
 // passes its words to the script ([effects.ScriptArgs]), are the script's
 // arguments, which [effects.ScriptWrites] judges instead.
 func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
+	inv.unknownOpts = true
 	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
 		return
 	}
@@ -888,6 +893,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 	}
 	inv.flags = append(inv.flags, h)
 	inv.readOnly = inv.readOnly || h.flag.ReadOnly
+	inv.inPlace = inv.inPlace || h.flag.InPlace
 	if h.flag.Replace {
 		inv.replacing = true
 		inv.classes = append([]effects.Class(nil), h.flag.Effects...)
@@ -1323,6 +1329,9 @@ func (inv *invocation) pathDriven() bool {
 // y f`).
 func (inv *invocation) operandRole() effects.Operands {
 	r := inv.entry.Operands
+	if inv.inPlace && !inv.readOnly && (r == effects.ReadPaths || r == effects.NoPaths) {
+		return effects.WritePaths // `gofmt -w f`, `prettier --write src`
+	}
 	if inv.readOnly {
 		switch r {
 		case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
@@ -1346,7 +1355,11 @@ func (inv *invocation) emitFlags() {
 		if h.flag.Replace || h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
 			continue // `pytest -o log_cli=true`, `pytest -p no:cacheprovider`
 		}
+		pathDriven := h.flag.InPlace && inv.pathDriven()
 		for _, c := range h.flag.Effects {
+			if pathDriven && isLocationClass(c) {
+				continue // the rewritten operands say where it writes
+			}
 			why := h.flag.Why
 			if why == "" {
 				why = fmt.Sprintf("%s makes it %s", h.name, c)

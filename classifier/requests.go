@@ -16,87 +16,48 @@ import (
 // closed world: anything it does not know keeps the request `network`.
 
 // localRequest reports whether the invocation of e with args (the words
-// after the program name) is a local read.
+// after the program name) is a local read. It reads the invocation as the
+// table's option parser left it ([invocation.option]): every option given
+// must be a [effects.Flag.Local] one with a local value, no option the
+// table does not know (or only abbreviates) may be among them, and the
+// operands must be loopback requests.
 func (inv *invocation) localRequest(e *effects.Program, args []field) bool {
 	w := inv.w
-	if e.Request == effects.NoRequest || w.requestEnv || !slices.Contains(inv.classes, effects.Network) {
+	if e.Request == effects.NoRequest || w.requestEnv || inv.unknownOpts || !slices.Contains(inv.classes, effects.Network) {
 		return false
 	}
-	met := map[string]bool{}
-	var ops []string
-	endOpts := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	for _, a := range args {
 		if a.dynamic {
 			return false // a value only known at run time may carry anything
 		}
-		v := a.value
-		if endOpts || !isOption(v) {
-			if a.glob && strings.ContainsAny(authority(v), "*?[]") {
-				return false // the shell may expand the host
-			}
-			ops = append(ops, v)
-			continue
+	}
+	met := map[string]bool{}
+	for _, h := range inv.flags {
+		f := h.flag
+		if !f.Local {
+			return false
 		}
-		if v == "--" {
-			endOpts = true
-			continue
+		switch {
+		case !takesValue(f.Value):
+			if h.value != nil {
+				return false // `--silent=x`
+			}
+		case h.value == nil || !localValue(f, h.value.value):
+			return false
 		}
-		if strings.HasPrefix(v, "--") || e.SingleDashLong {
-			name, val, hasVal := strings.Cut(v, "=")
-			f := findFlag(e, name)
-			if f == nil || !f.Local {
-				return false
-			}
-			if !takesValue(f.Value) {
-				if hasVal {
-					return false
-				}
-				met[f.LocalNeed] = true
-				continue
-			}
-			if !hasVal {
-				if i+1 >= len(args) || args[i+1].dynamic {
-					return false
-				}
-				i++
-				val = args[i].value
-			}
-			if !localValue(f, val) {
-				return false
-			}
-			met[f.LocalNeed] = true
-			continue
-		}
-		// A cluster of short options: -sS, -sSo /dev/null, -qO-.
-		for j := 1; j < len(v); j++ {
-			f := findFlag(e, "-"+string(v[j]))
-			if f == nil || !f.Local {
-				return false
-			}
-			if !takesValue(f.Value) {
-				met[f.LocalNeed] = true
-				continue
-			}
-			val := v[j+1:]
-			if val == "" {
-				if i+1 >= len(args) || args[i+1].dynamic {
-					return false
-				}
-				i++
-				val = args[i].value
-			}
-			if !localValue(f, val) {
-				return false
-			}
-			met[f.LocalNeed] = true
-			break
-		}
+		met[f.LocalNeed] = true
 	}
 	for _, f := range e.Flags {
 		if f.LocalNeed != "" && !met[f.LocalNeed] {
 			return false
 		}
+	}
+	ops := make([]string, 0, len(inv.operands))
+	for _, o := range inv.operands {
+		if o.glob && strings.ContainsAny(authority(o.value), "*?[]") {
+			return false // the shell may expand the host
+		}
+		ops = append(ops, o.value)
 	}
 	switch e.Request {
 	case effects.URLRequests:

@@ -32,7 +32,7 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, true
 	case "at":
 		return nil, inv.atJob(e, args)
-	case "tmux new", "tmux send-keys":
+	case "tmux new", "tmux new-window", "tmux send-keys":
 		return nil, inv.tmuxCommand(e, args)
 	case "trap":
 		inv.emit()
@@ -479,6 +479,9 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 		}
 		v := a.value
 		if v == "--" {
+			if i+2 <= len(args) {
+				inv.inPlaceFiles(e, args[:i], args[i+2:]) // after the script
+			}
 			inv.emitFlags()
 			inv.script(args[i+1:])
 			return nil, true
@@ -487,6 +490,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			if len(e.Subcommands) > 0 && e.Sub(v) != nil {
 				return args, false
 			}
+			inv.inPlaceFiles(e, args[:i], args[i+1:])
 			inv.emitFlags()
 			inv.script(args[i:])
 			return nil, true
@@ -498,6 +502,11 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			// `perl -CSDne CODE`, `perl -lane CODE`: whatever value a letter
 			// before it takes, an inline-code letter in a cluster is read
 			// as inline code, the stricter of the readings.
+			rest := args[i+1:]
+			if strings.IndexAny(v[len(v)-1:], "eE") == 0 && len(rest) > 0 {
+				rest = rest[1:] // the code
+			}
+			inv.inPlaceFiles(e, args[:i+1], rest)
 			inv.opaqueMedium("inline " + inv.prog + " code")
 			return nil, true
 		}
@@ -506,6 +515,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 		for _, h := range inv.flags[from:] {
 			switch {
 			case h.flag.Value == effects.InlineCode:
+				inv.inPlaceFiles(e, args[:i], args[i+1+used:])
 				inv.opaqueMedium("inline " + inv.prog + " code")
 				return nil, true
 			case h.name == "-m" && inv.key() == "python" && h.value != nil:
@@ -531,6 +541,64 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 	inv.emitFlags()
 	inv.stdinScript()
 	return nil, true
+}
+
+// inPlaceFiles classifies the files an interpreter in in-place mode
+// rewrites (`perl -pi -e CODE f`, `ruby -i.bak -pe CODE f`, `perl -i x.pl
+// f`): the words after its code or script (rest) that are no options, when
+// a flag with [effects.Flag.InPlace] is given, alone or in a cluster of
+// single letters, before (before) or after the code (perl reads its
+// switches on).
+func (inv *invocation) inPlaceFiles(e *effects.Program, before, rest []field) {
+	on := inv.inPlace
+	for _, a := range before {
+		on = on || !a.dynamic && clusterInPlace(e, a.value)
+	}
+	var files []field
+	end := false
+	for _, a := range rest {
+		switch {
+		case !end && !a.dynamic && a.value == "--":
+			end = true
+		case !end && !a.dynamic && isOption(a.value):
+			on = on || clusterInPlace(e, a.value)
+		default:
+			files = append(files, a)
+		}
+	}
+	if !on {
+		return
+	}
+	base := inv.w.part(inv.at, effects.WriteOutside, inv.prog, "")
+	for _, f := range files {
+		inv.writeOperand(base, f)
+	}
+}
+
+// clusterInPlace reports whether the option word v is, or has in its
+// cluster of single letters, a flag of e with [effects.Flag.InPlace]
+// (`-i`, `-pi`, `-ni.bak`); the letters after one that takes a value are
+// that value (`-Mlib` is not -i).
+func clusterInPlace(e *effects.Program, v string) bool {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		if f := findFlag(e, v); f != nil {
+			return f.InPlace
+		}
+		return false
+	}
+	for j := 1; j < len(v); j++ {
+		f := findFlag(e, "-"+v[j:j+1])
+		if f == nil {
+			continue
+		}
+		if f.InPlace {
+			return true
+		}
+		if f.Value != effects.NoValue {
+			return false
+		}
+	}
+	return false
 }
 
 // env [-i] [-u NAME] [-C DIR] [-S 'cmd args'] [NAME=VALUE]... [CMD [ARGS]].
@@ -2413,8 +2481,11 @@ var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnt
 
 // tmuxCommand: tmux new-session, new-window and split-window run their
 // operands as a shell command, and send-keys types its operands into a
-// shell: the text is classified as shell code run here, besides the
-// entry's own opaque-medium (the pane's shell may be elsewhere).
+// shell: the text is classified as shell code, besides the entry's own
+// opaque-medium. It runs in the directory -c names; without -c,
+// new-session's runs where tmux does, new-window's and split-window's in
+// the session's directory, and send-keys' text in the target pane's
+// shell, wherever that is: directories not known.
 func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	for _, a := range args {
 		if a.dynamic {
@@ -2443,6 +2514,10 @@ func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	if send {
 		sep = ""
 	}
-	inv.shellCode(strings.Join(code, sep), inv.at, inv.carried())
+	ctx := inv.carried()
+	if send || e.Name == "new-window" && !inv.moved {
+		ctx = processCtx(unknownDirs, unknownDirs)
+	}
+	inv.shellCode(strings.Join(code, sep), inv.at, ctx)
 	return true
 }

@@ -31,7 +31,7 @@ func (w *walker) literalAssign(a *syntax.Assign, name string) {
 	if a.Value == nil || a.Array != nil || a.Index != nil || a.Append {
 		return
 	}
-	v, ok := literalText(a.Value)
+	v, ok := literalText(a.Value, w.opts.Home)
 	if !ok || v == "" {
 		return
 	}
@@ -70,19 +70,25 @@ func (w *walker) tempLits(as []*syntax.Assign) func() {
 	}
 }
 
-// literalText is the value of a word made only of literal text and quotes,
-// without the characters bash would expand in an assignment (`~`) or that
-// make the value read differently as a word (`{`, globs, which the second
-// reading would have to quote apart).
-func literalText(word *syntax.Word) (string, bool) {
+// literalText is the value of a word made only of literal text and quotes:
+// a leading `~` or `~/` is home (when known), as bash expands it in an
+// assignment; other tildes and the characters that make the value read
+// differently as a word (`{`, globs, which the second reading would have
+// to quote apart) are not followed.
+func literalText(word *syntax.Word, home string) (string, bool) {
 	var b strings.Builder
-	for _, p := range word.Parts {
+	for i, p := range word.Parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(x.Value, "~{}*?[]") {
+			v := x.Value
+			if rest, ok := strings.CutPrefix(v, "~"); ok && i == 0 && home != "" && (rest == "" || rest[0] == '/') {
+				b.WriteString(home)
+				v = rest
+			}
+			if strings.ContainsAny(v, "~{}*?[]") {
 				return "", false
 			}
-			b.WriteString(unescapeLit(x.Value))
+			b.WriteString(unescapeLit(v))
 		case *syntax.SglQuoted:
 			if x.Dollar {
 				return "", false
@@ -293,8 +299,13 @@ func (w *walker) litParam(p *syntax.ParamExp) (string, bool) {
 // readLiterals reads the simple command c a second time with the line's
 // literal values put in (text from [walker.substituted]), in the shell
 // state it is in now; what that reading changes in the shell does not
-// remain (today's reading of c changes it).
+// remain (today's reading of c changes it). A reading that would take the
+// line past [MaxUnits] is not made: the line stays within its bound and
+// keeps the first reading's verdict, a word only known at run time.
 func (w *walker) readLiterals(c *syntax.CallExpr, text string, depth int) {
+	if w.units+syntaxUnits(text, w.unitLimit-w.units) > w.unitLimit {
+		return
+	}
 	saved, frame := w.saveShell(), w.frame
 	s, e, _ := w.span(c)
 	w.classifySource(text, s, e, false, depth+1, w.dialect().readings())

@@ -30,7 +30,9 @@ import (
 //     reading it as a path costs nothing and keeps `grep -e x FILE` honest.
 //   - A tool that rewrites the files it is given only with a flag (`gofmt -w`,
 //     `prettier --write`) keeps Operands ReadPaths or NoPaths and carries the
-//     write on the flag: a flag cannot switch the operands' role.
+//     write on the flag, marked InPlace: with it the operands are written
+//     paths. A tool that rewrites them by default (black, rustfmt) has
+//     Operands WritePaths, and its check flags are ReadOnly.
 //   - Goal runners (make, mvn, gradle, just, ...) list the goals that verify
 //     by name in Goals: they verify only when every goal does, and `make
 //     test test test install` has the runner's Other effects. Script runners

@@ -200,6 +200,11 @@ var yarnEnv = append(append([]EnvVar(nil), npmEnv...),
 	envVar("YARN_YARN_PATH", EnvProgram, "names the script yarn runs as itself", "YARN_YARN_PATH=/tmp/x.js yarn test"),
 )
 
+// rspecEnv: RSpec takes SPEC_OPTS as options (--require FILE loads code).
+var rspecEnv = []EnvVar{
+	envVar("SPEC_OPTS", EnvProgram, "holds options rspec takes as its own (--require FILE loads code)", "SPEC_OPTS='--require /tmp/x.rb' rspec"),
+}
+
 // rgEnv: ripgrep reads options (--pre=COMMAND among them) from the file
 // RIPGREP_CONFIG_PATH names.
 var rgEnv = []EnvVar{

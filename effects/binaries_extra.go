@@ -238,7 +238,7 @@ var extraPrograms = []Program{
 		Flags:    fl(arg("-f", "--flags", "-n", "--max-replacements"), Flag{Names: names("-p", "--preview"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("sd -p foo bar a.txt")}),
 		Examples: ex("sd foo bar a.txt"), NotExamples: ex("sd foo bar ~/.bashrc")},
 	{Name: "sops", Effects: fx(Read), Operands: ReadPaths, Flags: fl(wpath("--output"), arg("--input-type", "--output-type", "--age", "--pgp", "--kms", "--extract"),
-		Flag{Names: names("-i", "--in-place"), Effects: fx(WriteInside), Why: "sops -i rewrites the file in place", Examples: ex("sops -e -i secrets.yaml")}),
+		Flag{Names: names("-i", "--in-place"), Effects: fx(WriteInside), InPlace: true, Why: "sops -i rewrites the file in place", Examples: ex("sops -e -i secrets.yaml")}),
 		Examples: ex("sops -d secrets.yaml")},
 	{Name: "sphinx-build", Effects: fx(WriteInside, OpaqueLow), Why: "sphinx-build runs conf.py and writes the documentation", Flags: fl(arg("-b", "-D", "-j", "-t"), rpath("-c"), wpath("-d", "-w")),
 		Examples: ex("sphinx-build -b html docs docs/_build")},

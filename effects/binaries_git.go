@@ -200,7 +200,9 @@ var gitSubcommands = []Program{
 		Other:       fx(WriteOutside), Examples: ex("git credential-store store")},
 	{Name: "describe", Effects: fx(Read), Flags: fl(arg("--match", "--exclude", "--candidates"), optArg("--dirty", "--broken", "--abbrev")),
 		Examples: ex("git describe --tags", "git describe --always --dirty")},
-	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Flags: gitDiffFlags,
+	// The operands are revisions and paths; with --no-index (implied
+	// outside a repository) two files it reads and prints.
+	{Name: "diff", Aliases: names("diff-files", "diff-index", "diff-tree"), Effects: fx(Read), Operands: ReadPaths, Flags: gitDiffFlags,
 		Examples:    ex("git diff", "git diff --stat HEAD~1", "git diff -U5 main -- src", "git diff --cached"),
 		NotExamples: ex("git diff --output=x.diff", "git diff --ext-diff")},
 	{Name: "difftool", Aliases: names("mergetool"), Effects: fx(OpaqueMedium), Why: "git difftool runs the external tool set in git config",
@@ -242,7 +244,7 @@ var gitSubcommands = []Program{
 		Examples: ex("git init", "git init -b main sub"), NotExamples: ex("git init /tmp/r")},
 	{Name: "interpret-trailers", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--trailer", "--where", "--if-exists", "--if-missing"),
-			Flag{Names: names("--in-place"), Effects: fx(WriteInside), Why: "git interpret-trailers --in-place rewrites the files", Examples: ex("git interpret-trailers --in-place --trailer x=y msg.txt")}),
+			Flag{Names: names("--in-place"), Effects: fx(WriteInside), InPlace: true, Why: "git interpret-trailers --in-place rewrites the files", Examples: ex("git interpret-trailers --in-place --trailer x=y msg.txt")}),
 		Examples: ex("git interpret-trailers --trailer 'Signed-off-by: x' msg.txt")},
 	// git lfs (git-lfs 3.x).
 	{Name: "lfs", Effects: fx(Read), Other: fx(Network, WriteInside),
@@ -395,9 +397,13 @@ var gitSubcommands = []Program{
 			Flag{Names: names("--cached"), Replace: true, Effects: fx(WriteInside), Why: "git rm --cached only changes the index",
 				Examples: ex("git rm --cached secret.txt")}),
 		Examples: ex("git rm a.go", "git rm -r old"), NotExamples: ex("git rm --cached a.go")},
-	{Name: "send-email", Effects: fx(Network), Why: "git send-email sends patches by mail",
+	// send-email mails the files (or directories of them) it is given,
+	// whatever they hold: its operands are files read, and sent (a
+	// credential file among them is §5.5's). Its -cmd options run a
+	// command for the addresses and headers.
+	{Name: "send-email", Effects: fx(Network), Operands: ReadPaths, Why: "git send-email sends patches by mail",
 		Flags: fl(arg("--to", "--cc", "--bcc", "--from", "--subject", "--in-reply-to", "--smtp-server-port", "--smtp-user",
-			"--smtp-encryption", "--smtp-domain", "--identity", "--to-cmd", "--cc-cmd"), prog("--smtp-server", "--sendmail-cmd")),
+			"--smtp-encryption", "--smtp-domain", "--identity", "--smtp-pass"), prog("--smtp-server", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd")),
 		Examples: ex("git send-email --to=x@example.com 0001.patch")},
 	{Name: "shortlog", Effects: fx(Read), Flags: flags(gitLogFlags, fl(arg("--group"), optArg("-w"))),
 		Examples: ex("git shortlog -sn", "git shortlog -sne --since=1.year")},

@@ -106,7 +106,7 @@ var goPrograms = []Program{
 		Examples: ex("go", "go -C sub version"), NotExamples: ex("go frobnicate")}),
 	{Name: "gofmt", Aliases: names("gofumpt", "goimports"), Effects: fx(Read), Operands: ReadPaths, SingleDashLong: true,
 		Flags: fl(arg("-r", "-local", "-lang", "-modpath"),
-			Flag{Names: names("-w"), Effects: fx(WriteInside), Why: "gofmt -w rewrites the files", Examples: ex("gofmt -w main.go", "goimports -w .")}),
+			Flag{Names: names("-w"), Effects: fx(WriteInside), InPlace: true, Why: "gofmt -w rewrites the files", Examples: ex("gofmt -w main.go", "goimports -w .")}),
 		Examples: ex("gofmt -l .", "gofmt -d src", "goimports -l ."), NotExamples: ex("gofmt -s -w .")},
 	{Name: "golangci-lint", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Subcommands: []Program{
@@ -138,7 +138,7 @@ var goPrograms = []Program{
 	{Name: "gopls", Effects: fx(Read), Other: fx(Read),
 		Subcommands: []Program{
 			{Name: "fix", Aliases: names("format", "imports", "rename"), Effects: fx(Read),
-				Flags:          fl(Flag{Names: names("-w", "-write"), Effects: fx(WriteInside), Why: "gopls -w rewrites the files", Examples: ex("gopls format -w a.go")}),
+				Flags:          fl(Flag{Names: names("-w", "-write"), Effects: fx(WriteInside), InPlace: true, Why: "gopls -w rewrites the files", Examples: ex("gopls format -w a.go")}),
 				SingleDashLong: true, Examples: ex("gopls format a.go")},
 			rsub("version", "gopls version"),
 		},

@@ -203,9 +203,15 @@ var miscPrograms = []Program{
 				Flags: fl(arg("-t", "-F", "-S", "-E")), Examples: ex("tmux ls", "tmux capture-pane -p -t work")},
 			{Name: "kill-pane", Aliases: names("kill-server", "kill-session", "kill-window"), Effects: fx(SystemChange), Why: "tmux kill-session stops the programs running in it",
 				Flags: fl(arg("-t")), Examples: ex("tmux kill-session -t work")},
-			{Name: "new", Aliases: names("new-session", "new-window", "neww", "split-window", "splitw"), Effects: fx(OpaqueMedium),
-				Why: "tmux runs the command in a new pane, whose shell is not analysed", Flags: fl(arg("-t", "-s", "-n", "-c", "-F", "-x", "-y", "-e", "-l", "-f"), bools("-d", "-P", "-A", "-D", "-E", "-X", "-a", "-b", "-h", "-v", "-k")),
+			// -c is the directory the command starts in; without it
+			// new-session starts where tmux runs, new-window and
+			// split-window in the session's directory (not known here).
+			{Name: "new", Aliases: names("new-session"), Effects: fx(OpaqueMedium),
+				Why: "tmux runs the command in a new pane, whose shell is not analysed", Flags: fl(arg("-t", "-s", "-n", "-F", "-x", "-y", "-e", "-l", "-f"), dir("-c"), bools("-d", "-P", "-A", "-D", "-E", "-X", "-a", "-b", "-h", "-v", "-k")),
 				Examples: ex("tmux new -d -s work"), NotExamples: ex("tmux new -d 'rm -rf ~'")},
+			{Name: "new-window", Aliases: names("neww", "split-window", "splitw"), Effects: fx(OpaqueMedium),
+				Why: "tmux runs the command in a new pane, whose shell is not analysed", Flags: fl(arg("-t", "-s", "-n", "-F", "-x", "-y", "-e", "-l", "-f"), dir("-c"), bools("-d", "-P", "-A", "-D", "-E", "-X", "-a", "-b", "-h", "-v", "-k")),
+				Examples: ex("tmux new-window -d -n logs"), NotExamples: ex("tmux split-window -h 'rm -rf ~'")},
 			// send-keys types its words into a pane's shell: key names
 			// (Enter, Space) are keys unless -l says the words are text.
 			{Name: "send-keys", Aliases: names("send"), Effects: fx(OpaqueMedium),

@@ -403,8 +403,10 @@ var cloudPrograms = []Program{
 				Examples: ex("terraform apply", "terraform apply -auto-approve tfplan")},
 			rsub("console", "terraform console"),
 			{Name: "destroy", Effects: fx(Deletion, Network), Outside: true, Why: "terraform destroy deletes the managed infrastructure", Examples: ex("terraform destroy -auto-approve")},
-			{Name: "fmt", Effects: fx(WriteInside), Why: "terraform fmt rewrites the files", SingleDashLong: true,
-				Flags: fl(Flag{Names: names("-check", "-diff"), Replace: true, Effects: fx(Verify), Examples: ex("terraform fmt -check -recursive")}), Examples: ex("terraform fmt", "terraform fmt -recursive")},
+			{Name: "fmt", Effects: fx(WriteInside), Operands: WritePaths, Why: "terraform fmt rewrites the files", SingleDashLong: true,
+				Flags: fl(Flag{Names: names("-check"), Replace: true, ReadOnly: true, Effects: fx(Verify), Examples: ex("terraform fmt -check -recursive")},
+					// -diff shows the changes and still writes them.
+					Flag{Names: names("-diff"), Replace: true, Effects: fx(Verify), Examples: ex("terraform fmt -diff")}), Examples: ex("terraform fmt", "terraform fmt -recursive")},
 			{Name: "force-unlock", Aliases: names("import", "refresh", "taint", "untaint"), Effects: fx(SystemChange, Network), Why: "terraform import changes the state", Examples: ex("terraform import aws_s3_bucket.b b")},
 			{Name: "get", Effects: fx(Network, WriteInside), Why: "terraform get downloads modules", Examples: ex("terraform get")},
 			rsub("graph", "terraform graph"),

@@ -132,7 +132,9 @@ var shellPrograms = []Program{
 		// -l and -0 take only octal digits, attached: they are declared
 		// without a value and the digits as options, so that -wle is -w -l -e;
 		// -x takes its directory attached only.
-		Flags:    fl(inline("-e", "-E"), arg("-I", "-M", "-m"), optArg("-i", "-x", "-C", "-d", "-D"), bools("-l", "-0"), digits()),
+		Flags: fl(inline("-e", "-E"), arg("-I", "-M", "-m"), optArg("-x", "-C", "-d", "-D"), bools("-l", "-0"), digits(),
+			// -i[EXT] edits the files <> reads in place (perlrun).
+			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		Examples: ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex("perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
 	{Name: "php", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why:      "php runs the script it is given",
@@ -144,8 +146,10 @@ var shellPrograms = []Program{
 		Examples:    ex("python tools/gen.py", "python3 manage.py check", "python3 -u scripts/x.py", "python3.12 tools/gen.py", "python3 -W ignore tools/gen.py"),
 		NotExamples: ex("python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
 	{Name: "ruby", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
-		Why:      "ruby runs the script it is given",
-		Flags:    fl(inline("-e"), arg("-I", "-r", "-E", "--encoding", "--enable", "--disable"), dir("-C"), Flag{Names: names("-c"), Replace: true, Effects: fx(Read), Examples: ex("ruby -c lib/a.rb")}),
+		Why: "ruby runs the script it is given",
+		Flags: fl(inline("-e"), code("-I", "-r"), arg("-E", "--encoding", "--enable", "--disable"), dir("-C"), Flag{Names: names("-c"), Replace: true, Effects: fx(Read), Examples: ex("ruby -c lib/a.rb")},
+			// -i[EXT] edits the files ARGF reads in place (ruby(1)).
+			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		Examples: ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'")},
 
 	// Wrappers that run a command (SPEC §3 rule 1).

@@ -90,7 +90,7 @@ var textTools = []Program{
 		Examples: ex("man ls", "man 5 crontab", "apropos socket"), NotExamples: ex("man -P 'sh -c x' ls")},
 	{Name: "mlr", Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("--ifs", "--ofs", "--ips", "--ops", "--irs", "--ors", "--from", "--nr-progress-mod", "--records-per-batch", "--tz"),
-			Flag{Names: names("-I"), Effects: fx(WriteInside), Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")},
+			Flag{Names: names("-I"), Effects: fx(WriteInside), InPlace: true, Why: "mlr -I rewrites the files in place", Examples: ex("mlr -I --csv sort -f a a.csv")},
 			Flag{Names: names("--load", "--mload"), Value: ReadPath, Effects: fx(OpaqueMedium), Why: "mlr --load runs Miller DSL from a file, which may run commands (system, exec)",
 				Examples: ex("mlr --load lib.mlr -n put 'end{f()}'")}),
 		// The put and filter verbs' expressions are Miller DSL: system()
@@ -185,7 +185,7 @@ var textTools = []Program{
 		Flags: fl(arg("--front-matter", "-o", "--output-format", "-p", "--input-format", "-I", "--indent", "--expression",
 			"--xml-attribute-prefix", "--xml-content-name", "--lua-prefix", "--properties-separator", "--csv-separator"),
 			rpath("--from-file"),
-			Flag{Names: names("-i", "--inplace"), Effects: fx(WriteInside), Why: "yq -i rewrites the file in place", Examples: ex("yq -i '.a = 1' a.yaml")},
+			Flag{Names: names("-i", "--inplace"), Effects: fx(WriteInside), InPlace: true, Why: "yq -i rewrites the file in place", Examples: ex("yq -i '.a = 1' a.yaml")},
 			Flag{Names: names("-s", "--split-exp"), Value: Arg, Effects: fx(WriteInside), Why: "yq -s writes one file per document", Examples: ex("yq -s '.name' all.yaml")}),
 		Examples: ex("yq '.spec' deploy.yaml", "yq -o json a.yaml")},
 }

@@ -86,6 +86,11 @@ var Environment = []EnvVar{
 	// function NAME, which then runs in place of the command NAME.
 	{Name: "BASH_FUNC_*", Role: EnvCode, Why: "defines a function bash imports, which runs in place of a command", Examples: []string{"env 'BASH_FUNC_ls%%=() { /tmp/x; }' bash -c ls"}},
 	{Name: "BROWSER", Role: EnvCode, Why: "runs a program as the web browser (gh, git web--browse, python's webbrowser)", Examples: []string{"BROWSER=/tmp/b gh pr view --web"}},
+	// Bundler, which `require "bundler/setup"` loads into rspec, rails and
+	// rake too, evaluates the Gemfile (Ruby code) and reads its settings
+	// (which may name another Gemfile) from BUNDLE_APP_CONFIG.
+	{Name: "BUNDLE_APP_CONFIG", Role: EnvProgram, Why: "reads bundler's settings, which may name the Gemfile (Ruby code) it runs, from another directory", Examples: []string{"BUNDLE_APP_CONFIG=/tmp/b bundle exec rspec"}},
+	{Name: "BUNDLE_GEMFILE", Role: EnvProgram, Why: "names the Gemfile, Ruby code, bundler runs", Examples: []string{"BUNDLE_GEMFILE=/tmp/Gemfile bundle exec rspec"}},
 	{Name: "CC", Role: EnvProgram, Why: "names the C compiler builds run", Examples: []string{"CC=/tmp/cc go build ./..."}},
 	// The .NET runtime loads a profiler, native code, into every .NET
 	// program (dotnet, pwsh) when CORECLR_ENABLE_PROFILING=1.
@@ -96,7 +101,11 @@ var Environment = []EnvVar{
 	{Name: "DYLD_INSERT_LIBRARIES", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"DYLD_INSERT_LIBRARIES=/tmp/x.dylib ls"}},
 	{Name: "DYLD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"DYLD_LIBRARY_PATH=/tmp ls"}},
 	{Name: "EDITOR", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"EDITOR=/tmp/ed crontab -e"}},
+	{Name: "ELIXIR_ERL_OPTIONS", Role: EnvProgram, Why: "passes options such as -eval, which runs code, to the Erlang VM elixir starts", Examples: []string{"ELIXIR_ERL_OPTIONS='-eval x' mix test"}},
 	{Name: "ENV", Role: EnvProgram, Why: "names a script every sh runs", Examples: []string{"ENV=/tmp/rc sh -c ls"}},
+	{Name: "ERL_AFLAGS", Role: EnvProgram, Why: "passes options such as -eval, which runs code, to every Erlang VM", Examples: []string{"ERL_AFLAGS='-eval x' rebar3 eunit"}},
+	{Name: "ERL_FLAGS", Role: EnvProgram, Why: "passes options such as -eval, which runs code, to every Erlang VM", Examples: []string{"ERL_FLAGS='-eval x' mix test"}},
+	{Name: "ERL_ZFLAGS", Role: EnvProgram, Why: "passes options such as -eval, which runs code, to every Erlang VM", Examples: []string{"ERL_ZFLAGS='-eval x' mix test"}},
 	{Name: "GCONV_PATH", Role: EnvProgram, Why: "makes glibc load character-set modules, which are code, from another directory", Examples: []string{"GCONV_PATH=/tmp iconv -f utf8 -t ascii a.txt"}},
 	{Name: "GEM_HOME", Role: EnvProgram, Why: "changes which gems, code, ruby programs load", Examples: []string{"GEM_HOME=/tmp/g rspec"}},
 	{Name: "GEM_PATH", Role: EnvProgram, Why: "changes which gems, code, ruby programs load", Examples: []string{"GEM_PATH=/tmp/g ruby -v"}},
@@ -118,6 +127,9 @@ var Environment = []EnvVar{
 	{Name: "PERL5LIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
 	{Name: "PERL5OPT", Role: EnvProgram, Why: "passes options to every perl", Examples: []string{"PERL5OPT=-Mx perl -v"}},
 	{Name: "PERLLIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERLLIB=/tmp perl -v"}},
+	// php.ini's auto_prepend_file runs a script before every php program.
+	{Name: "PHPRC", Role: EnvProgram, Why: "reads php's configuration, whose auto_prepend_file is a script every php program runs, from another place", Examples: []string{"PHPRC=/tmp/php phpunit"}},
+	{Name: "PHP_INI_SCAN_DIR", Role: EnvProgram, Why: "reads php's configuration, whose auto_prepend_file is a script every php program runs, from another directory", Examples: []string{"PHP_INI_SCAN_DIR=/tmp/php composer test"}},
 	{Name: "PROMPT_COMMAND", Role: EnvProgram, Why: "runs a command at every prompt", Examples: []string{"PROMPT_COMMAND=/tmp/x bash -i"}},
 	{Name: "PYTHONBREAKPOINT", Role: EnvProgram, Why: "names a callable python imports and runs at every breakpoint()", Examples: []string{"PYTHONBREAKPOINT=evil.hook pytest"}},
 	{Name: "PYTHONHOME", Role: EnvProgram, Why: "changes which standard library python loads", Examples: []string{"PYTHONHOME=/tmp python3 -m pytest"}},

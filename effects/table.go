@@ -284,6 +284,13 @@ type Flag struct {
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
+	// InPlace: the flag makes the program rewrite the files its operands
+	// name (`gofmt -w`, `prettier --write`, `clang-format -i`, `perl -i`):
+	// operands that are files read become files written, located as
+	// [WritePaths] are, and the flag's write-inside-workspace is where
+	// they lie (`clang-format -i ~/.bashrc` writes home). An interpreter
+	// rewrites the files after its code or script (`perl -pi -e CODE f`).
+	InPlace bool
 	// DeletesSources: the flag makes the program delete the files it
 	// reads or copies, its operands but a copy's destination (`rsync
 	// --remove-source-files a/ b/`, `tar --remove-files -cf x.tar a`):
@@ -328,9 +335,10 @@ func (f *Flag) IsPlainValue(v string) bool { return matchesPlain(f.PlainValues, 
 // effects do not say: effects of its own beyond read and verify, or a value
 // that names where it writes, works or finds code, a program, code, a
 // configuration or a mode, or a place outside, elsewhere, a link, a
-// deletion of its sources, a carried command or a credential store (`sort
-// -o`, `rg --pre`, `git diff --output`, `python -c`). A word only known at
-// run time may be such a flag.
+// deletion of its sources, a carried command, a credential store or an
+// in-place rewrite of its operands (`sort -o`, `rg --pre`, `git diff
+// --output`, `python -c`, `gofmt -w`). A word only known at run time may be
+// such a flag.
 func (f *Flag) Changes() bool {
 	for _, c := range f.Effects {
 		if c != Read && c != Verify {
@@ -341,7 +349,7 @@ func (f *Flag) Changes() bool {
 	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode:
 		return true
 	}
-	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential
+	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
 }
 
 // OperandForm is a form of operand that means something of its own

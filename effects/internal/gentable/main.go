@@ -279,6 +279,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Exec {
 		b.WriteString("Exec: true, ")
 	}
+	if f.InPlace {
+		b.WriteString("InPlace: true, ")
+	}
 	if f.DeletesSources {
 		b.WriteString("DeletesSources: true, ")
 	}
