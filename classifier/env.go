@@ -223,6 +223,9 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 			}
 			return
 		}
+		if len(v.Plain) > 0 && !dynamic && plainOptions(value, v.Plain) {
+			return // NODE_OPTIONS=--max-old-space-size=4096
+		}
 		w.allKnown = false
 		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why)))
 		if v.Role == effects.EnvCode {
@@ -753,13 +756,17 @@ func (inv *invocation) printedNames(args []field) {
 }
 
 // plainOptions reports whether every word of value is an option of plain
-// ([effects.EnvVar.Plain]): a word that is only an option's name (`-C`,
-// `-D`) takes the next word as its value, joined to it; a next word that
-// is an option is not such a value.
+// ([effects.EnvVar.Plain]): a word that is exactly a long plain option is
+// one without a value; another word that is only an option's name (`-C`,
+// `-D`, `--x`) takes the next word as its value, joined to it; a next word
+// that is an option is not such a value.
 func plainOptions(value string, plain []string) bool {
 	words := strings.Fields(value)
 	for i := 0; i < len(words); i++ {
 		wd := words[i]
+		if len(wd) > 2 && slices.Contains(plain, wd) {
+			continue // a plain option without a value (NODE_OPTIONS' --enable-source-maps)
+		}
 		if len(wd) == 2 && wd[0] == '-' || strings.HasPrefix(wd, "--") && !strings.Contains(wd, "=") {
 			if i+1 >= len(words) || strings.HasPrefix(words[i+1], "-") {
 				return false // no value, or an option that may be one of its own (`-D -Clinker=x`)

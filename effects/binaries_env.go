@@ -182,13 +182,13 @@ var systemdEnv = []EnvVar{
 var mvnEnv = []EnvVar{
 	{Name: "MAVEN_ARGS", Role: EnvOptions, Effects: fx(OpaqueMedium), Why: "MAVEN_ARGS holds options mvn takes as its own (-f POM)",
 		Examples: ex("MAVEN_ARGS='-f /tmp/pom.xml' mvn test"), NotExamples: ex("MAVEN_ARGS=-q mvn test")},
-	envVar("MAVEN_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to maven's JVM", "MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test"),
+	{Name: "MAVEN_OPTS", Role: EnvProgram, Plain: jvmPlain, Effects: fx(OpaqueMedium), Why: "passes options such as -javaagent, which loads code, to maven's JVM", Examples: ex("MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test"), NotExamples: ex("MAVEN_OPTS=-Xmx2g mvn test")},
 	envVar("JAVA_HOME", EnvProgram, "names the Java installation whose java maven runs", "JAVA_HOME=/tmp/j mvn test"),
 }
 
 var gradleEnv = []EnvVar{
-	envVar("GRADLE_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "GRADLE_OPTS=-javaagent:/tmp/a.jar gradle test"),
-	envVar("JAVA_OPTS", EnvProgram, "passes options such as -javaagent, which loads code, to gradle's JVM", "JAVA_OPTS=-javaagent:/tmp/a.jar gradle test"),
+	{Name: "GRADLE_OPTS", Role: EnvProgram, Plain: jvmPlain, Effects: fx(OpaqueMedium), Why: "passes options such as -javaagent, which loads code, to gradle's JVM", Examples: ex("GRADLE_OPTS=-javaagent:/tmp/a.jar gradle test"), NotExamples: ex("GRADLE_OPTS=-Xmx2g gradle test")},
+	{Name: "JAVA_OPTS", Role: EnvProgram, Plain: jvmPlain, Effects: fx(OpaqueMedium), Why: "passes options such as -javaagent, which loads code, to gradle's JVM", Examples: ex("JAVA_OPTS=-javaagent:/tmp/a.jar gradle test"), NotExamples: ex("JAVA_OPTS=-Xmx2g gradle test")},
 	envVar("GRADLE_USER_HOME", EnvProgram, "moves gradle's home, whose init.d scripts and gradle.properties (org.gradle.jvmargs) every build runs", "GRADLE_USER_HOME=/tmp/g gradle test"),
 	envVar("JAVA_HOME", EnvProgram, "names the Java installation whose java gradle runs", "JAVA_HOME=/tmp/j gradle test"),
 }

@@ -111,15 +111,17 @@ var Environment = []EnvVar{
 	{Name: "GEM_PATH", Role: EnvProgram, Why: "changes which gems, code, ruby programs load", Examples: []string{"GEM_PATH=/tmp/g ruby -v"}},
 	{Name: "HOME", Role: EnvProgram, Why: "moves the configuration programs read, which may name programs (git's core.pager in ~/.gitconfig)", Examples: []string{"HOME=/tmp/h git log"}},
 	{Name: "IFS", Role: EnvProgram, Why: "changes how the shell splits words", Examples: []string{"IFS=x bash -c ls"}},
-	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
-	{Name: "JDK_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every java launcher", Examples: []string{"JDK_JAVA_OPTIONS=-javaagent:/tmp/a.jar gradle test"}},
+	{Name: "JAVA_TOOL_OPTIONS", Role: EnvProgram, Plain: jvmPlain, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
+	{Name: "JDK_JAVA_OPTIONS", Role: EnvProgram, Plain: jvmPlain, Why: "passes options such as -javaagent, which loads code, to every java launcher", Examples: []string{"JDK_JAVA_OPTIONS=-javaagent:/tmp/a.jar gradle test"}},
 	{Name: "LD_AUDIT", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_AUDIT=/tmp/x.so ls"}},
 	{Name: "LD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"LD_LIBRARY_PATH=/tmp/lib go test ./..."}},
 	{Name: "LD_PRELOAD", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_PRELOAD=/tmp/x.so ls"}},
 	{Name: "LESSCLOSE", Role: EnvProgram, Why: "runs a program when less closes a file (less is every program's pager)", Examples: []string{"LESSCLOSE='/tmp/x %s' git log"}},
 	{Name: "LESSOPEN", Role: EnvProgram, Why: "runs a program when less opens a file (less is every program's pager)", Examples: []string{"LESSOPEN='|/tmp/x %s' less README.md"}},
 	{Name: "LUA_INIT", Role: EnvProgram, Why: "is code, or names a file of code, every lua runs first", Examples: []string{"LUA_INIT=@/tmp/x.lua lua -v"}},
-	{Name: "NODE_OPTIONS", Role: EnvProgram, Why: "can load code into node, which many tools are", Examples: []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit"}},
+	{Name: "NODE_OPTIONS", Role: EnvProgram, Plain: nodePlain, Why: "can load code into node, which many tools are",
+		Examples:    []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit", "NODE_OPTIONS='--max-old-space-size=4096 --import /tmp/x.mjs' npm test"},
+		NotExamples: []string{"NODE_OPTIONS=--max-old-space-size=4096 npm test", "NODE_OPTIONS='--enable-source-maps --no-warnings' jest"}},
 	{Name: "NODE_PATH", Role: EnvProgram, Why: "changes which modules node loads", Examples: []string{"NODE_PATH=/tmp npm test"}},
 	{Name: "PAGER", Role: EnvCode, Why: "runs a program as the pager", Examples: []string{"PAGER=cat git log", "PAGER=/tmp/p psql -l"}},
 	{Name: "PATH", Role: EnvProgram, Why: "changes which programs run", Examples: []string{"PATH=/tmp/evil:$PATH git status"}},
@@ -149,7 +151,7 @@ var Environment = []EnvVar{
 	{Name: "VISUAL", Role: EnvCode, Why: "runs a program as the editor", Examples: []string{"VISUAL=vim crontab -e"}},
 	{Name: "XDG_CONFIG_HOME", Role: EnvProgram, Why: "moves the configuration programs read, which may name programs (git's core.pager)", Examples: []string{"XDG_CONFIG_HOME=/tmp/c git log"}},
 	{Name: "ZDOTDIR", Role: EnvProgram, Why: "names the directory of the startup files zsh runs", Examples: []string{"ZDOTDIR=/tmp zsh -ic ls"}},
-	{Name: "_JAVA_OPTIONS", Role: EnvProgram, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"_JAVA_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
+	{Name: "_JAVA_OPTIONS", Role: EnvProgram, Plain: jvmPlain, Why: "passes options such as -javaagent, which loads code, to every JVM", Examples: []string{"_JAVA_OPTIONS=-javaagent:/tmp/a.jar mvn test"}},
 }
 
 // Matches reports whether the variable name is v's: its name, or a name
@@ -317,3 +319,19 @@ func ReadByProgram(name string) bool {
 	}
 	return false
 }
+
+// nodePlain are node's options that only tune it (memory, warnings,
+// source maps), the values of NODE_OPTIONS that add nothing: not
+// --require, --import, --loader, --inspect or --env-file.
+var nodePlain = []string{"--max-old-space-size=", "--max-semi-space-size=", "--stack-size=", "--stack-trace-limit=",
+	"--enable-source-maps", "--no-warnings", "--trace-warnings", "--no-deprecation", "--trace-deprecation", "--throw-deprecation",
+	"--unhandled-rejections=", "--experimental-vm-modules", "--no-experimental-fetch", "--openssl-legacy-provider", "--expose-gc",
+	"--trace-uncaught", "--dns-result-order="}
+
+// jvmPlain are the JVM's options that only size or tune it, the values of
+// JAVA_TOOL_OPTIONS and the build tools' JVM variables that add nothing:
+// not -javaagent, -agentpath, -XX:OnError or -XX:OnOutOfMemoryError
+// (which run commands), nor -D properties other than these.
+var jvmPlain = []string{"-Xmx", "-Xms", "-Xss", "-XX:MaxRAMPercentage=", "-XX:InitialRAMPercentage=", "-XX:MaxMetaspaceSize=",
+	"-XX:+UseG1GC", "-XX:+UseParallelGC", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=", "-Dfile.encoding=", "-Duser.timezone=",
+	"-Duser.language=", "-Djava.awt.headless="}
