@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/internal/atomicfile"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -71,29 +70,13 @@ func ReadState(path string) (st State, ok bool, err error) {
 	return st, true, nil
 }
 
-// writeState replaces path with st atomically: a temporary file in the same
-// directory, synced, then renamed over it (0600, like the log).
+// writeState replaces path with st atomically ([atomicfile.Write]; 0600,
+// like the log).
 func writeState(path string, st State) error {
 	st.Version = stateVersion
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, append(data, '\n'), 0o600)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ml-ai/command-safety/gate"
 	"github.com/ml-ai/command-safety/hookrun"
 	"github.com/ml-ai/command-safety/hooks"
+	"github.com/ml-ai/command-safety/internal/atomicfile"
 	"github.com/ml-ai/command-safety/settings"
 )
 
@@ -416,35 +417,11 @@ func readSettingsFile(path string) (data []byte, mode fs.FileMode, existed bool,
 	return data, st.Mode().Perm(), true, nil
 }
 
-// writeSettingsFile replaces path atomically (a temporary file in the same
-// directory, then rename), keeping its permission bits.
+// writeSettingsFile replaces path atomically ([atomicfile.Write]), making
+// its directory first, keeping the permission bits given.
 func writeSettingsFile(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil { // a new directory of settings is the user's own
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil { // a new directory of settings is the user's own
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }
