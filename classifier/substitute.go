@@ -88,7 +88,7 @@ func literalText(word *syntax.Word, home string) (string, bool) {
 			if strings.ContainsAny(v, "~{}*?[]") {
 				return "", false
 			}
-			b.WriteString(unescapeLit(v))
+			b.WriteString(unbackslash(v))
 		case *syntax.SglQuoted:
 			if x.Dollar {
 				return "", false
@@ -112,24 +112,6 @@ func literalText(word *syntax.Word, home string) (string, bool) {
 	return b.String(), true
 }
 
-// unescapeLit removes the backslashes of an unquoted literal (`a\ b` is
-// `a b`; a backslash-newline joins lines).
-func unescapeLit(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 // unescapeDouble removes the backslashes bash removes inside double quotes
 // (before `$`, a backquote, `"`, `\` and a newline).
@@ -210,7 +192,7 @@ func (w *walker) litFields(word *syntax.Word) (fields []string, uses, ok bool) {
 				if quoted {
 					cur.WriteString(unescapeDouble(x.Value))
 				} else {
-					cur.WriteString(unescapeLit(x.Value))
+					cur.WriteString(unbackslash(x.Value))
 				}
 				have = true
 			case *syntax.SglQuoted:
