@@ -112,7 +112,6 @@ func literalText(word *syntax.Word, home string) (string, bool) {
 	return b.String(), true
 }
 
-
 // unescapeDouble removes the backslashes bash removes inside double quotes
 // (before `$`, a backquote, `"`, `\` and a newline).
 func unescapeDouble(s string) string {
