@@ -87,6 +87,7 @@ var coreutils = []Program{
 		OperandForms: []OperandForm{{Effects: fx(SystemChange), Why: "hostname NAME sets the host name", Examples: ex("hostname build-box", "hostname -b build-box")}},
 		Examples:     ex("hostname", "hostname -f", "hostname -I")},
 	ro("id", "id", "id -u"),
+	ro("locale", "locale", "locale -a", "locale -k LC_TIME"),
 	{Name: "install", Aliases: names("ginstall"), Effects: fx(WriteInside), Operands: CopyPaths, Why: "install copies files into place",
 		Flags: fl(mode("-m", "--mode"), arg("-o", "--owner", "-g", "--group", "-S", "--suffix"), wpath("-t", "--target-directory"),
 			optArg("--backup", "--context", "--strip-program")),

@@ -66,7 +66,10 @@ var systemTools = []Program{
 		Flags: fl(arg("--pattern", "-r"),
 			Flag{Names: names("-w", "--write", "--system"), Effects: fx(SystemChange), Why: "sysctl -w changes kernel parameters", Examples: ex("sysctl -w vm.swappiness=10")},
 			Flag{Names: names("-p", "--load"), Effects: fx(SystemChange), Why: "sysctl -p loads kernel parameters", Examples: ex("sysctl -p")}),
-		Examples: ex("sysctl -a", "sysctl kern.ostype")},
+		// `sysctl NAME=VALUE` writes without -w (procps and the BSDs).
+		OperandForms: []OperandForm{{Contains: "=", Effects: fx(SystemChange), Why: "sysctl NAME=VALUE changes a kernel parameter",
+			Examples: ex("sysctl vm.swappiness=10", "sysctl kern.maxfiles=65536")}},
+		Examples: ex("sysctl -a", "sysctl kern.ostype", "sysctl -n hw.ncpu vm.swappiness")},
 	{Name: "updatedb", Effects: fx(SystemChange), Why: "updatedb rewrites the system's file database", Examples: ex("updatedb")},
 	{Name: "useradd", Aliases: names("adduser", "deluser", "userdel", "usermod"), Effects: fx(SystemChange), Why: "useradd changes the machine's accounts",
 		Examples: ex("useradd -m bob", "usermod -aG docker u")},
