@@ -643,8 +643,19 @@ func (w *walker) credentialPath(v string) bool {
 	}
 	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config",
 		".config/git/credentials", ".cargo/credentials", ".terraform.d/credentials", ".azure/", ".config/gcloud/", "Library/Keychains/"} {
-		if strings.Contains(v, s) {
+		if strings.Contains(v+"/", s) { // the directory itself too (`tar -c ~/.config/gh`)
 			return true
+		}
+	}
+	if w.opts.Platform == Windows {
+		// Where the same tools keep them on Windows (%APPDATA% is
+		// AppData/Roaming), and the DPAPI stores of Windows itself; v is
+		// lower case there.
+		for _, s := range []string{"appdata/roaming/github cli/", "appdata/roaming/gcloud/", "appdata/roaming/microsoft/credentials/",
+			"appdata/local/microsoft/credentials/", "appdata/roaming/microsoft/protect/", "appdata/roaming/hub"} {
+			if strings.Contains(v+"/", s) {
+				return true
+			}
 		}
 	}
 	return false

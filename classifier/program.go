@@ -1320,6 +1320,9 @@ func (inv *invocation) pathDriven() bool {
 				return true
 			}
 		}
+	case effects.ArchiveFirst:
+		ops := inv.operands[min(inv.entry.Skip, len(inv.operands)):]
+		return len(ops) > 0 && (ops[0].dynamic || ops[0].value != "-" && !inv.remote(ops[0].value))
 	}
 	return false
 }
@@ -1334,7 +1337,7 @@ func (inv *invocation) operandRole() effects.Operands {
 	}
 	if inv.readOnly {
 		switch r {
-		case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths:
+		case effects.WritePaths, effects.DeletePaths, effects.CopyPaths, effects.MovePaths, effects.ArchiveFirst:
 			return effects.ReadPaths
 		}
 	}
@@ -1473,6 +1476,14 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		}
 		if links {
 			inv.recordLinks(sources, dest, len(ops) == 1)
+		}
+	case effects.ArchiveFirst:
+		for k, o := range ops {
+			if k > 0 {
+				w.noteReadField(inv.at, o)
+			} else if o.value != "-" || o.dynamic {
+				inv.writeOperand(base, o)
+			}
 		}
 	case effects.InputOutput:
 		for k, o := range ops {

@@ -543,6 +543,10 @@ const (
 	// Script: the first operand is a script the interpreter runs; with none it
 	// reads its program from stdin (`python x.py`, `bash x.sh`).
 	Script
+	// ArchiveFirst: the first operand is the archive written (`-` is
+	// standard output) and the others are the files read into it (`zip
+	// -r out.zip src`): a credential among them is read, for §5.5.
+	ArchiveFirst
 	// InputOutput: the first operand is read and an optional second one is
 	// the output written (`xxd a.bin`, `uniq -d a.txt out.txt`, `python -m
 	// json.tool in.json out.json`); a single operand is only read.

@@ -47,12 +47,13 @@ func _() {
 	_ = x[MovePaths-5]
 	_ = x[Command-6]
 	_ = x[Script-7]
-	_ = x[InputOutput-8]
+	_ = x[ArchiveFirst-8]
+	_ = x[InputOutput-9]
 }
 
-const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptInputOutput"
+const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptArchiveFirstInputOutput"
 
-var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 79}
+var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 80, 91}
 
 func (i Operands) String() string {
 	idx := int(i) - 0
