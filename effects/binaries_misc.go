@@ -55,7 +55,7 @@ var miscPrograms = []Program{
 		Examples: ex("ffprobe -v error -show_format in.mp4")},
 	{Name: "gdb", Aliases: names("lldb"), Effects: fx(OpaqueMedium), Why: "gdb runs the debugged program and the debugger commands it is given",
 		Flags: fl(arg("-ex", "-iex", "-p", "--pid", "-x", "--command")), SingleDashLong: true, Examples: ex("gdb ./app")},
-	{Name: "gpg", Aliases: names("gpg2"), Effects: fx(Read),
+	{Name: "gpg", Aliases: names("gpg2"), Effects: fx(Read), Operands: ReadPaths,
 		Flags: fl(arg("-u", "--local-user", "-r", "--recipient", "--default-key", "--keyserver", "--pinentry-mode", "--passphrase", "--trust-model", "--homedir"),
 			wpath("-o", "--output"), rpath("--passphrase-file"),
 			Flag{Names: names("--import", "--gen-key", "--full-generate-key", "--quick-generate-key", "--delete-key", "--delete-keys", "--delete-secret-keys", "--edit-key", "--sign-key", "--lsign-key", "--import-ownertrust"),

@@ -277,6 +277,8 @@ var containerPrograms = []Program{
 		Subcommands: []Program{
 			{Name: "annotate", Aliases: names("apply", "autoscale", "create", "edit", "expose", "label", "patch", "replace", "scale", "set", "taint"),
 				Effects: fx(SystemChange, Network), Why: "kubectl apply changes resources on the cluster",
+				// Files whose contents go to the cluster (`create secret --from-file`).
+				Flags:    fl(rpath("--from-file", "--from-env-file")),
 				Examples: ex("kubectl apply -f deploy.yaml", "kubectl scale deploy/web --replicas 3", "kubectl -n prod label pod x a=b")},
 			{Name: "api-resources", Aliases: names("api-versions", "cluster-info", "describe", "events", "explain", "get", "logs", "top", "version", "wait"),
 				Effects: fx(Network), Why: "kubectl get asks the cluster",

@@ -23,7 +23,7 @@ var pythonModules = []Program{
 	{Name: "doctest", Aliases: names("unittest"), PyModule: true, Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
 		Examples: ex("unittest discover -s tests", "doctest README.md")},
 	{Name: "ensurepip", PyModule: true, Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
-	{Name: "http.server", PyModule: true, Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), dir("-d", "--directory")),
+	{Name: "http.server", PyModule: true, Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), rpath("-d", "--directory")),
 		Examples: ex("http.server 8000")},
 	{Name: "json.tool", PyModule: true, Effects: fx(Read), Operands: InputOutput, Flags: fl(arg("--indent")), Examples: ex("json.tool --sort-keys", "json.tool a.json"), NotExamples: ex("json.tool a.json b.json")},
 	{Name: "pdb", PyModule: true, Effects: fx(OpaqueMedium), Why: "pdb runs a program under a debugger that executes the commands typed at it", Examples: ex("pdb tools/x.py")},

@@ -162,6 +162,19 @@ var networkTools = []Program{
 	{Name: "mtr", Aliases: names("tracepath", "traceroute"), Effects: fx(Network), Why: "traceroute sends probes across the network",
 		Flags:    fl(arg("-m", "-q", "-w", "-p", "-i", "-s", "-f", "-z", "-c", "--report-cycles")),
 		Examples: ex("traceroute example.com", "mtr -r -c 5 example.com")},
+	// Mail: the message comes from standard input (or a draft), and the
+	// attachments are files read and sent.
+	{Name: "mail", Aliases: names("bsd-mailx", "mailx", "mutt", "neomutt", "s-nail"), Effects: fx(Network), Why: "mail sends the message it reads to the addresses it is given",
+		Flags:    fl(arg("-s", "-c", "-b", "-r", "-S", "-e", "-F"), rpath("-a", "-A", "--attach", "-i", "-H")),
+		Examples: ex("mail -s hi a@example.com < note.txt", "mutt -s x -a report.pdf -- a@example.com")},
+	{Name: "sendmail", Aliases: names("msmtp", "ssmtp"), Effects: fx(Network), Why: "sendmail sends the message it reads from standard input",
+		Flags:    fl(arg("-f", "-F", "-o", "-a", "--account", "-C", "--host", "--from")),
+		Examples: ex("sendmail -t < mail.txt", "msmtp a@example.com < mail.txt")},
+	// Point-to-point transfers: the operands after send are files sent.
+	{Name: "croc", Aliases: names("magic-wormhole", "wormhole"), Effects: fx(Network), Why: "croc sends and receives files through a relay",
+		Subcommands: []Program{{Name: "receive", Aliases: names("recv", "rx"), Effects: fx(Network, WriteInside), Why: "wormhole receive downloads files into the current directory", Examples: ex("wormhole receive 7-x-y")},
+			{Name: "send", Effects: fx(Network), Operands: ReadPaths, Why: "croc send uploads the files it is given", Examples: ex("croc send report.pdf", "wormhole send report.pdf")}},
+		Other: fx(Network, OpaqueMedium), Examples: ex("croc")},
 	{Name: "nc", Aliases: names("ncat", "netcat"), Effects: fx(Network), Why: "nc opens network connections",
 		Flags: fl(arg("-p", "-s", "-w", "-i", "-q", "-x", "-X", "-I", "-O", "-T", "-V", "-W", "-M", "-m"), wpath("-o", "--output"),
 			prog("-e", "-c", "--exec", "--sh-exec", "--lua-exec")),
@@ -173,8 +186,9 @@ var networkTools = []Program{
 		Flags: fl(wpath("-out"), rpath("-in", "-key", "-config", "-CAfile", "-passin", "-inkey"), arg("-subj", "-days", "-newkey", "-connect", "-servername", "-pass",
 			"-passout", "-md", "-sigopt", "-pkeyopt", "-name", "-certfile", "-nameopt", "-addext")),
 		Subcommands: []Program{
-			rsub("base64", "openssl base64 -d -in a.b64"),
-			rsub("dgst", "openssl dgst -sha256 a.txt"),
+			{Name: "base64", Effects: fx(Read), Operands: ReadPaths, Flags: fl(rpath("-in"), wpath("-out")), SingleDashLong: true,
+				Examples: ex("openssl base64 -d -in a.b64"), NotExamples: ex("openssl base64 -in a.txt -out /tmp/a.b64")},
+			{Name: "dgst", Effects: fx(Read), Operands: ReadPaths, Flags: fl(wpath("-out")), SingleDashLong: true, Examples: ex("openssl dgst -sha256 a.txt")},
 			{Name: "enc", Aliases: names("genpkey", "genrsa", "pkcs12", "pkey", "rand", "req", "rsa", "x509"), Effects: fx(Read),
 				Flags:          fl(wpath("-out"), rpath("-in", "-key", "-config", "-passin", "-inkey", "-CA", "-CAkey"), arg("-subj", "-days", "-newkey", "-pass", "-passout", "-md", "-pkeyopt", "-name", "-addext")),
 				SingleDashLong: true,
