@@ -137,8 +137,12 @@ var shellPrograms = []Program{
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		Examples: ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex("perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
 	{Name: "php", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
-		Why:      "php runs the script it is given",
-		Flags:    fl(inline("-r", "-R", "-B", "-E"), arg("-d", "-z"), rpath("-c", "-f"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("php -l src/a.php")}),
+		Why: "php runs the script it is given",
+		Flags: fl(inline("-r", "-R", "-B", "-E"), arg("-d", "-z"), rpath("-c", "-f"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("php -l src/a.php")},
+			// The built-in web server serves -t's directory (or the current one)
+			// and runs the PHP files in it.
+			Flag{Names: names("-S"), Value: Arg, Effects: fx(Network), Why: "php -S serves a directory over HTTP and runs its PHP files", Examples: ex("php -S localhost:8000 -t public")},
+			rpath("-t")),
 		Examples: ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex("php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
 	{Name: "python", Aliases: names("pypy", "pypy3", "python2", "python3"), Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why:         "python runs the script it is given",
