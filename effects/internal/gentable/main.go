@@ -211,21 +211,25 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 // sorted index of them (Program.FindFlag): below it a scan is as fast.
 const indexFrom = 12
 
-// flagIndex writes the sorted names of fs and the flag each belongs to (the
-// first flag that has it, as a scan would find).
+// flagIndex writes the index of the names of fs, sorted by name
+// (Program.flagIndex): for each name, the first flag that has it, as a scan
+// would find, times 256 plus the name's place in that flag's Names.
 func flagIndex(b *bytes.Buffer, fs []effects.Flag) {
-	at := map[string]int{}
+	at := map[string]uint32{}
 	for i, f := range fs {
-		for _, n := range f.Names {
+		if len(f.Names) > 255 {
+			log.Fatalf("gentable: %d names of one flag do not fit the index", len(f.Names))
+		}
+		for j, n := range f.Names {
 			if _, ok := at[n]; !ok {
-				at[n] = i
+				at[n] = uint32(i)<<8 | uint32(j)
 			}
 		}
 	}
 	if len(at) < indexFrom {
 		return
 	}
-	if len(fs) > 65535 {
+	if len(fs) > 1<<24-1 {
 		log.Fatalf("gentable: %d flags do not fit the index", len(fs))
 	}
 	names := make([]string, 0, len(at))
@@ -233,8 +237,7 @@ func flagIndex(b *bytes.Buffer, fs []effects.Flag) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	strs(b, "flagNames", names)
-	b.WriteString("flagAt: []uint16{")
+	b.WriteString("flagIndex: []uint32{")
 	for _, n := range names {
 		fmt.Fprintf(b, "%d, ", at[n])
 	}
