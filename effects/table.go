@@ -202,7 +202,8 @@ type Program struct {
 	Examples    []string
 	NotExamples []string
 
-	// flagIndex is the index of the names of Flags, sorted by name: each
+	// flagIndex is the index of the names of Flags, sorted by length and
+	// then by name (most comparisons of a lookup are of lengths): each
 	// entry is a flag's index in Flags times 256 plus the name's index in
 	// its Names (the first flag that has a name, as a scan would find). The
 	// generator writes it for entries with many options, so that
@@ -219,7 +220,7 @@ func (p *Program) FindFlag(name string) *Flag {
 		i, j := 0, len(ix) // sort.Search, without its closure
 		for i < j {
 			h := int(uint(i+j) >> 1)
-			if p.indexedName(ix[h]) < name {
+			if n := p.indexedName(ix[h]); len(n) < len(name) || len(n) == len(name) && sameLenLess(n, name) {
 				i = h + 1
 			} else {
 				j = h
@@ -238,6 +239,18 @@ func (p *Program) FindFlag(name string) *Flag {
 		}
 	}
 	return nil
+}
+
+// sameLenLess reports whether a < b for strings of the same length, inline:
+// option names are short and most differ early, so a loop is cheaper than
+// a call to the runtime's comparison.
+func sameLenLess(a, b string) bool {
+	for k := 0; k < len(a) && k < len(b); k++ {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
 }
 
 // indexedName is the option name an entry of [Program.flagIndex] stands

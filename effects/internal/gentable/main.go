@@ -291,8 +291,8 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 // sorted index of them (Program.FindFlag): below it a scan is as fast.
 const indexFrom = 12
 
-// flagIndex writes the index of the names of fs, sorted by name
-// (Program.flagIndex): for each name, the first flag that has it, as a scan
+// flagIndex writes the index of the names of fs, sorted by length and then
+// by name (Program.flagIndex): for each name, the first flag that has it, as a scan
 // would find, times 256 plus the name's place in that flag's Names.
 func flagIndex(b *bytes.Buffer, fs []effects.Flag) {
 	at := map[string]uint32{}
@@ -316,7 +316,12 @@ func flagIndex(b *bytes.Buffer, fs []effects.Flag) {
 	for n := range at {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) < len(names[j])
+		}
+		return names[i] < names[j]
+	})
 	b.WriteString("flagIndex: []uint32{")
 	for _, n := range names {
 		fmt.Fprintf(b, "%d, ", at[n])
