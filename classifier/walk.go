@@ -195,10 +195,10 @@ func newWalker(src string, opts Options) *walker {
 // typical command allocates, which the garbage collector pays for.
 var walkers = sync.Pool{New: func() any { return new(walker) }}
 
-// init makes w a new walker for src with opts, as if just allocated; only
-// the scratch space of a recycled walker is kept.
+// init makes w, a zero walker (new, or recycled by [walker.release]) but
+// for its scratch space, the walker for src with opts.
 func (w *walker) init(src string, opts Options) {
-	*w = walker{orig: src, opts: opts, allKnown: true, unitLimit: MaxUnits * len(opts.Shell.readings()), pathBuf: w.pathBuf[:0]}
+	w.orig, w.opts, w.allKnown, w.unitLimit = src, opts, true, MaxUnits*len(opts.Shell.readings())
 	w.kinds = w.kindsBuf[:0]
 	w.opts.Home = ""
 	w.opts.Home = w.absPath(opts.Home)
@@ -224,8 +224,9 @@ func (w *walker) init(src string, opts Options) {
 	}
 }
 
-// release gives w back to [walkers], holding nothing of the classification
-// it made (its parts are the caller's now).
+// release gives w back to [walkers], zero but for its scratch space, as
+// [walker.init] expects it: it holds nothing of the classification it made
+// (its parts are the caller's now).
 func (w *walker) release() {
 	*w = walker{pathBuf: w.pathBuf[:0]}
 	walkers.Put(w)
