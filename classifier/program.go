@@ -1200,10 +1200,12 @@ func lexicallyBelow(v string) bool {
 	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
 		return false
 	}
-	for _, seg := range strings.Split(v, "/") {
+	for rest := v; rest != ""; { // the segments, without allocating them
+		seg, next, _ := strings.Cut(rest, "/")
 		if seg == ".." {
 			return false
 		}
+		rest = next
 	}
 	return true
 }
