@@ -1069,7 +1069,13 @@ func (inv *invocation) repoConfig() {
 // The request's own cwd is taken as given, not resolved.
 func (w *walker) inRoot(d string) bool {
 	for _, r := range w.opts.Workspaces {
-		if r != "" && w.under(d, w.absPath(r)) {
+		if r == "" {
+			continue
+		}
+		if w.opts.Platform == Windows {
+			r = w.absPath(r) // elsewhere newWalker cleaned the roots: absPath would not change them
+		}
+		if w.under(d, r) {
 			return true
 		}
 	}
