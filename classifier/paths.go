@@ -45,7 +45,29 @@ func cleanAbs(p string) string {
 	if p == "" || !strings.HasPrefix(p, "/") {
 		return ""
 	}
+	if isCleanAbs(p) {
+		return p // most paths are clean already: one scan, not Clean's rewrite
+	}
 	return path.Clean(p)
+}
+
+// isCleanAbs reports whether path.Clean leaves the absolute path p as it
+// is: no empty, `.` or `..` component, and no trailing slash but the
+// root's.
+func isCleanAbs(p string) bool {
+	if p == "/" {
+		return true
+	}
+	start := 1
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			if seg := p[start:i]; seg == "" || seg == "." || seg == ".." {
+				return false
+			}
+			start = i + 1
+		}
+	}
+	return true
 }
 
 // maxCandidates bounds the number of working directories tracked at once.
