@@ -58,16 +58,11 @@ func isCleanAbs(p string) bool {
 	if p == "/" {
 		return true
 	}
-	start := 1
-	for i := 1; i <= len(p); i++ {
-		if i == len(p) || p[i] == '/' {
-			if seg := p[start:i]; seg == "" || seg == "." || seg == ".." {
-				return false
-			}
-			start = i + 1
-		}
+	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") {
+		return false
 	}
-	return true
+	// The runtime's vectorized searches: cheaper than a loop over the bytes.
+	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../")
 }
 
 // maxCandidates bounds the number of working directories tracked at once.
