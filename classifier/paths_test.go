@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestIsCleanAbs checks cleanAbs's fast path against path.Clean: on every
-// absolute path of up to 8 bytes made of `/`, `.` and `a`, isCleanAbs says
-// whether Clean leaves the path as it is, so cleanAbs returns what Clean
-// returns.
+// TestIsCleanAbs checks the fast paths of cleanAbs, dirOf and joinPath
+// against package path: on every absolute path of up to 8 bytes made of
+// `/`, `.` and `a`, isCleanAbs says whether Clean leaves the path as it is,
+// and cleanAbs, dirOf and joinPath return what Clean, Dir and Join return.
 func TestIsCleanAbs(t *testing.T) {
 	alphabet := []byte{'/', '.', 'a'}
 	var gen func(p []byte)
@@ -21,6 +21,14 @@ func TestIsCleanAbs(t *testing.T) {
 		}
 		if got, want := cleanAbs(s), path.Clean(s); got != want {
 			t.Errorf("cleanAbs(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := dirOf(s), path.Dir(s); got != want {
+			t.Errorf("dirOf(%q) = %q, want %q", s, got, want)
+		}
+		for _, name := range []string{"a", ".a/b", "..", "/a", "a/", "."} {
+			if got, want := joinPath(s, name), path.Join(s, name); got != want {
+				t.Errorf("joinPath(%q, %q) = %q, want %q", s, name, got, want)
+			}
 		}
 		if len(p) == 8 {
 			return
@@ -36,6 +44,9 @@ func TestIsCleanAbs(t *testing.T) {
 	for _, p := range []string{"", "a/b", "."} {
 		if cleanAbs(p) != "" {
 			t.Errorf("cleanAbs(%q) = %q, want \"\" (not absolute)", p, cleanAbs(p))
+		}
+		if dirOf(p) != path.Dir(p) || joinPath(p, "x") != path.Join(p, "x") || joinPath("/x", p) != path.Join("/x", p) {
+			t.Errorf("dirOf or joinPath of %q differs from path's", p)
 		}
 	}
 }

@@ -83,12 +83,12 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 	}
 	if w.opts.Platform == Windows && strings.ContainsAny(prog, `\/`) {
 		// `C:\Program Files\Git\usr\bin\rm.exe` is rm (SPEC rule 6).
-		if p, ok := winPath(prog, w.opts.Home); ok && winProgramDir(path.Dir(p)) {
+		if p, ok := winPath(prog, w.opts.Home); ok && winProgramDir(dirOf(p)) {
 			prog = path.Base(p)
 		}
 	}
 	if strings.Contains(prog, "/") {
-		if systemDirs[path.Dir(prog)] {
+		if systemDirs[dirOf(prog)] {
 			prog = path.Base(prog)
 		} else {
 			// The gate's own binary, by whatever path or link, is its entry
@@ -1443,7 +1443,7 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		if t := inv.target; t != nil && t.value != nil && !t.value.dynamic {
 			for _, o := range ops { // mv -t DIR a b replaces DIR/a and DIR/b
 				if !o.dynamic && !o.glob {
-					inv.replaced(base, path.Join(t.value.value, path.Base(o.value)), false)
+					inv.replaced(base, joinPath(t.value.value, path.Base(o.value)), false)
 				}
 			}
 		}
