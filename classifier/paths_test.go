@@ -50,3 +50,13 @@ func TestIsCleanAbs(t *testing.T) {
 		}
 	}
 }
+
+// TestShortOption checks that shortOption names every byte of a cluster as
+// "-" + string(rune(c)) does.
+func TestShortOption(t *testing.T) {
+	for c := range 256 {
+		if got, want := shortOption(byte(c)), "-"+string(rune(c)); got != want {
+			t.Errorf("shortOption(%#x) = %q, want %q", c, got, want)
+		}
+	}
+}

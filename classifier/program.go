@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -648,7 +649,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	}
 	// A cluster of short options: -rf, -ofile, -C dir.
 	for j := 1; j < len(v); j++ {
-		name := "-" + string(v[j])
+		name := shortOption(v[j])
 		f := findFlag(e, name)
 		if f == nil {
 			inv.unknownOption(e, name, matchNone)
@@ -673,6 +674,25 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// shortOptions holds `-` and each ASCII byte, for shortOption.
+var shortOptions = func() string {
+	b := make([]byte, 0, 2*utf8.RuneSelf)
+	for c := range utf8.RuneSelf {
+		b = append(b, '-', byte(c))
+	}
+	return string(b)
+}()
+
+// shortOption is "-" + string(rune(c)), the name of a short option in a
+// cluster (`-la`), without building it for an ASCII letter: a cluster's
+// letters are looked up and recorded for every command that has one.
+func shortOption(c byte) string {
+	if c < utf8.RuneSelf {
+		return shortOptions[2*int(c) : 2*int(c)+2]
+	}
+	return "-" + string(rune(c)) // as the cluster's reason has always named it
+}
 
 // mayBeOption reports whether a word only known at run time may expand to
 // an option: it does not start with a literal other than `-` (`./$x`,
