@@ -376,7 +376,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				// `npm install -g x`: npm reads its options anywhere).
 				inv.inherited = inv.inherited[:0]
 				for _, h := range inv.flags {
-					if f := findFlag(s, h.name); f != nil && f != h.flag {
+					// Also when f is h.flag: the generated table shares a
+					// subcommand's flags that are its program's own.
+					if f := findFlag(s, h.name); f != nil {
 						inv.inherited = append(inv.inherited, flagHit{flag: f, name: h.name, value: h.value})
 					}
 				}
