@@ -51,11 +51,14 @@ func Classify(src string, opts Options) (res Result) {
 			Reason: fmt.Sprintf("the command nests brackets deeper than %d levels", MaxDepth),
 		}}}
 	}
-	w := newWalker(src, opts)
+	w := walkers.Get().(*walker)
+	w.init(src, opts)
 	w.classifyLine(src)
 	w.envLeftovers()
 	w.finish()
-	return Result{Parts: w.parts, AllKnown: w.allKnown, Shell: opts.Shell}
+	res = Result{Parts: w.parts, AllKnown: w.allKnown, Shell: opts.Shell}
+	w.release() // not on a panic: that walker is dropped
+	return res
 }
 
 // classifyLine classifies the whole command src in the dialect the options

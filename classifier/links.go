@@ -81,7 +81,7 @@ func (w *walker) isLink(value string, dirs []string) bool {
 			if d == "" {
 				return true
 			}
-			p = path.Join(d, p)
+			p = joinPath(d, p)
 		}
 		p = path.Clean(p)
 		if p == "/" {
@@ -90,9 +90,9 @@ func (w *walker) isLink(value string, dirs []string) bool {
 		if w.resolutions >= maxResolutions {
 			return true
 		}
-		parent := w.evalPrefix(path.Dir(p))
+		parent := w.evalPrefix(dirOf(p))
 		full := w.evalPrefix(p)
-		if !w.same(full, path.Join(parent, path.Base(p))) || w.throughLink(full) {
+		if !w.same(full, joinPath(parent, path.Base(p))) || w.throughLink(full) {
 			return true
 		}
 	}

@@ -46,7 +46,47 @@ func cleanAbs(p string) string {
 	if p == "" || !strings.HasPrefix(p, "/") {
 		return ""
 	}
+	if isCleanAbs(p) {
+		return p // most paths are clean already: one scan, not Clean's rewrite
+	}
 	return path.Clean(p)
+}
+
+// isCleanAbs reports whether path.Clean leaves the absolute path p as it
+// is: no empty, `.` or `..` component, and no trailing slash but the
+// root's.
+func isCleanAbs(p string) bool {
+	if p == "/" {
+		return true
+	}
+	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") {
+		return false
+	}
+	// The runtime's vectorized searches: cheaper than a loop over the bytes.
+	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../")
+}
+
+// dirOf is path.Dir(p), without Clean's rewrite when p is a clean absolute
+// path already (as resolved paths are).
+func dirOf(p string) string {
+	if p != "" && p[0] == '/' && isCleanAbs(p) {
+		if i := strings.LastIndexByte(p, '/'); i > 0 {
+			return p[:i]
+		}
+		return "/"
+	}
+	return path.Dir(p)
+}
+
+// joinPath is path.Join(dir, name), without Clean's rewrite when the joined
+// path is a clean absolute path already.
+func joinPath(dir, name string) string {
+	if dir != "" && name != "" {
+		if s := dir + "/" + name; s[0] == '/' && isCleanAbs(s) {
+			return s
+		}
+	}
+	return path.Join(dir, name)
 }
 
 // maxCandidates bounds the number of working directories tracked at once.
@@ -117,7 +157,7 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 			if !ok {
 				return ""
 			}
-			cur = append(cur[:0], path.Dir(r)...)
+			cur = append(cur[:0], dirOf(r)...)
 		default:
 			if glob && (hasGlobChars(c) || strings.Contains(c, "(")) {
 				if strings.Contains(c, "(") && strings.Contains(c, "..") {
@@ -152,7 +192,7 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 	}
 	if sawGlob {
 		// The names the glob matches are children of the resolved directory.
-		return path.Join(r, last)
+		return joinPath(r, last)
 	}
 	return r
 }
@@ -248,14 +288,14 @@ func (w *walker) evalPrefixUncached(p string) prefix {
 		dir = "/"
 	}
 	if base == "" || base == "." || base == ".." {
-		dir, base = path.Dir(p), path.Base(p)
+		dir, base = dirOf(p), path.Base(p)
 	}
 	parent := w.evalPrefixOf(dir)
 	child := parent.path + "/" + base
 	if parent.path == "/" {
 		child = "/" + base
 	} else if !strings.HasPrefix(parent.path, "/") || strings.HasSuffix(parent.path, "/") {
-		child = path.Join(parent.path, base)
+		child = joinPath(parent.path, base)
 	}
 	if !parent.exists {
 		return prefix{path: child}
@@ -294,7 +334,7 @@ func (w *walker) dangling(child, dir string, err error) prefix {
 		return prefix{path: child}
 	}
 	if !path.IsAbs(target) {
-		target = path.Join(dir, target)
+		target = joinPath(dir, target)
 	}
 	w.linkHops++
 	r := w.evalPrefixOf(path.Clean(target))
@@ -370,7 +410,7 @@ func (w *walker) isRuleStore(p string) bool {
 		names = asciiLower(p) // compared with lower-case spellings below
 	}
 	base := path.Base(names)
-	dir := path.Base(path.Dir(names))
+	dir := path.Base(dirOf(names))
 	user := "User"
 	if w.foldCase() {
 		user = "user"
@@ -449,7 +489,7 @@ func (w *walker) locate(p string) location {
 			return locSystem
 		}
 	} else {
-		if p == "/" || path.Dir(p) == "/" && !strings.HasPrefix(p, "/tmp") {
+		if p == "/" || dirOf(p) == "/" && !strings.HasPrefix(p, "/tmp") {
 			return locSystem
 		}
 		for _, e := range systemExceptions {
@@ -827,7 +867,7 @@ func (w *walker) inCwd(v string) []string {
 		// A directory with no dot-directory, Library or /proc in it adds
 		// nothing the operand's own text does not name.
 		if d != "" && (strings.Contains(d, "/.") || strings.Contains(d, "/Library") || strings.HasPrefix(d, "/proc")) {
-			out = append(out, path.Join(d, v))
+			out = append(out, joinPath(d, v))
 		}
 	}
 	return out

@@ -261,10 +261,10 @@ func asciiLower(s string) string {
 // drive Windows, Program Files (and Program Files (x86)) or ProgramData and
 // what is under them.
 func windowsSystem(p string) bool {
-	if p == "/" || path.Dir(p) == "/" {
+	if p == "/" || dirOf(p) == "/" {
 		return true // a drive root, or /unc
 	}
-	if !strings.HasPrefix(p, uncRoot+"/") && path.Dir(path.Dir(p)) == "/" {
+	if !strings.HasPrefix(p, uncRoot+"/") && dirOf(dirOf(p)) == "/" {
 		return true // C:\x.txt, C:\Users
 	}
 	if rest, ok := strings.CutPrefix(p, uncRoot+"/"); ok {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -92,12 +93,12 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 	}
 	if w.opts.Platform == Windows && strings.ContainsAny(prog, `\/`) {
 		// `C:\Program Files\Git\usr\bin\rm.exe` is rm (SPEC rule 6).
-		if p, ok := winPath(prog, w.opts.Home); ok && winProgramDir(path.Dir(p)) {
+		if p, ok := winPath(prog, w.opts.Home); ok && winProgramDir(dirOf(p)) {
 			prog = path.Base(p)
 		}
 	}
 	if strings.Contains(prog, "/") {
-		if systemDirs[path.Dir(prog)] {
+		if systemDirs[dirOf(prog)] {
 			prog = path.Base(prog)
 		} else {
 			// The gate's own binary, by whatever path or link, is its entry
@@ -388,7 +389,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				// `npm install -g x`: npm reads its options anywhere).
 				inv.inherited = inv.inherited[:0]
 				for _, h := range inv.flags {
-					if f := findFlag(s, h.name); f != nil && f != h.flag {
+					// Also when f is h.flag: the generated table shares a
+					// subcommand's flags that are its program's own.
+					if f := findFlag(s, h.name); f != nil {
 						inv.inherited = append(inv.inherited, flagHit{flag: f, name: h.name, value: h.value})
 					}
 				}
@@ -661,7 +664,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 	}
 	// A cluster of short options: -rf, -ofile, -C dir.
 	for j := 1; j < len(v); j++ {
-		name := "-" + string(v[j])
+		name := shortOption(v[j])
 		f := findFlag(e, name)
 		if f == nil {
 			inv.unknownOption(e, name, matchNone)
@@ -686,6 +689,25 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// shortOptions holds `-` and each ASCII byte, for shortOption.
+var shortOptions = func() string {
+	b := make([]byte, 0, 2*utf8.RuneSelf)
+	for c := range utf8.RuneSelf {
+		b = append(b, '-', byte(c))
+	}
+	return string(b)
+}()
+
+// shortOption is "-" + string(rune(c)), the name of a short option in a
+// cluster (`-la`), without building it for an ASCII letter: a cluster's
+// letters are looked up and recorded for every command that has one.
+func shortOption(c byte) string {
+	if c < utf8.RuneSelf {
+		return shortOptions[2*int(c) : 2*int(c)+2]
+	}
+	return "-" + string(rune(c)) // as the cluster's reason has always named it
+}
 
 // mayBeOption reports whether a word only known at run time may expand to
 // an option: it does not start with a literal other than `-` (`./$x`,
@@ -1084,7 +1106,13 @@ func (inv *invocation) repoConfig() {
 // The request's own cwd is taken as given, not resolved.
 func (w *walker) inRoot(d string) bool {
 	for _, r := range w.opts.Workspaces {
-		if r != "" && w.under(d, w.absPath(r)) {
+		if r == "" {
+			continue
+		}
+		if w.opts.Platform == Windows {
+			r = w.absPath(r) // elsewhere newWalker cleaned the roots: absPath would not change them
+		}
+		if w.under(d, r) {
 			return true
 		}
 	}
@@ -1215,10 +1243,12 @@ func lexicallyBelow(v string) bool {
 	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
 		return false
 	}
-	for _, seg := range strings.Split(v, "/") {
+	for rest := v; rest != ""; { // the segments, without allocating them
+		seg, next, _ := strings.Cut(rest, "/")
 		if seg == ".." {
 			return false
 		}
+		rest = next
 	}
 	return true
 }
@@ -1516,7 +1546,7 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		if t := inv.target; t != nil && t.value != nil && !t.value.dynamic {
 			for _, o := range ops { // mv -t DIR a b replaces DIR/a and DIR/b
 				if !o.dynamic && !o.glob {
-					inv.replaced(base, path.Join(t.value.value, path.Base(o.value)), false)
+					inv.replaced(base, joinPath(t.value.value, path.Base(o.value)), false)
 				}
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"slices"
 	"strings"
 
@@ -108,7 +107,7 @@ func (inv *invocation) installed(e *effects.Program, a field) (entry *effects.Pr
 // lookup npm, pnpm, yarn and bun make, and where uv keeps a project's
 // virtualenv.
 func (w *walker) installedIn(d, rel string) bool {
-	for q := d; q != ""; q = path.Dir(q) {
+	for q := d; q != ""; q = dirOf(q) {
 		l := w.placeDir(q)
 		if l != locInside && l != locRoot {
 			return false
@@ -156,7 +155,7 @@ func (inv *invocation) noScript(name string) bool {
 	w := inv.w
 	for _, d := range inv.dirs {
 		found := false
-		for q := d; q != ""; q = path.Dir(q) {
+		for q := d; q != ""; q = dirOf(q) {
 			l := w.placeDir(q)
 			if l != locInside && l != locRoot {
 				return false

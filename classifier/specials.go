@@ -495,7 +495,8 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			inv.script(args[i:])
 			return nil, true
 		}
-		if name, _, _ := strings.Cut(v, "="); findFlag(e, name) != nil && findFlag(e, name).Replace {
+		name, _, _ := strings.Cut(v, "=")
+		if f := findFlag(e, name); f != nil && f.Replace {
 			return args, false
 		}
 		if clusterHasInline(e, v) {

@@ -68,7 +68,7 @@ func (w *walker) resolveMember(name string) storeMember {
 		m.dir = m.hasID && w.evalPrefixOf(r.path).dir
 	}
 	if m.path != "/" {
-		m.dirID, m.hasDir = w.idOf(path.Dir(m.path))
+		m.dirID, m.hasDir = w.idOf(dirOf(m.path))
 	}
 	return m
 }
@@ -124,7 +124,7 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 	}
 	for _, r := range w.roots() {
 		for _, f := range workspaceStoreFiles {
-			add(path.Join(r, f))
+			add(joinPath(r, f))
 		}
 	}
 	return s
@@ -149,7 +149,7 @@ func (w *walker) storeHolds(p string) (string, bool) {
 	} else if p != "/" {
 		// A new file: the member's name in the member's directory, reached
 		// through another name of that directory (a bind mount).
-		if did, ok := w.idOf(path.Dir(p)); ok {
+		if did, ok := w.idOf(dirOf(p)); ok {
 			base := path.Base(p)
 			for _, m := range s.members {
 				if m.hasDir && m.dirID == did && w.same(path.Base(m.path), base) {
@@ -160,7 +160,7 @@ func (w *walker) storeHolds(p string) (string, bool) {
 	}
 	if len(s.dirIDs) > 0 {
 		// Inside a member directory seen through another name.
-		for q := path.Dir(p); ; q = path.Dir(q) {
+		for q := dirOf(p); ; q = dirOf(q) {
 			if id, ok := w.idOf(q); ok {
 				if i, ok := s.dirIDs[id]; ok {
 					return s.members[i].name, true
@@ -194,7 +194,7 @@ func (w *walker) storeWithin(p string) (string, bool) {
 		seen := map[string]bool{}
 		for i, m := range s.members {
 			// Members share their upper directories: stop at one seen.
-			for q := path.Dir(m.path); q != "/" && q != "." && !seen[q]; q = path.Dir(q) {
+			for q := dirOf(m.path); q != "/" && q != "." && !seen[q]; q = dirOf(q) {
 				seen[q] = true
 				if aid, ok := w.idOf(q); ok {
 					s.ancestors[aid] = i

@@ -218,32 +218,34 @@ type Program struct {
 	Examples    []string
 	NotExamples []string
 
-	// flagNames are the names of Flags, sorted, and flagAt the index in
-	// Flags of each: the generator writes them for entries with many
-	// options, so that [Program.FindFlag] need not scan (an option is looked
-	// up for every option word a command has).
-	flagNames []string
-	flagAt    []uint16
+	// flagIndex is the index of the names of Flags, sorted by length and
+	// then by name (most comparisons of a lookup are of lengths): each
+	// entry is a flag's index in Flags times 256 plus the name's index in
+	// its Names (the first flag that has a name, as a scan would find). The
+	// generator writes it for entries with many options, so that
+	// [Program.FindFlag] need not scan (an option is looked up for every
+	// option word a command has). It holds no pointers, so the garbage
+	// collector does not scan it as it scans the rest of the table on
+	// every cycle.
+	flagIndex []uint32
 }
 
 // FindFlag returns the flag of p that has the name exactly, or nil.
 func (p *Program) FindFlag(name string) *Flag {
-	if p.flagNames != nil {
-		i, j := 0, len(p.flagNames) // sort.SearchStrings, without its closure
+	if ix := p.flagIndex; ix != nil {
+		i, j := 0, len(ix) // sort.Search, without its closure
 		for i < j {
 			h := int(uint(i+j) >> 1)
-			if p.flagNames[h] < name {
+			if n := p.indexedName(ix[h]); len(n) < len(name) || len(n) == len(name) && sameLenLess(n, name) {
 				i = h + 1
 			} else {
 				j = h
 			}
 		}
-		if i < len(p.flagNames) && p.flagNames[i] == name && i < len(p.flagAt) && int(p.flagAt[i]) < len(p.Flags) {
-			return &p.Flags[p.flagAt[i]]
+		if i < len(ix) && name != "" && p.indexedName(ix[i]) == name {
+			return &p.Flags[ix[i]>>8] // in range: indexedName found it
 		}
-		if len(p.flagAt) == len(p.flagNames) {
-			return nil
-		}
+		return nil
 	}
 	for i := range p.Flags {
 		for _, n := range p.Flags[i].Names {
@@ -253,6 +255,28 @@ func (p *Program) FindFlag(name string) *Flag {
 		}
 	}
 	return nil
+}
+
+// sameLenLess reports whether a < b for strings of the same length, inline:
+// option names are short and most differ early, so a loop is cheaper than
+// a call to the runtime's comparison.
+func sameLenLess(a, b string) bool {
+	for k := 0; k < len(a) && k < len(b); k++ {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
+}
+
+// indexedName is the option name an entry of [Program.flagIndex] stands
+// for; "" for an entry out of range (the index does not match Flags).
+func (p *Program) indexedName(x uint32) string {
+	f, n := int(x>>8), int(x&0xff)
+	if f >= len(p.Flags) || n >= len(p.Flags[f].Names) {
+		return ""
+	}
+	return p.Flags[f].Names[n]
 }
 
 // Flag is an option of a [Program].

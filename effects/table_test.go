@@ -488,7 +488,7 @@ func TestRunners(t *testing.T) {
 func TestFindFlagIndex(t *testing.T) {
 	indexed := 0
 	walkTable(func(path string, p *Program) {
-		if p.flagNames != nil {
+		if p.flagIndex != nil {
 			indexed++
 		}
 		seen := map[string]bool{}
