@@ -174,6 +174,19 @@ func (w *walker) absPath(p string) string {
 	return cleanAbs(p)
 }
 
+// placed is [walker.absPath] for a path that may already be in the
+// classifier's spelling (a workspace root newWalker converted, a store
+// member joined to one): on Windows such a path under [uncRoot] is not
+// converted again, which would fail (`/unc` is no drive) and lose it.
+// Only for the gate's own paths, never for words of the command, where
+// `/unc/...` is a directory of MSYS's tree.
+func (w *walker) placed(p string) string {
+	if w.opts.Platform == Windows && strings.HasPrefix(p, uncRoot+"/") {
+		return cleanAbs(p)
+	}
+	return w.absPath(p)
+}
+
 // display is p, in the classifier's spelling, as the platform spells it
 // for a reason: `C:\Windows\x` for /c/Windows/x on Windows.
 func (w *walker) display(p string) string {

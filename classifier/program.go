@@ -1109,9 +1109,8 @@ func (w *walker) inRoot(d string) bool {
 		if r == "" {
 			continue
 		}
-		if w.opts.Platform == Windows {
-			r = w.absPath(r) // elsewhere newWalker cleaned the roots: absPath would not change them
-		}
+		// newWalker made the roots absolute and clean in the classifier's
+		// spelling; a root it could not place is "" and skipped above.
 		if w.under(d, r) {
 			return true
 		}

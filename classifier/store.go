@@ -90,7 +90,7 @@ func (w *walker) ruleStoreMembers() *ruleStore {
 		w.evalCache = c
 	}
 	add := func(p string) {
-		p = w.absPath(p)
+		p = w.placed(p) // the roots and (on Windows) the store are converted already
 		if p == "" {
 			return
 		}
