@@ -32,12 +32,14 @@ var layering = map[string][]string{
 	"review": {"audit", "effects"},
 	// The OpenTelemetry export reads committed rows and hands them to the
 	// SDK; the answer path (gate, hooks) never imports it.
-	"telemetry": {"audit", "gate", "effects", "settings", "go.opentelemetry.io/otel"},
+	"telemetry": {"audit", "gate", "effects", "settings", "internal/atomicfile", "go.opentelemetry.io/otel"},
 	// A real collector OTLP receiver, for tests only.
 	"telemetry/otlptest":      {"go.opentelemetry.io/collector/"},
 	"cmd/command-safety":      {"*"},
 	"cmd/command-safety-hook": {"hookrun", "hooks", "journal", "gate"},
 	"bench":                   {"*"},
+	// Replacing a file whole (settings, telemetry's state): the standard library only.
+	"internal/atomicfile": {},
 	// The benchmarks' shared inputs, for benchmarks only.
 	"internal/benchmix": {"classifier"},
 	// The real agent CLIs' end-to-end tests run the built binary, as an
