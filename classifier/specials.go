@@ -1428,6 +1428,12 @@ func (inv *invocation) docker() {
 		if !h.value.dynamic && w.hostMount(src) {
 			inv.privileged("a mount of the host's " + src)
 		}
+		if !h.value.dynamic && (strings.HasPrefix(src, "/") || strings.HasPrefix(src, ".") || w.opts.Platform == Windows && strings.ContainsAny(src, `\/`)) {
+			// A bind mount hands the container what it names, to read and
+			// send anywhere (`-v ~/.ssh:/k`): the exfiltration rule reads it
+			// as a file read. A bare name is a named volume.
+			w.noteReadValue(inv.at, src, false)
+		}
 	}
 }
 
