@@ -649,7 +649,9 @@ var gitPrograms = []Program{
 				Examples: ex("gh run rerun 123")},
 			sub("search", fx(Network), "gh search asks GitHub", "gh search repos x"),
 			sub("secret", fx(Network), "gh secret reads or sets secrets on GitHub", "gh secret list"),
-			sub("ssh-key", fx(Network), "gh ssh-key talks to GitHub", "gh ssh-key list"),
+			// gh ssh-key add and gh gpg-key add upload the key file they are given.
+			{Name: "ssh-key", Effects: fx(Network), Why: "gh ssh-key talks to GitHub", Operands: ReadPaths,
+				Examples: ex("gh ssh-key list", "gh ssh-key add key.pub -t laptop")},
 			sub("status", fx(Network), "gh status asks GitHub", "gh status"),
 			sub("variable", fx(Network), "gh variable talks to GitHub", "gh variable list"),
 			rsub("version", "gh version"),

@@ -217,7 +217,9 @@ var networkTools = []Program{
 	// ssh -i names the key it authenticates with, which it does not send: a
 	// value, not a credential read.
 	{Name: "ssh", Effects: fx(Network), Operands: Command, Skip: 1, Special: SpecialSSH, Why: "ssh connects to another host",
-		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-I", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-o", "-i"), rpath("-F")),
+		// A configuration names ProxyCommand and LocalCommand programs; -I
+		// loads a PKCS#11 library.
+		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-o", "-i"), code("-F", "-I")),
 		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la", "ssh -4p 2222 host uptime"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host", "ssh -oProxyCommand='sh -c x' host", "ssh -4p 2222 host rm -rf /")},
 	{Name: "ssh-add", Effects: fx(SystemChange), Why: "ssh-add loads private keys into the agent", Flags: fl(arg("-t", "-E", "-S", "-s", "-e", "-h", "-H"),
 		Flag{Names: names("-l", "-L", "-T"), Replace: true, Effects: fx(Read), Examples: ex("ssh-add -l")}), Examples: ex("ssh-add")},
