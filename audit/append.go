@@ -222,13 +222,23 @@ func (l *Log) commit(batch []*appendReq) {
 	var rowErr error
 	// The hooks' journal goes in first, in the same transaction: ids keep
 	// following the order verdicts were answered in.
+	// So do serve's rings ([Log.UseRing]).
 	var jb *journal.Batch
+	ringsDone := func(bool) {}
 	err := l.transaction(live[0].queued, func(tx *sql.Tx) error {
 		_ = jb.Done(false) // an earlier try's
 		jb = nil
+		ringsDone(false)
+		ringsDone = func(bool) {}
 		if l.journal != "" && journal.Pending(l.journal) {
 			var err error
 			if jb, _, err = l.ingestTx(context.Background(), tx); err != nil {
+				return err
+			}
+		}
+		if l.ringsPending(context.Background(), tx) {
+			var err error
+			if _, ringsDone, err = l.ingestRingsTx(context.Background(), tx); err != nil {
 				return err
 			}
 		}
@@ -245,6 +255,7 @@ func (l *Log) commit(batch []*appendReq) {
 		return nil
 	})
 	_ = jb.Done(err == nil && rowErr == nil)
+	ringsDone(err == nil && rowErr == nil)
 	if rowErr != nil {
 		for _, r := range live {
 			l.commit([]*appendReq{r})
@@ -359,6 +370,19 @@ func Record(ctx context.Context, l *Log, v gate.Verdict, session string, waiting
 	if l == nil {
 		err := fmt.Errorf("%w: it is not open", ErrUnavailable)
 		return Downgrade(v, err), err
+	}
+	if l.ring != nil && ringWorthy(v) {
+		// On record once the ring is; a full or failed ring leaves the
+		// verdict to the log itself, below, unless the log is what kept the
+		// ring full.
+		rv, err := l.recordRing(v, session)
+		if err == nil {
+			return rv, nil
+		}
+		if errors.Is(err, errRingBlocked) {
+			err = fmt.Errorf("%w: %w", ErrUnavailable, err)
+			return Downgrade(v, err), err
+		}
 	}
 	id, err := l.Append(ctx, v, session, waiting)
 	if err != nil {

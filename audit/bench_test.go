@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -316,5 +317,52 @@ func (p *preparedInserts) ExecContext(ctx context.Context, query string, args ..
 func (p *preparedInserts) close() {
 	for _, st := range p.stmts {
 		st.Close()
+	}
+}
+
+// BenchmarkRecord measures Record as serve calls it for an allow, with
+// serve's ring (UseRing: one overwrite and fdatasync, the log taking the
+// rows a few milliseconds later) and without it (an append with its
+// commit), from 1 and 8 goroutines at once: records/s and, alone, the
+// median.
+func BenchmarkRecord(b *testing.B) {
+	v := verdict("git status", "claude-code", part(effects.Read, "git status", "git", effects.Allow))
+	for _, ring := range []bool{false, true} {
+		for _, writers := range []int{1, 8} {
+			b.Run(fmt.Sprintf("ring=%v/writers=%d", ring, writers), func(b *testing.B) {
+				l := openTemp(b)
+				if ring {
+					if err := l.UseRing(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				ctx := context.Background()
+				n := max(b.N/writers, 1)
+				lat := make([][]time.Duration, writers)
+				b.ResetTimer()
+				var wg sync.WaitGroup
+				for w := range writers {
+					wg.Go(func() {
+						for range n {
+							start := time.Now()
+							if _, err := Record(ctx, l, v, "bench", StatusAsked); err != nil {
+								b.Error(err)
+								return
+							}
+							lat[w] = append(lat[w], time.Since(start))
+						}
+					})
+				}
+				wg.Wait()
+				b.StopTimer()
+				b.ReportMetric(float64(n*writers)/b.Elapsed().Seconds(), "records/s")
+				all := slices.Concat(lat...)
+				slices.Sort(all)
+				b.ReportMetric(float64(all[len(all)/2].Microseconds()), "median-µs")
+				if err := l.Close(); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Ingest moves the verdicts hooks wrote to the journal beside the log
-// (package journal) into the log, and returns how many rows it inserted.
+// (package journal), and those serve wrote to its rings ([Log.UseRing]),
+// into the log, and returns how many rows it inserted.
 // [Open] ingests, every append commits what the journal holds with its own
 // rows, and the reads that other processes' verdicts matter to
 // ([Log.Query], [Log.After], [Log.Get], [Log.Ran], [Log.NotRun], stats,
@@ -29,29 +30,45 @@ func (l *Log) Ingest(ctx context.Context) (int, error) {
 	n := 0
 	err := retryFor(ctx, LockWait, func() error {
 		n = 0
-		if !journal.Pending(l.journal) {
-			return nil // a look first, without the log's lock
+		// A look first, without the log's lock.
+		hooks, rings := journal.Pending(l.journal), l.ringsPending(ctx, l.db)
+		if !hooks && !rings {
+			return nil
 		}
 		tx, err := l.db.BeginTx(ctx, nil) // IMMEDIATE: the write lock before the journal's
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
-		b, ids, err := l.ingestTx(ctx, tx)
-		if err != nil || b == nil {
-			_ = b.Done(false)
+		var b *journal.Batch
+		var ids []int64
+		if hooks {
+			if b, ids, err = l.ingestTx(ctx, tx); err != nil {
+				_ = b.Done(false)
+				return err
+			}
+		}
+		rn, ringsDone := 0, func(bool) {}
+		if rings {
+			if rn, ringsDone, err = l.ingestRingsTx(ctx, tx); err != nil {
+				_ = b.Done(false)
+				ringsDone(false)
+				return err
+			}
+		}
+		err = tx.Commit()
+		// Committed: if emptying the journal fails, the next ingest skips
+		// what this one took.
+		_ = b.Done(err == nil)
+		ringsDone(err == nil)
+		if err != nil {
 			return err
 		}
-		if err := tx.Commit(); err != nil {
-			_ = b.Done(false)
-			return err
-		}
-		n = len(ids)
-		_ = b.Done(true) // committed: if emptying failed, the next ingest skips what this one took
+		n = len(ids) + rn
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("ingest the hooks' journal %s: %w", l.journal, err)
+		return 0, fmt.Errorf("ingest the hooks' journal %s and serve's rings: %w", l.journal, err)
 	}
 	return n, nil
 }

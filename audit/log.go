@@ -20,7 +20,7 @@ import (
 
 // SchemaVersion is the schema version this package writes (`PRAGMA
 // user_version`). [Open] migrates older files forward and refuses newer ones.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // LockWait bounds how long [Open] and [Log.Append] each wait for another
 // process's lock on the log before they fail (and [Record] turns an allow
@@ -65,6 +65,9 @@ type Log struct {
 	committing bool
 	queue      []*appendReq
 	commits    atomic.Int64 // transactions committed (tests)
+
+	// ring is serve's own journal ([Log.UseRing]); nil for other writers.
+	ring *ringWriter
 }
 
 // Open opens the decision log at path, creating it and its directory (0700;
@@ -150,8 +153,11 @@ func (l *Log) Path() string { return l.path }
 // database and removes it. A process that is about to exit anyway (a hook,
 // check) calls [Log.Leave] instead.
 func (l *Log) Close() error {
-	l.stopCommitter()
 	var errs []error
+	if l.ring != nil {
+		errs = append(errs, l.closeRing())
+	}
+	l.stopCommitter()
 	for _, s := range []*sql.Stmt{l.insertVerdict, l.insertEffect} {
 		if s != nil {
 			errs = append(errs, s.Close())
@@ -247,7 +253,7 @@ func (l *Log) setup(ctx context.Context) error {
 
 // migrations[i] takes the schema from version i to i+1. Released entries
 // never change; a new schema is a new entry.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8}
 
 func (l *Log) migrate(ctx context.Context) error {
 	var v int

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
 )
 
 // The test binary re-executes itself as a writer process when
@@ -47,6 +48,15 @@ func writer() int {
 	if g, err := strconv.Atoi(os.Getenv("AUDIT_TEST_GOROUTINES")); err == nil && g > 1 {
 		goroutines = g
 	}
+	// AUDIT_TEST_RING=1 records through serve's ring (UseRing) and prints
+	// each verdict's key instead of a log id.
+	ring := os.Getenv("AUDIT_TEST_RING") == "1"
+	if ring {
+		if err := l.UseRing(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
 	fmt.Println("ready")
 	var mu sync.Mutex // one id a line, whole
 	var wg sync.WaitGroup
@@ -55,7 +65,18 @@ func writer() int {
 		wg.Go(func() {
 			for i := g; i < n; i += goroutines {
 				v := verdict(fmt.Sprintf("echo %s %d", name, i), name, part(effects.Read, "echo", "echo", effects.Allow))
-				id, err := l.Append(context.Background(), v, name, StatusAsked)
+				var id any
+				var err error
+				if ring {
+					var rv gate.Verdict
+					rv, err = Record(context.Background(), l, v, name, StatusAsked)
+					id = rv.ID
+					if err == nil && rv.LogID != 0 {
+						err = fmt.Errorf("verdict %s went to the log directly, not to the ring", rv.ID)
+					}
+				} else {
+					id, err = l.Append(context.Background(), v, name, StatusAsked)
+				}
 				mu.Lock()
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
@@ -63,7 +84,7 @@ func writer() int {
 					mu.Unlock()
 					return
 				}
-				fmt.Println(id) // one write(2): in the pipe once Append has returned
+				fmt.Println(id) // one write(2): in the pipe once Append or Record has returned
 				mu.Unlock()
 				if d, err := time.ParseDuration(os.Getenv("AUDIT_TEST_PAUSE")); err == nil {
 					time.Sleep(d)
@@ -106,22 +127,33 @@ func startWriter(t *testing.T, db, name string, n int, env ...string) (*exec.Cmd
 // newline was not fully reported and is not counted.
 func readIDs(t *testing.T, r *bufio.Reader, stop func(n int) bool) []int64 {
 	var ids []int64
-	for {
-		line, err := r.ReadString('\n')
-		if err == io.EOF {
-			return ids
-		}
-		if err != nil {
-			t.Error(err)
-			return ids
-		}
-		id, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+	for _, line := range readKeys(t, r, stop) {
+		id, err := strconv.ParseInt(line, 10, 64)
 		if err != nil {
 			t.Errorf("bad id line %q", line)
 			continue
 		}
 		ids = append(ids, id)
-		if stop != nil && stop(len(ids)) {
+	}
+	return ids
+}
+
+// readKeys reads complete lines until EOF (a last line without its newline
+// was not fully reported and is not counted), calling stop with the count
+// after each until it returns true.
+func readKeys(t *testing.T, r *bufio.Reader, stop func(n int) bool) []string {
+	var keys []string
+	for {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			return keys
+		}
+		if err != nil {
+			t.Error(err)
+			return keys
+		}
+		keys = append(keys, strings.TrimSpace(line))
+		if stop != nil && stop(len(keys)) {
 			stop = nil
 		}
 	}

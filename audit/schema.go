@@ -416,3 +416,15 @@ CREATE TABLE journal_ingest (
 	end_offset INTEGER NOT NULL
 );
 `
+
+// schemaV8 keeps, for each of serve's rings (package journal: [journal.Ring]),
+// the sequence number of the last frame the log holds, in the transaction
+// that inserts its rows, so no frame is taken twice whoever ingests it
+// (serve itself, or any reader catching up). A ring's row goes once the
+// ring's file is gone.
+const schemaV8 = `
+CREATE TABLE ring_ingest (
+	ring TEXT PRIMARY KEY,
+	seq  INTEGER NOT NULL
+) WITHOUT ROWID;
+`

@@ -37,23 +37,28 @@ const ExportSuffix = ".otlp"
 // log. Changing it changes what the log will say.
 const JournalSuffix = ".hooks"
 
+// RingSuffix names, after a decision log's path, the directory of serve's
+// rings (package journal): verdicts serve has answered that are not yet in
+// the log. Changing them changes what the log will say.
+const RingSuffix = ".serve"
+
 // LogFiles are the files of the SQLite database at path: the database and
 // the write-ahead log, shared-memory index and rollback journal SQLite keeps
 // beside it, and the export's mark and lock ([ExportSuffix]). Writing any of
-// them changes the log or what leaves it; so does the hooks' journal
-// ([JournalSuffix]).
+// them changes the log or what leaves it; so do the hooks' journal
+// ([JournalSuffix]) and serve's rings ([RingSuffix], a directory).
 func LogFiles(path string) []string {
 	if path == "" {
 		return nil
 	}
-	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + JournalSuffix, path + ExportSuffix, path + ExportSuffix + ".lock"}
+	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + JournalSuffix, path + RingSuffix, path + ExportSuffix, path + ExportSuffix + ".lock"}
 }
 
 // RuleStore returns every path of the store once, in a stable order:
 // binaries, user settings, the managed policy, agent files, then each log
 // with [LogFiles].
 func (in Installation) RuleStore() []string {
-	n := len(in.Binaries) + len(in.UserSettings) + len(in.ManagedPolicy) + len(in.AgentFiles) + 7*len(in.Logs)
+	n := len(in.Binaries) + len(in.UserSettings) + len(in.ManagedPolicy) + len(in.AgentFiles) + 8*len(in.Logs)
 	out := make([]string, 0, n)
 	seen := make(map[string]bool, n)
 	add := func(ps ...string) {

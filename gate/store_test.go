@@ -18,7 +18,7 @@ func TestInstallationRuleStore(t *testing.T) {
 		ManagedPolicy: []string{"/etc/ml-ai/policy.json"},
 	}
 	want := []string{"/u/bin/command-safety", "/u/.config/Code/User/settings.json", "/etc/ml-ai/policy.json", "/u/.claude/settings.json",
-		"/u/logs/gate.db", "/u/logs/gate.db-wal", "/u/logs/gate.db-shm", "/u/logs/gate.db-journal", "/u/logs/gate.db.hooks",
+		"/u/logs/gate.db", "/u/logs/gate.db-wal", "/u/logs/gate.db-shm", "/u/logs/gate.db-journal", "/u/logs/gate.db.hooks", "/u/logs/gate.db.serve",
 		"/u/logs/gate.db.otlp", "/u/logs/gate.db.otlp.lock"}
 	if got := in.RuleStore(); !slices.Equal(got, want) {
 		t.Errorf("RuleStore() = %q\nwant %q", got, want)

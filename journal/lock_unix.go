@@ -27,3 +27,14 @@ func lock(f *os.File, exclusive bool) error {
 
 // openNonblock keeps opening a FIFO from waiting for a reader.
 const openNonblock = syscall.O_NONBLOCK
+
+// tryLock takes f's exclusive flock if nobody holds it, without waiting, and
+// reports whether it did.
+func tryLock(f *os.File) bool {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EINTR {
+			return err == nil
+		}
+	}
+}

@@ -422,6 +422,10 @@ func FormatLine(v gate.Verdict) string {
 	b.WriteString(oneWord(v.Rule))
 	if v.LogID != 0 {
 		fmt.Fprintf(&b, " log=%d", v.LogID)
+	} else if v.ID != "" {
+		// Answered through serve's ring: the row keeps this as its request id.
+		b.WriteString(" id=")
+		b.WriteString(oneWord(v.ID))
 	}
 	b.WriteByte(' ')
 	b.WriteString(quote(v.Command))

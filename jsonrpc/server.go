@@ -157,7 +157,7 @@ func newServer(opts Options) *Server {
 	// settings, by s.loader.)
 	d := new(settings.Loader).FromSectionsWithFiles(opts.SettingsEnv, nil, nil, nil)
 	s.settings.Store(&d)
-	s.decisionDB = newLogState(opts)
+	s.decisionDB = newLogState(opts, s.log)
 	s.tailCtx, s.tailCancel = context.WithCancel(context.Background())
 	return s
 }
@@ -283,13 +283,16 @@ func (s *Server) snapshot() *settings.Snapshot { return s.settings.Load() }
 // reopened when the path changes (the ml-ai.decisionLog setting).
 type logState struct {
 	opts Options
+	warn *slog.Logger
 	mu   sync.Mutex
 	path string
 	log  *audit.Log
 	err  error
 }
 
-func newLogState(opts Options) *logState { return &logState{opts: opts} }
+func newLogState(opts Options, warn *slog.Logger) *logState {
+	return &logState{opts: opts, warn: warn}
+}
 
 // pathFor returns the log path in force for the setting value.
 func (l *logState) pathFor(setting string) string {
@@ -320,6 +323,14 @@ func (l *logState) get(setting string) (*audit.Log, error) {
 		return nil, l.err
 	}
 	l.log, l.err = audit.Open(path)
+	if l.err == nil {
+		// Allow and refuse verdicts are on record once the ring's one
+		// fdatasync returns (audit.Log.UseRing); without a ring they go to
+		// the log directly, as prompts always do.
+		if err := l.log.UseRing(); err != nil && l.warn != nil {
+			l.warn.Warn("decision log: every verdict is written to the log directly", "err", err)
+		}
+	}
 	return l.log, l.err
 }
 

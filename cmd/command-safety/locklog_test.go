@@ -48,8 +48,8 @@ func lockLogProcess(path string) int {
 }
 
 // holdLogLock starts a process that holds the write lock of the log at path
-// until the test ends.
-func holdLogLock(t *testing.T, path string) {
+// until release is called or the test ends.
+func holdLogLock(t *testing.T, path string) (release func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CS_TEST_LOCK_LOG="+path)
@@ -65,21 +65,26 @@ func holdLogLock(t *testing.T, path string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		in.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			in.Close()
+			done := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+		})
+	}
+	t.Cleanup(release)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil || line != "locked\n" {
 		t.Fatalf("lock holder: %q, %v", line, err)
 	}
+	return release
 }
 
 // lockedBound is how long one front door may take to answer with the log
@@ -129,41 +134,63 @@ func TestDecisionLogLocked(t *testing.T) {
 	}
 }
 
-// TestServeDecisionLogLocked: the same for serve: a classify with the log
-// locked by another process is answered within lockedBound as a prompt.
+// TestServeDecisionLogLocked: the same for serve. An allow is on record
+// once serve's ring is, so it is still answered allow, at once, and reaches
+// the log once the lock goes; a prompt needs its row (its human's answer
+// names it), so with the log locked it is answered within lockedBound with
+// the reason.
 func TestServeDecisionLogLocked(t *testing.T) {
 	c := startServe(t, serveOpts{})
 	c.initialize(nil)
-	if v := c.classify(map[string]any{"command": "ls"}); v.Decision != "allow" || v.LogID == 0 {
-		t.Fatalf("before the lock: %s log %d", v.Decision, v.LogID)
+	if v := c.classify(map[string]any{"command": "ls"}); v.Decision != "allow" || c.loggedRows(v) != 1 {
+		t.Fatalf("before the lock: %s, not logged", v.Decision)
 	}
-	holdLogLock(t, filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db"))
-	start := time.Now()
-	id := c.send("commandSafety/classify", map[string]any{"command": "ls", "cwd": c.ws})
-	var m message
-	for deadline := time.Now().Add(promptly); ; time.Sleep(10 * time.Millisecond) {
-		c.mu.Lock()
-		r, ok := c.responses[id]
-		c.mu.Unlock()
-		if ok {
-			m = r
-			break
+	release := holdLogLock(t, filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db"))
+	classify := func(command string) (verdict, message) {
+		start := time.Now()
+		id := c.send("commandSafety/classify", map[string]any{"command": command, "cwd": c.ws})
+		var m message
+		for deadline := time.Now().Add(promptly); ; time.Sleep(10 * time.Millisecond) {
+			c.mu.Lock()
+			r, ok := c.responses[id]
+			c.mu.Unlock()
+			if ok {
+				m = r
+				break
+			}
+			if time.Now().After(deadline) {
+				// Where is it stuck? The goroutine dump lands in the server's
+				// stderr, which the cleanup prints for a failed test.
+				dumpGoroutines(c.cmd.Process)
+				time.Sleep(time.Second)
+				t.Fatalf("no classify reply within %v with the log locked", promptly)
+			}
 		}
-		if time.Now().After(deadline) {
-			// Where is it stuck? The goroutine dump lands in the server's
-			// stderr, which the cleanup prints for a failed test.
-			dumpGoroutines(c.cmd.Process)
-			time.Sleep(time.Second)
-			t.Fatalf("no classify reply within %v with the log locked", promptly)
+		took := time.Since(start)
+		t.Logf("serve classify %q with the log locked: %v", command, took)
+		if took > lockedBound {
+			t.Errorf("%q took %v, want under %v", command, took, lockedBound)
 		}
+		var v verdict
+		if err := json.Unmarshal(m.Result, &v); err != nil {
+			t.Fatalf("%q: %s", command, m.raw)
+		}
+		return v, m
 	}
-	took := time.Since(start)
-	t.Logf("serve classify with the log locked: %v", took)
-	if !strings.Contains(string(m.Result), `"decision":"prompt"`) || !strings.Contains(string(m.Result), "decision log is unavailable") {
-		t.Errorf("classify ls with the log locked: %s", m.raw)
+	allowed, m := classify("ls while-locked")
+	if allowed.Decision != "allow" || allowed.LogID != 0 || allowed.ID == "" {
+		t.Errorf("classify ls with the log locked: %s, want allow on record in the ring", m.raw)
 	}
-	if took > lockedBound {
-		t.Errorf("took %v, want under %v", took, lockedBound)
+	prompted, m := classify("frobnicate --all")
+	if prompted.Decision != "prompt" || prompted.LogID != 0 {
+		t.Errorf("classify a prompt with the log locked: %s, want prompt without a row", m.raw)
+	}
+	if e := c.waitLog("decision log is unavailable"); e.Type != messageTypeError {
+		t.Errorf("the failure is reported as %+v, want an Error logMessage", e)
+	}
+	release()
+	if n := c.loggedRows(allowed); n != 1 {
+		t.Errorf("the allow answered while the log was locked: %d rows once it is free, want 1", n)
 	}
 }
 

@@ -34,7 +34,7 @@ var (
 	plainBin, hookBin        string
 	buildErr                 error
 	serveTimeout             = 20 * time.Second
-	logLineRE                = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ALLOW|PROMPT|REFUSE) agent=\S+( mode=\S+)? rule=\S+( log=\d+)? ".*" — .+$`)
+	logLineRE                = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ALLOW|PROMPT|REFUSE) agent=\S+( mode=\S+)? rule=\S+( log=\d+| id=\S+)? ".*" — .+$`)
 	errorCodeCancelled       = -32800
 	errorCodeNotInitialized  = -32002
 	errorCodeInvalidRequest  = -32600
@@ -126,6 +126,60 @@ type client struct {
 	config func(items []configItem) []any
 	// ignoreConfig leaves workspace/configuration unanswered.
 	ignoreConfig bool
+	// logPath is the decision log the server writes ("": the default one
+	// under home).
+	logPath string
+}
+
+// loggedRows counts the rows of the decision log that record v (see
+// rowsOf).
+func (c *client) loggedRows(v verdict) int { return len(c.rowsOf(v)) }
+
+// logIDOf is the log id of v's row.
+func (c *client) logIDOf(v verdict) int64 {
+	c.t.Helper()
+	rows := c.rowsOf(v)
+	if len(rows) != 1 {
+		c.t.Fatalf("%d rows for verdict %s (%q), want 1", len(rows), v.ID, v.Command)
+	}
+	return rows[0].LogID
+}
+
+// rowsOf returns the rows of the decision log that record v: by its log id,
+// or for a verdict answered through serve's ring (no log id yet) by its
+// key, which the row keeps as its request id. Opening the log takes in what
+// serve's ring holds, as every reader does.
+func (c *client) rowsOf(v verdict) []audit.Entry {
+	c.t.Helper()
+	path := c.logPath
+	if path == "" {
+		path = filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db")
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer l.Close()
+	es, err := l.Query(context.Background(), audit.Filter{Grep: v.Command})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var out []audit.Entry
+	for _, e := range es {
+		if e.Command == v.Command && ((v.LogID != 0 && e.LogID == v.LogID) || (v.LogID == 0 && e.ID == v.ID)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// logRef is how a verdict's logMessage line names its row: log=ID, or
+// id=KEY for a verdict answered through serve's ring.
+func logRef(v verdict) string {
+	if v.LogID != 0 {
+		return fmt.Sprintf("log=%d", v.LogID)
+	}
+	return "id=" + v.ID
 }
 
 type configItem struct {
@@ -637,8 +691,13 @@ func TestServeClassify(t *testing.T) {
 	if v.Decision != "allow" || v.Rule != "read" || !v.ClassificationEnabled {
 		t.Errorf("ls -la: %s rule %s enabled %t, want allow read true (%s)", v.Decision, v.Rule, v.ClassificationEnabled, v.Reason)
 	}
-	if v.ID != "req-1" || v.LogID <= 0 || v.Micros == nil || v.Time == "" || v.DecidedBy == nil {
+	// An allow is on record in serve's ring when it is answered: no log id
+	// yet, the caller's id kept as the row's request id.
+	if v.ID != "req-1" || v.LogID != 0 || v.Micros == nil || v.Time == "" || v.DecidedBy == nil {
 		t.Errorf("verdict fields missing: %+v", v)
+	}
+	if n := c.loggedRows(v); n != 1 {
+		t.Errorf("ls -la: %d rows in the log, want 1", n)
 	}
 
 	v = c.classify(map[string]any{"command": "rm -rf ~"})
@@ -742,7 +801,7 @@ func TestServeLogMessagePerVerdict(t *testing.T) {
 			t.Errorf("line %q does not match %s", l.Message, logLineRE)
 		}
 		quoted, _ := json.Marshal(v.Command)
-		for _, want := range []string{strings.ToUpper(v.Decision), "agent=" + v.Agent, "rule=" + v.Rule, string(quoted), fmt.Sprintf("log=%d", v.LogID)} {
+		for _, want := range []string{strings.ToUpper(v.Decision), "agent=" + v.Agent, "rule=" + v.Rule, string(quoted), logRef(v)} {
 			if !strings.Contains(l.Message, want) {
 				t.Errorf("line %q lacks %q", l.Message, want)
 			}
@@ -1080,9 +1139,10 @@ func TestServeResolve(t *testing.T) {
 	c.initialize(nil)
 	p := c.classify(map[string]any{"command": "frobnicate --all"})
 	a := c.classify(map[string]any{"command": "ls"})
-	if p.Decision != "prompt" || p.LogID == 0 || a.LogID == 0 {
+	if p.Decision != "prompt" || p.LogID == 0 || a.LogID != 0 || c.loggedRows(a) != 1 {
 		t.Fatalf("setup: %+v %+v", p, a)
 	}
+	aID := c.logIDOf(a)
 	var res struct {
 		ID      int64  `json:"id"`
 		Outcome string `json:"outcome"`
@@ -1097,7 +1157,7 @@ func TestServeResolve(t *testing.T) {
 		want string
 	}{
 		{"twice", p.LogID, "approved by ada"},
-		{"not a prompt", a.LogID, "status auto"},
+		{"not a prompt", aID, "status auto"},
 		{"unknown", 999999, "no such"},
 	} {
 		e := c.callErr("commandSafety/resolve", map[string]any{"id": tc.id, "outcome": "rejected", "reviewer": "bob"})
@@ -1112,8 +1172,9 @@ func TestServeLogFlagAndFailure(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "sub", "my.db")
 		c := startServe(t, serveOpts{args: []string{"--log", path}})
+		c.logPath = path
 		c.initialize(nil)
-		if v := c.classify(map[string]any{"command": "ls"}); v.LogID == 0 {
+		if v := c.classify(map[string]any{"command": "ls"}); c.loggedRows(v) != 1 {
 			t.Errorf("not logged")
 		}
 		if _, err := os.Stat(path); err != nil {
@@ -1129,8 +1190,9 @@ func TestServeLogFlagAndFailure(t *testing.T) {
 		// Settings files are read at initialize.
 		path := filepath.Join(c.dir, "fromsetting.db")
 		writeFile(t, userSettingsPath(c), `{"ml-ai.decisionLog": `+strconv.Quote(path)+`}`)
+		c.logPath = path
 		c.initialize(nil)
-		if v := c.classify(map[string]any{"command": "ls"}); v.LogID == 0 {
+		if v := c.classify(map[string]any{"command": "ls"}); c.loggedRows(v) != 1 {
 			t.Errorf("not logged")
 		}
 		if _, err := os.Stat(path); err != nil {
@@ -1193,7 +1255,7 @@ func BenchmarkServeClassify(b *testing.B) {
 func TestServeShowsOtherWriters(t *testing.T) {
 	c := startServe(t, serveOpts{})
 	c.initialize(nil)
-	if v := c.classify(map[string]any{"command": "ls"}); v.LogID == 0 {
+	if v := c.classify(map[string]any{"command": "ls"}); c.loggedRows(v) != 1 {
 		t.Fatal("setup: the server does not log")
 	}
 	logPath := filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db")
@@ -1301,16 +1363,16 @@ func TestServeKilledMidBurst(t *testing.T) {
 	for range inFlight {
 		send()
 	}
-	got := map[int64]string{}
+	got := map[string]string{} // the verdict's key (serve's ring) -> its command
 	for len(got) < answered {
 		s := queue[0]
 		queue = queue[1:]
 		m := c.wait(s.id)
 		var v verdict
-		if m.Error != nil || json.Unmarshal(m.Result, &v) != nil || v.LogID == 0 || v.Decision != "allow" {
+		if m.Error != nil || json.Unmarshal(m.Result, &v) != nil || v.ID == "" || v.Decision != "allow" {
 			t.Fatalf("classify %q: %s", s.command, m.raw)
 		}
-		got[v.LogID] = s.command
+		got[v.ID] = s.command
 		send()
 	}
 	if err := c.cmd.Process.Kill(); err != nil { // SIGKILL
@@ -1322,9 +1384,23 @@ func TestServeKilledMidBurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	for id, cmd := range got {
-		if e, err := l.Get(context.Background(), id); err != nil || e.Command != cmd {
-			t.Errorf("answered verdict %d (%q) after SIGKILL: %q, %v", id, cmd, e.Command, err)
+	// Opening the log took in the dead server's ring.
+	es, err := l.Query(context.Background(), audit.Filter{Grep: "burst-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]int{}
+	for _, e := range es {
+		if got[e.ID] == e.Command {
+			rows[e.ID]++
 		}
+	}
+	for id, cmd := range got {
+		if rows[id] != 1 {
+			t.Errorf("answered verdict %s (%q) after SIGKILL: %d rows, want 1", id, cmd, rows[id])
+		}
+	}
+	if rs, _ := os.ReadDir(filepath.Join(c.home, ".local", "state", "ml-ai", "decisions.db.serve")); len(rs) != 0 {
+		t.Errorf("the dead server's ring is still there after the log took it in: %v", rs)
 	}
 }

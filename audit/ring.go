@@ -1,0 +1,381 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ml-ai/command-safety/effects"
+	"github.com/ml-ai/command-safety/gate"
+	"github.com/ml-ai/command-safety/journal"
+)
+
+// A long-lived writer (serve) records the verdicts nobody resolves, allow
+// and refuse, in a ring of its own ([journal.Ring], [Log.UseRing]) and
+// answers once the ring's fdatasync returns: one overwrite in place of a
+// preallocated file, where an append to SQLite writes and fsyncs seven WAL
+// pages and costs about 100 µs of CPU (issue 17 point 2). The log takes the
+// ring's verdicts in batches a few milliseconds later, in one transaction
+// ([Log.Ingest]), and so does every reader before it reads (catchUp), so
+// the log shows them at once to anyone who looks. Prompts still go to the
+// log directly: their human's answer needs the row's id.
+
+// Ring batching: the log takes a ring's verdicts once no new one came for
+// ringIdle, at the latest ringMaxDelay after the first waiting one, or as
+// soon as ringBatch wait.
+const (
+	ringIdle     = 20 * time.Millisecond
+	ringMaxDelay = 500 * time.Millisecond
+	ringBatch    = 256
+)
+
+// ringWriter is serve's ring and its group commit: verdicts ready together
+// share one write and one fdatasync, as [Log.Append]'s rows share a
+// transaction.
+type ringWriter struct {
+	ring *journal.Ring
+
+	mu       sync.Mutex
+	writing  bool  // a leader is writing
+	broken   error // set once a write failed or the log closed: the ring takes no more
+	queue    []*ringReq
+	inflight sync.WaitGroup
+
+	written  atomic.Uint64 // the last sequence number durably written
+	ingested atomic.Uint64 // the log holds this ring's frames through here
+	keys     atomic.Uint64 // verdict keys handed out
+
+	kick chan struct{} // a frame was written (buffered 1)
+	stop chan struct{}
+	done chan struct{} // the ingest loop ended
+}
+
+type ringReq struct {
+	payload []byte
+	done    chan ringResult // buffered: whoever answers never blocks
+}
+
+type ringResult struct {
+	err  error
+	lead bool
+}
+
+// UseRing gives l a ring of its own for the verdicts nobody resolves (see
+// above): call it once, right after [Open], in a process that keeps the log
+// open (serve). Where it fails (no flock on this platform, a read-only
+// directory), the log works as before.
+func (l *Log) UseRing() error {
+	if !journal.Supported {
+		return errors.New("serve's ring needs flock, which this platform lacks")
+	}
+	if l.ring != nil {
+		return nil
+	}
+	r, err := journal.CreateRing(journal.RingDir(l.path))
+	if err != nil {
+		return err
+	}
+	w := &ringWriter{ring: r, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	l.ring = w
+	go l.ringIngestLoop(w)
+	return nil
+}
+
+// recordRing writes v to l's ring and returns it with its key as ID (when
+// the caller gave none) once the ring is on disk.
+func (l *Log) recordRing(v gate.Verdict, session string) (gate.Verdict, error) {
+	w := l.ring
+	if v.ID == "" {
+		v.ID = w.ring.Name() + "." + strconv.FormatUint(w.keys.Add(1), 10)
+	}
+	row, err := newRow(v, session, StatusAuto)
+	if err != nil {
+		return v, err
+	}
+	req := &ringReq{payload: journal.EncodeRecord(journal.Record{Row: row}), done: make(chan ringResult, 1)}
+	w.mu.Lock()
+	if w.broken != nil {
+		err := w.broken
+		w.mu.Unlock()
+		return v, err
+	}
+	w.inflight.Add(1)
+	defer w.inflight.Done()
+	w.queue = append(w.queue, req)
+	res := ringResult{lead: !w.writing}
+	w.writing = true
+	w.mu.Unlock()
+	if !res.lead {
+		res = <-req.done
+	}
+	for res.lead {
+		l.ringLead(w)
+		res = <-req.done
+	}
+	if res.err != nil {
+		return v, res.err
+	}
+	return v, nil
+}
+
+// ringLead writes the queue, answers each request, then hands the lead to
+// the first one queued meanwhile, if any.
+func (l *Log) ringLead(w *ringWriter) {
+	w.mu.Lock()
+	n := min(len(w.queue), maxBatch)
+	batch := w.queue[:n:n]
+	w.queue = w.queue[n:]
+	w.mu.Unlock()
+	err := l.ringWrite(w, batch)
+	for _, r := range batch {
+		r.done <- ringResult{err: err}
+	}
+	w.mu.Lock()
+	if err != nil && !errors.Is(err, journal.ErrRingFull) && w.broken == nil {
+		w.broken = err
+	}
+	if len(w.queue) == 0 {
+		w.queue = nil
+		w.writing = false
+	} else {
+		w.queue[0].done <- ringResult{lead: true}
+	}
+	w.mu.Unlock()
+	if err == nil {
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// ringWrite writes batch's frames durably. The ring starts again at offset
+// 0 whenever the log holds all it wrote; when it is full the log takes its
+// frames now, and a ring still full then (the log locked by another
+// process) fails the batch, whose verdicts then go to the log directly.
+func (l *Log) ringWrite(w *ringWriter, batch []*ringReq) error {
+	payloads := make([][]byte, len(batch))
+	for i, r := range batch {
+		payloads[i] = r.payload
+	}
+	r := w.ring
+	if r.Head() > 0 && w.ingested.Load() >= r.Last() {
+		r.Rewind()
+	}
+	err := r.Write(payloads)
+	if errors.Is(err, journal.ErrRingFull) {
+		_, ierr := l.Ingest(context.Background())
+		if ierr != nil {
+			// Locked past LockWait: the log would keep the verdicts out
+			// as long again.
+			return fmt.Errorf("%w: %w", errRingBlocked, ierr)
+		}
+		if w.ingested.Load() >= r.Last() {
+			r.Rewind()
+			err = r.Write(payloads)
+		}
+	}
+	if err == nil {
+		w.written.Store(r.Last())
+	}
+	return err
+}
+
+// errRingBlocked fails a verdict whose ring is full while the log cannot
+// take it in (locked by another process past [LockWait]).
+var errRingBlocked = errors.New("serve's ring is full and the log cannot take it in")
+
+// ringIngestLoop has the log take the ring's frames in batches (see
+// ringIdle) until the log closes.
+func (l *Log) ringIngestLoop(w *ringWriter) {
+	defer close(w.done)
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.kick:
+		}
+		first := time.Now()
+		idle.Reset(ringIdle)
+	wait:
+		for w.written.Load()-w.ingested.Load() < ringBatch {
+			select {
+			case <-w.stop:
+				idle.Stop()
+				return // Close takes the rest
+			case <-w.kick:
+				if time.Since(first) >= ringMaxDelay {
+					break wait
+				}
+				idle.Reset(ringIdle)
+			case <-idle.C:
+				break wait
+			}
+		}
+		idle.Stop()
+		// A failure (the log locked past LockWait) leaves the frames to the
+		// next batch, a reader, or the next process to open the log.
+		_, _ = l.Ingest(context.Background())
+	}
+}
+
+// closeRing stops the ring: later verdicts go to the log directly, the log
+// takes what the ring holds, and the ring's file goes once it has. A ring
+// the log could not take is left for the next process that opens the log.
+func (l *Log) closeRing() error {
+	w := l.ring
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	if w.broken == nil {
+		w.broken = errClosed
+	}
+	w.mu.Unlock()
+	w.inflight.Wait()
+	select {
+	case <-w.done:
+	default:
+		close(w.stop)
+		<-w.done
+	}
+	_, err := l.Ingest(context.Background())
+	if err == nil && w.ingested.Load() >= w.written.Load() {
+		return w.ring.Remove()
+	}
+	return errors.Join(err, w.ring.Close())
+}
+
+// querier reads the log: the database, or a transaction already open (a
+// second connection may not be available while it is).
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// ringsPending reports whether a ring beside the log may hold frames the
+// log lacks: l's own when it wrote past what the log holds, any other ring
+// that has frames past its recorded sequence number, or was abandoned.
+func (l *Log) ringsPending(ctx context.Context, q querier) bool {
+	if l.journal == "" {
+		return false
+	}
+	rings, err := journal.ListRings(journal.RingDir(l.path))
+	if err != nil || len(rings) == 0 {
+		return false
+	}
+	for _, rf := range rings {
+		if w := l.ring; w != nil && rf.Name == w.ring.Name() {
+			if w.written.Load() > w.ingested.Load() {
+				return true
+			}
+			continue
+		}
+		var after uint64
+		if err := q.QueryRowContext(ctx, `SELECT seq FROM ring_ingest WHERE ring = ?`, rf.Name).Scan(&after); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return true // let the transaction find out
+		}
+		rr, err := journal.OpenRing(rf.Path)
+		if err != nil {
+			continue // gone meanwhile: another process took it
+		}
+		entries, _, err := rr.Read(after)
+		abandoned := rr.Abandoned
+		rr.Close()
+		if err != nil || len(entries) > 0 || abandoned {
+			return true
+		}
+	}
+	return false
+}
+
+// ingestRingsTx inserts in tx the frames of every ring beside the log that
+// the log lacks, with each ring's new sequence number, and returns how many
+// rows it inserted. Call done with whether tx committed: it then removes the
+// abandoned rings taken whole and updates what l's own ring knows.
+func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(committed bool), err error) {
+	var abandoned []*journal.RingReader
+	var own uint64
+	ownSeen := false
+	done = func(committed bool) {
+		for _, rr := range abandoned {
+			if committed && rr.Remove() == nil {
+				// Its row goes too; a crash before this leaves one small row.
+				_, _ = l.db.ExecContext(context.Background(), `DELETE FROM ring_ingest WHERE ring = ?`, rr.Name())
+			}
+			rr.Close()
+		}
+		if committed && ownSeen {
+			storeMax(&l.ring.ingested, own)
+		}
+	}
+	rings, err := journal.ListRings(journal.RingDir(l.path))
+	if err != nil {
+		return 0, done, err
+	}
+	for _, rf := range rings {
+		var after uint64
+		if err := tx.QueryRowContext(ctx, `SELECT seq FROM ring_ingest WHERE ring = ?`, rf.Name).Scan(&after); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return n, done, err
+		}
+		isOwn := l.ring != nil && rf.Name == l.ring.ring.Name()
+		if isOwn && l.ring.written.Load() <= after {
+			own, ownSeen = after, true
+			continue
+		}
+		rr, err := journal.OpenRing(rf.Path)
+		if err != nil {
+			continue // gone meanwhile: another process took it
+		}
+		entries, last, err := rr.Read(after)
+		if err != nil {
+			rr.Close()
+			return n, done, err
+		}
+		if rr.Abandoned {
+			abandoned = append(abandoned, rr)
+		} else {
+			rr.Close()
+		}
+		for _, e := range entries {
+			if _, err := l.insert(ctx, tx, e.Record.Row); err != nil {
+				if isBusy(err) {
+					return n, done, err
+				}
+				continue // as ingestTx: a record no row can be made of is skipped
+			}
+			n++
+		}
+		if last > after {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO ring_ingest (ring, seq) VALUES (?, ?)
+				ON CONFLICT (ring) DO UPDATE SET seq = excluded.seq`, rf.Name, last); err != nil {
+				return n, done, err
+			}
+			after = last
+		}
+		if isOwn {
+			own, ownSeen = after, true
+		}
+	}
+	return n, done, nil
+}
+
+// storeMax raises a to v unless it is higher already.
+func storeMax(a *atomic.Uint64, v uint64) {
+	for {
+		cur := a.Load()
+		if v <= cur || a.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// ringWorthy reports whether a verdict goes to the ring: nobody resolves
+// allow and refuse.
+func ringWorthy(v gate.Verdict) bool { return v.Decision != effects.Prompt }
