@@ -266,15 +266,15 @@ func (l *Log) ringsPending(ctx context.Context, q querier) bool {
 	if l.journal == "" {
 		return false
 	}
+	if w := l.ring; w != nil && w.written.Load() > w.ingested.Load() {
+		return true
+	}
 	rings, err := journal.ListRings(journal.RingDir(l.path))
 	if err != nil || len(rings) == 0 {
 		return false
 	}
 	for _, rf := range rings {
 		if w := l.ring; w != nil && rf.Name == w.ring.Name() {
-			if w.written.Load() > w.ingested.Load() {
-				return true
-			}
 			continue
 		}
 		var after uint64
@@ -298,11 +298,13 @@ func (l *Log) ringsPending(ctx context.Context, q querier) bool {
 // ingestRingsTx inserts in tx the frames of every ring beside the log that
 // the log lacks, with each ring's new sequence number, and returns how many
 // rows it inserted. Call done with whether tx committed: it then removes the
-// abandoned rings taken whole and updates what l's own ring knows.
+// abandoned rings taken whole and updates what l's own ring knows. l reads
+// its own ring through its own file, so a name removed under it loses
+// nothing.
 func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(committed bool), err error) {
 	var abandoned []*journal.RingReader
 	var own uint64
-	ownSeen := false
+	ownTaken := false
 	done = func(committed bool) {
 		for _, rr := range abandoned {
 			if committed && rr.Remove() == nil {
@@ -311,56 +313,65 @@ func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(c
 			}
 			rr.Close()
 		}
-		if committed && ownSeen {
+		if committed && ownTaken {
 			storeMax(&l.ring.ingested, own)
+		}
+	}
+	// take inserts what rr holds past the log's sequence number for it.
+	take := func(rr *journal.RingReader) (uint64, error) {
+		var after uint64
+		if err := tx.QueryRowContext(ctx, `SELECT seq FROM ring_ingest WHERE ring = ?`, rr.Name()).Scan(&after); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		entries, last, err := rr.Read(after)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range entries {
+			if _, err := l.insert(ctx, tx, e.Record.Row); err != nil {
+				if isBusy(err) {
+					return 0, err
+				}
+				continue // as ingestTx: a record no row can be made of is skipped
+			}
+			n++
+		}
+		if last <= after {
+			return after, nil
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO ring_ingest (ring, seq) VALUES (?, ?)
+			ON CONFLICT (ring) DO UPDATE SET seq = excluded.seq`, rr.Name(), last)
+		return last, err
+	}
+	var ownName string
+	if w := l.ring; w != nil {
+		ownName = w.ring.Name()
+		if w.written.Load() > w.ingested.Load() {
+			if own, err = take(w.ring.Reader()); err != nil {
+				return n, done, err
+			}
+			ownTaken = true
 		}
 	}
 	rings, err := journal.ListRings(journal.RingDir(l.path))
 	if err != nil {
-		return 0, done, err
+		return n, done, err
 	}
 	for _, rf := range rings {
-		var after uint64
-		if err := tx.QueryRowContext(ctx, `SELECT seq FROM ring_ingest WHERE ring = ?`, rf.Name).Scan(&after); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return n, done, err
-		}
-		isOwn := l.ring != nil && rf.Name == l.ring.ring.Name()
-		if isOwn && l.ring.written.Load() <= after {
-			own, ownSeen = after, true
+		if rf.Name == ownName {
 			continue
 		}
 		rr, err := journal.OpenRing(rf.Path)
 		if err != nil {
 			continue // gone meanwhile: another process took it
 		}
-		entries, last, err := rr.Read(after)
-		if err != nil {
-			rr.Close()
-			return n, done, err
-		}
 		if rr.Abandoned {
 			abandoned = append(abandoned, rr)
 		} else {
-			rr.Close()
+			defer rr.Close()
 		}
-		for _, e := range entries {
-			if _, err := l.insert(ctx, tx, e.Record.Row); err != nil {
-				if isBusy(err) {
-					return n, done, err
-				}
-				continue // as ingestTx: a record no row can be made of is skipped
-			}
-			n++
-		}
-		if last > after {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO ring_ingest (ring, seq) VALUES (?, ?)
-				ON CONFLICT (ring) DO UPDATE SET seq = excluded.seq`, rf.Name, last); err != nil {
-				return n, done, err
-			}
-			after = last
-		}
-		if isOwn {
-			own, ownSeen = after, true
+		if _, err := take(rr); err != nil {
+			return n, done, err
 		}
 	}
 	return n, done, nil

@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -268,5 +269,34 @@ func TestSIGKILLDurabilityRing(t *testing.T) {
 			t.Errorf("round %d: the dead writer's ring was not removed: %v", round, rs)
 		}
 		t.Logf("round %d: killed after %d answered; %d rows", round, len(keys), countRows(t, l, ""))
+	}
+}
+
+// TestRingNameRemoved: should the ring's file be removed under serve (by
+// hand), the verdicts it answered still reach the log: serve reads its ring
+// through its own file.
+func TestRingNameRemoved(t *testing.T) {
+	l := openTemp(t)
+	if err := l.UseRing(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rv, err := Record(ctx, l, verdict("ls removed", "a", part(effects.Read, "ls", "ls", effects.Allow)), "s", StatusAsked)
+	if err != nil || rv.LogID != 0 {
+		t.Fatalf("Record: %+v, %v", rv, err)
+	}
+	for _, rf := range rings(t, l) {
+		if err := os.Remove(rf.Path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Query(ctx, Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, l, "WHERE request_id = ?", rv.ID); n != 1 {
+		t.Errorf("%d rows for the verdict whose ring was removed, want 1", n)
+	}
+	if err := l.Close(); err != nil {
+		t.Errorf("Close: %v", err)
 	}
 }

@@ -184,6 +184,12 @@ func (r *Ring) Write(payloads [][]byte) error {
 	return nil
 }
 
+// Reader reads the ring through the writer's own file, even should its
+// name be gone; safe alongside [Ring.Write]. Its Close does nothing.
+func (r *Ring) Reader() *RingReader {
+	return &RingReader{f: r.f, path: r.path, name: r.name, shared: true}
+}
+
 // Rewind makes the next frame start at offset 0. Call it only when the log
 // holds every frame written so far: a reader then stops at the first older
 // frame beyond the new ones.
@@ -198,6 +204,9 @@ func (r *Ring) Close() error { return r.f.Close() }
 // holds every frame written.
 func (r *Ring) Remove() error {
 	err := os.Remove(r.path)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil // removed by hand: its frames were read through r's file
+	}
 	return errors.Join(err, r.f.Close())
 }
 
@@ -281,6 +290,7 @@ type RingReader struct {
 	name string
 	// Abandoned: no writer holds the ring, and this reader holds its lock.
 	Abandoned bool
+	shared    bool // the writer's file ([Ring.Reader])
 }
 
 // Read returns the ring's frames after sequence number after, in order,
@@ -359,7 +369,12 @@ func frameEnd(buf []byte, pos int) int {
 func (rr *RingReader) Name() string { return rr.name }
 
 // Close releases the reader (and the ring's lock when it took it).
-func (rr *RingReader) Close() error { return rr.f.Close() }
+func (rr *RingReader) Close() error {
+	if rr.shared {
+		return nil
+	}
+	return rr.f.Close()
+}
 
 // Remove deletes an abandoned ring's file; the caller closes the reader
 // afterwards.
