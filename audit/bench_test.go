@@ -359,6 +359,11 @@ func BenchmarkRecord(b *testing.B) {
 				all := slices.Concat(lat...)
 				slices.Sort(all)
 				b.ReportMetric(float64(all[len(all)/2].Microseconds()), "median-µs")
+				if ring {
+					b.ReportMetric(float64(n*writers)/float64(l.ring.syncs.Load()), "records/fsync")
+				} else {
+					b.ReportMetric(float64(n*writers)/float64(l.commits.Load()), "records/fsync")
+				}
 				if err := l.Close(); err != nil {
 					b.Fatal(err)
 				}

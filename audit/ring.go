@@ -34,35 +34,34 @@ const (
 	ringBatch    = 256
 )
 
-// ringWriter is serve's ring and its group commit: verdicts ready together
-// share one write and one fdatasync, as [Log.Append]'s rows share a
-// transaction.
+// ringWriter is serve's ring and its group commit: each verdict's frame is
+// written (pwrite) as soon as it is ready, and an fdatasync makes durable
+// every frame written before it started, so verdicts that arrive while one
+// runs share the next. A frame never waits for an fdatasync to be written:
+// with eight verdicts at a time, nearly all of them share each one (where
+// a leader that both wrote and synced its batch let the others queue for
+// the next, about half of them each time).
 type ringWriter struct {
 	ring *journal.Ring
 
-	mu       sync.Mutex
-	writing  bool  // a leader is writing
-	broken   error // set once a write failed or the log closed: the ring takes no more
-	queue    []*ringReq
+	mu       sync.Mutex // the ring's appends
+	broken   error      // set once a write failed or the log closed: the ring takes no more
 	inflight sync.WaitGroup
 
-	written  atomic.Uint64 // the last sequence number durably written
+	smu     sync.Mutex // the fdatasyncs
+	synced  *sync.Cond // a sync ended
+	syncing bool
+	durable uint64 // frames through here are on disk
+	syncErr error
+
+	written  atomic.Uint64 // the last sequence number written (durable or not)
 	ingested atomic.Uint64 // the log holds this ring's frames through here
 	keys     atomic.Uint64 // verdict keys handed out
+	syncs    atomic.Int64  // fdatasyncs: tests, benchmarks
 
 	kick chan struct{} // a frame was written (buffered 1)
 	stop chan struct{}
 	done chan struct{} // the ingest loop ended
-}
-
-type ringReq struct {
-	payload []byte
-	done    chan ringResult // buffered: whoever answers never blocks
-}
-
-type ringResult struct {
-	err  error
-	lead bool
 }
 
 // UseRing gives l a ring of its own for the verdicts nobody resolves (see
@@ -81,6 +80,7 @@ func (l *Log) UseRing() error {
 		return err
 	}
 	w := &ringWriter{ring: r, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	w.synced = sync.NewCond(&w.smu)
 	l.ring = w
 	go l.ringIngestLoop(w)
 	return nil
@@ -97,7 +97,7 @@ func (l *Log) recordRing(v gate.Verdict, session string) (gate.Verdict, error) {
 	if err != nil {
 		return v, err
 	}
-	req := &ringReq{payload: journal.EncodeRecord(journal.Record{Row: row}), done: make(chan ringResult, 1)}
+	payload := journal.EncodeRecord(journal.Record{Row: row})
 	w.mu.Lock()
 	if w.broken != nil {
 		err := w.broken
@@ -106,83 +106,88 @@ func (l *Log) recordRing(v gate.Verdict, session string) (gate.Verdict, error) {
 	}
 	w.inflight.Add(1)
 	defer w.inflight.Done()
-	w.queue = append(w.queue, req)
-	res := ringResult{lead: !w.writing}
-	w.writing = true
+	seq, err := l.ringAppend(w, payload)
 	w.mu.Unlock()
-	if !res.lead {
-		res = <-req.done
+	if err == nil {
+		err = w.syncThrough(seq)
 	}
-	for res.lead {
-		l.ringLead(w)
-		res = <-req.done
+	if err != nil {
+		return v, err
 	}
-	if res.err != nil {
-		return v, res.err
+	select {
+	case w.kick <- struct{}{}:
+	default:
 	}
 	return v, nil
 }
 
-// ringLead writes the queue, answers each request, then hands the lead to
-// the first one queued meanwhile, if any.
-func (l *Log) ringLead(w *ringWriter) {
-	w.mu.Lock()
-	n := min(len(w.queue), maxBatch)
-	batch := w.queue[:n:n]
-	w.queue = w.queue[n:]
-	w.mu.Unlock()
-	err := l.ringWrite(w, batch)
-	for _, r := range batch {
-		r.done <- ringResult{err: err}
-	}
-	w.mu.Lock()
-	if err != nil && !errors.Is(err, journal.ErrRingFull) && w.broken == nil {
-		w.broken = err
-	}
-	if len(w.queue) == 0 {
-		w.queue = nil
-		w.writing = false
-	} else {
-		w.queue[0].done <- ringResult{lead: true}
-	}
-	w.mu.Unlock()
-	if err == nil {
-		select {
-		case w.kick <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// ringWrite writes batch's frames durably. The ring starts again at offset
-// 0 whenever the log holds all it wrote; when it is full the log takes its
-// frames now, and a ring still full then (the log locked by another
-// process) fails the batch, whose verdicts then go to the log directly.
-func (l *Log) ringWrite(w *ringWriter, batch []*ringReq) error {
-	payloads := make([][]byte, len(batch))
-	for i, r := range batch {
-		payloads[i] = r.payload
-	}
+// ringAppend writes payload's frame (w.mu held). The ring starts again at
+// offset 0 whenever the log holds all it wrote; when it is full the log
+// takes its frames now, and a ring still full then (the log locked by
+// another process) fails the verdict, which then goes to the log directly
+// or, when the log is what is locked, is not logged at all.
+func (l *Log) ringAppend(w *ringWriter, payload []byte) (uint64, error) {
 	r := w.ring
 	if r.Head() > 0 && w.ingested.Load() >= r.Last() {
 		r.Rewind()
 	}
-	err := r.Write(payloads)
+	seq, err := r.Append([][]byte{payload})
 	if errors.Is(err, journal.ErrRingFull) {
-		_, ierr := l.Ingest(context.Background())
-		if ierr != nil {
-			// Locked past LockWait: the log would keep the verdicts out
+		if _, ierr := l.Ingest(context.Background()); ierr != nil {
+			// Locked past LockWait: the log would keep the verdict out
 			// as long again.
-			return fmt.Errorf("%w: %w", errRingBlocked, ierr)
+			return 0, fmt.Errorf("%w: %w", errRingBlocked, ierr)
 		}
 		if w.ingested.Load() >= r.Last() {
 			r.Rewind()
-			err = r.Write(payloads)
+			seq, err = r.Append([][]byte{payload})
 		}
 	}
-	if err == nil {
-		w.written.Store(r.Last())
+	switch {
+	case err == nil:
+		w.written.Store(seq)
+	case !errors.Is(err, journal.ErrRingFull):
+		w.broken = err
 	}
+	return seq, err
+}
+
+// syncThrough returns once frame seq is on disk: a sync under way that
+// started after it was written covers it, else the next one, which the
+// first to find none under way starts.
+func (w *ringWriter) syncThrough(seq uint64) error {
+	w.smu.Lock()
+	defer w.smu.Unlock()
+	for w.durable < seq && w.syncErr == nil {
+		if w.syncing {
+			w.synced.Wait()
+			continue
+		}
+		w.syncing = true
+		target := w.written.Load() // every frame written by now, seq among them
+		w.smu.Unlock()
+		err := w.ring.Sync()
+		w.smu.Lock()
+		w.syncing = false
+		if err != nil {
+			w.syncErr = err // what reached the disk is unknown: no more writes
+		} else {
+			w.durable = max(w.durable, target)
+			w.syncs.Add(1)
+		}
+		w.synced.Broadcast()
+	}
+	if w.durable >= seq {
+		return nil
+	}
+	err := w.syncErr
+	w.smu.Unlock()
+	w.mu.Lock()
+	if w.broken == nil {
+		w.broken = err
+	}
+	w.mu.Unlock()
+	w.smu.Lock()
 	return err
 }
 

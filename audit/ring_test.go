@@ -163,6 +163,12 @@ func TestRingManyBatches(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// Verdicts ready together share an fdatasync.
+	syncs := l.ring.syncs.Load()
+	if syncs >= int64(writers*each-direct) {
+		t.Errorf("%d fdatasyncs for %d verdicts in the ring from %d goroutines: none shared", syncs, writers*each-direct, writers)
+	}
+	t.Logf("%.1f verdicts per fdatasync", float64(writers*each-direct)/float64(syncs))
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -58,8 +58,9 @@ const ringHead = 20
 // ring can start again at offset 0.
 var ErrRingFull = errors.New("journal: the ring is full until the log takes its verdicts")
 
-// Ring is a ring open for writing by its owner. Its methods are not safe for
-// concurrent use: one writer at a time (package audit's group commit).
+// Ring is a ring open for writing by its owner. One goroutine at a time may
+// call its methods, but [Ring.Sync] and [Ring.Reader]'s reads may run
+// alongside them (package audit's group commit).
 type Ring struct {
 	f    *os.File
 	name string
@@ -151,21 +152,31 @@ func (r *Ring) Last() uint64 { return r.next - 1 }
 // Head is where the next frame will be written.
 func (r *Ring) Head() int64 { return r.head }
 
-// Write appends one frame per payload at the ring's head with one write and
-// makes them durable (fdatasync: the file's size and blocks do not change)
-// before it returns nil. It returns [ErrRingFull], writing nothing, when
-// they do not fit before the end of the file. After any other error the
-// ring must not be written again: what reached the disk is unknown.
+// Write appends payloads ([Ring.Append]) and makes them durable
+// ([Ring.Sync]).
 func (r *Ring) Write(payloads [][]byte) error {
+	if _, err := r.Append(payloads); err != nil {
+		return err
+	}
+	return r.Sync()
+}
+
+// Append writes one frame per payload at the ring's head with one pwrite
+// and returns the last frame's sequence number. They are durable once a
+// [Ring.Sync] that started after Append returned has returned. It returns
+// [ErrRingFull], writing nothing, when they do not fit before the end of
+// the file. After any other error the ring must not be written again: what
+// reached the disk is unknown.
+func (r *Ring) Append(payloads [][]byte) (uint64, error) {
 	n := 0
 	for _, p := range payloads {
 		if len(p) > maxFrame {
-			return fmt.Errorf("journal ring: a record of %d bytes is over the %d-byte limit", len(p), maxFrame)
+			return 0, fmt.Errorf("journal ring: a record of %d bytes is over the %d-byte limit", len(p), maxFrame)
 		}
 		n += ringHead + len(p)
 	}
 	if r.head+int64(n) > RingSize {
-		return ErrRingFull
+		return 0, ErrRingFull
 	}
 	buf := make([]byte, 0, n)
 	seq := r.next
@@ -174,13 +185,20 @@ func (r *Ring) Write(payloads [][]byte) error {
 		seq++
 	}
 	if _, err := r.f.WriteAt(buf, r.head); err != nil {
-		return fmt.Errorf("journal ring %s: write: %w", r.path, err)
-	}
-	if err := datasync(r.f); err != nil {
-		return fmt.Errorf("journal ring %s: fdatasync: %w", r.path, err)
+		return 0, fmt.Errorf("journal ring %s: write: %w", r.path, err)
 	}
 	r.head += int64(n)
 	r.next = seq
+	return seq - 1, nil
+}
+
+// Sync makes every frame appended before it was called durable (fdatasync:
+// the file's size and blocks do not change). It may run while another
+// goroutine appends: that is how appends ready at once share one.
+func (r *Ring) Sync() error {
+	if err := datasync(r.f); err != nil {
+		return fmt.Errorf("journal ring %s: fdatasync: %w", r.path, err)
+	}
 	return nil
 }
 
