@@ -378,7 +378,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			inv.scripts = args[i:]
 			continue
 		}
-		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil {
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil && !inv.listing() {
 			if a.dynamic {
 				inv.unknownSub(e, a)
 				return
@@ -472,6 +472,17 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
 	}
+}
+
+// listing reports whether a flag seen so far puts the program in its
+// listing mode ([effects.Flag.Lists]): its operands are patterns.
+func (inv *invocation) listing() bool {
+	for _, h := range inv.flags {
+		if h.flag.Lists {
+			return true
+		}
+	}
+	return false
 }
 
 // homeWrites classifies the implicit home writes of the entry and its flags

@@ -330,6 +330,12 @@ type Flag struct {
 	// when no operand follows. Only for modes that change nothing, whatever
 	// else is on the line.
 	ReadOnly bool
+	// Lists: the flag puts the program in its listing mode, in which an
+	// operand after it is a pattern that selects what is listed, never the
+	// name of a thing to create: no subcommand and not [Program.Other]
+	// (`git branch --list 'feat*'`, `git branch --merged main`, `git tag -l
+	// 'v*'`). An operand before it keeps its meaning.
+	Lists bool
 	// Local: the flag keeps a request to a loopback address a read
 	// ([Request]): it sends no body, uploads nothing, keeps no cookie jar,
 	// writes no file and follows no redirect (`curl -s`, `-H 'Accept: x'`,

@@ -388,6 +388,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
 	}
+	if f.Lists {
+		b.WriteString("Lists: true, ")
+	}
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
 	}
