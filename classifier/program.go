@@ -337,7 +337,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !endOpts && !a.dynamic && isOption(a.value) {
+		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && fixedLongOption(e, a)) {
 			if a.value == "--" {
 				endOpts = true
 				continue
@@ -790,6 +790,50 @@ func riskyOptions(e *effects.Program) bool {
 
 // riskyCache remembers riskyOptions per table entry (the table is fixed).
 var riskyCache sync.Map
+
+// fixedLongOption reports whether a word only known at run time is one long
+// option with a value whatever it expands to: every part is literal text,
+// and the option's name and its `=` come before any character a shell may
+// expand, so that only the value is unknown (`-run=^TestX$`,
+// `--new-from-rev=HEAD~1`, `--stat=~/x`: patterns or a tilde only to zsh,
+// with EXTENDED_GLOB or MAGIC_EQUAL_SUBST, and every match keeps the
+// literal start). The flag's kind of value then judges the unknown value.
+// A word with an expansion is not: unquoted, it may split into more words.
+func fixedLongOption(e *effects.Program, a field) bool {
+	if a.word == nil || len(a.word.Parts) == 0 {
+		return false
+	}
+	for _, p := range a.word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	l, ok := a.word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	head := l.Value
+	if i := strings.IndexAny(head, "*?[]()<>^#|~{},\\$`!@+"); i >= 0 {
+		head = head[:i]
+	}
+	eq := strings.IndexByte(head, '=')
+	if strings.HasPrefix(head, "--") {
+		return eq > 2
+	}
+	return e.SingleDashLong && strings.HasPrefix(head, "-") && eq > 1
+}
 
 // dynamicOption classifies a word only known at run time (what says why)
 // in an option position of an entry with risky options: opaque-medium,
