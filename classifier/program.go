@@ -248,6 +248,9 @@ type invocation struct {
 	// unknownOpts: an option the table does not know, or only abbreviates,
 	// was given (a local request is no read then: localRequest).
 	unknownOpts bool
+	// unknownNames are the options an entry with open options did not
+	// know, which a Closes flag makes unknown after all (closeOptions).
+	unknownNames []string
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
 	flagWrites []field
@@ -339,7 +342,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		a := args[i]
 		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && fixedLongOption(e, a)) {
 			if a.value == "--" {
-				endOpts = true
+				endOpts = !e.DashOptions // `cargo fmt -- --check`: rustfmt's options
 				continue
 			}
 			n := len(inv.flags)
@@ -453,6 +456,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
 	}
 	inv.checkScripts(e, args)
+	inv.closeOptions()
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
@@ -944,7 +948,11 @@ func closedOptions(e *effects.Program) bool {
 // arguments, which [effects.ScriptWrites] judges instead.
 func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	inv.unknownOpts = true
-	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+		return
+	}
+	if !closedOptions(e) {
+		inv.unknownNames = append(inv.unknownNames, name)
 		return
 	}
 	w := inv.w
@@ -957,6 +965,24 @@ func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	}
 	w.allKnown = false
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
+}
+
+// closeOptions classifies the options an entry with open options did not
+// know when a [effects.Flag.Closes] flag makes it only read or verify: each
+// may be one that writes, as in a closed world (unknownOption).
+func (inv *invocation) closeOptions() {
+	closes := false
+	for _, h := range inv.flags {
+		closes = closes || h.flag.Closes
+	}
+	if !closes {
+		return
+	}
+	w := inv.w
+	for _, name := range inv.unknownNames {
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` is not an option command-safety knows for %s, so what it does is not known", name, inv.key())))
+	}
 }
 
 // findFlag returns the flag of e named name exactly, or nil.

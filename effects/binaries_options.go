@@ -198,6 +198,8 @@ var plainOptions = map[string][]string{
 	"cargo metadata":        {"--format-version =", "--no-deps", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen", "-q --quiet"},
 	"cargo llvm-cov":        {"--html", "--open", "--json", "--lcov", "--summary-only", "--text", "--workspace", "--all-features", "--no-report", "--codecov", "--cobertura", "--output-dir --output-path >", "--release", "--no-fail-fast", "--all-targets", "--no-default-features", "--lib", "--tests", "-q --quiet", "-v --verbose", "--locked", "--offline", "--no-capture", "-p --package -F --features -E --filter-expr --exclude --profile --test-threads -j --jobs ="}, // and cargo nextest run (cargo-nextest 0.9)
 	"cargo bench":           {"--no-run", "--no-fail-fast", "--workspace", "--all", "--all-targets", "--all-features", "--no-default-features", "--lib", "--bins", "--benches", "-q --quiet", "-v --verbose", "--locked", "--offline", "--frozen", "-p --package -F --features --bench --bin --exclude -j --jobs --target --profile --message-format ="},
+	"cargo fmt":             {"-q --quiet", "-v --verbose", "--all", "-l --files-with-diff", "--backup", "--unstable-features", "--error-on-unformatted", "--skip-children", "--file-lines ="}, // and rustfmt's after --
+	"rustfmt":               {"--backup", "-l --files-with-diff", "-v --verbose", "-q --quiet", "-V --version", "--unstable-features", "--error-on-unformatted", "--skip-children", "--file-lines ="},
 	"rustup component list": {"--installed"},
 	"rustup doc":            {"--std", "--book", "--path", "--core", "--alloc", "--reference", "--cargo"},
 	"uv export":             {"--format =", "--output-file -o >", "--no-hashes", "--frozen", "--locked", "--no-dev", "--all-extras"},

@@ -138,6 +138,10 @@ type Program struct {
 	// the workspace makes the run
 	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
 	RunsOperands bool
+	// DashOptions: the words after `--` are still options the program reads
+	// (`cargo fmt -- --check` hands them to rustfmt); the entry lists them
+	// among its flags.
+	DashOptions bool
 	// Elsewhere: the command the entry carries runs where the shell's
 	// directories, home and workspace roots do not apply — in a container,
 	// under another root directory, as a service unit (`docker exec web rm
@@ -336,6 +340,12 @@ type Flag struct {
 	// (`git branch --list 'feat*'`, `git branch --merged main`, `git tag -l
 	// 'v*'`). An operand before it keeps its meaning.
 	Lists bool
+	// Closes: with this flag an entry whose options are open (its plain
+	// effects write) only reads or verifies, so its options are a closed
+	// world too: one it does not know makes the part opaque-medium, since
+	// it may be one that writes (`rustfmt --check --print-config default
+	// f` writes f).
+	Closes bool
 	// Local: the flag keeps a request to a loopback address a read
 	// ([Request]): it sends no body, uploads nothing, keeps no cookie jar,
 	// writes no file and follows no redirect (`curl -s`, `-H 'Accept: x'`,

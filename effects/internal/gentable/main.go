@@ -225,6 +225,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.RunsOperands {
 		b.WriteString("RunsOperands: true, ")
 	}
+	if p.DashOptions {
+		b.WriteString("DashOptions: true, ")
+	}
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
@@ -390,6 +393,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.Lists {
 		b.WriteString("Lists: true, ")
+	}
+	if f.Closes {
+		b.WriteString("Closes: true, ")
 	}
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
