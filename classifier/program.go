@@ -332,6 +332,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.inherited = nil
 
+	if len(args) == 1 && !args[0].dynamic && slices.Contains(e.VersionOnly, args[0].value) {
+		// `psql --version`: it prints and exits.
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
+		inv.emit()
+		return
+	}
 	if pre, done := inv.special(e, args); done {
 		return
 	} else if pre != nil {
@@ -995,9 +1001,11 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.flags = make([]flagHit, 0, 4) // one allocation for the few most commands have
 	}
 	inv.flags = append(inv.flags, h)
-	inv.readOnly = inv.readOnly || h.flag.ReadOnly
+	// `--check=false`: a boolean option turned off takes over nothing.
+	off := h.flag.Value == effects.NoValue && h.value != nil && (h.value.dynamic || falseValue(h.value.value))
+	inv.readOnly = inv.readOnly || h.flag.ReadOnly && !off
 	inv.inPlace = inv.inPlace || h.flag.InPlace
-	if h.flag.Replace {
+	if h.flag.Replace && !off {
 		inv.replacing = true
 		inv.classes = append([]effects.Class(nil), h.flag.Effects...)
 		if h.flag.Why != "" {
@@ -1079,6 +1087,17 @@ func (inv *invocation) applyFlag(h flagHit) {
 			}
 		}
 	}
+}
+
+// falseValue reports whether v turns a boolean option off the way Go's
+// flag package, pflag and clap read it (`kubectl version --client=false`
+// asks the cluster): such an option cannot take over the effects.
+func falseValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "f", "0", "no", "off":
+		return true
+	}
+	return false
 }
 
 // writeFlagValues classifies the files that flags name to be written (`sort

@@ -119,10 +119,13 @@ var jvmPrograms = []Program{
 		Examples: ex("jar cf app.jar -C build .", "jar xf lib.jar")},
 	{Name: "java", Effects: fx(OpaqueLow), Operands: Script, Why: "java runs the program it is given",
 		Flags: fl(arg("-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules", "-m", "--module", "-agentlib", "-javaagent"),
-			Flag{Names: names("-version", "--version", "-showversion", "--list-modules"), Replace: true, Effects: fx(Read), Examples: ex("java -version")}),
+			// -showversion and --show-version print the version and go on to
+			// run the program: no read.
+			Flag{Names: names("-version", "--version", "--list-modules"), Replace: true, Effects: fx(Read), Examples: ex("java -version")},
+			Flag{Names: names("-showversion", "--show-version")}),
 		SingleDashLong: true,
 		Examples:       ex("java -jar build/app.jar", "java src/Main.java"), NotExamples: ex("java -jar /tmp/x.jar")},
-	{Name: "javac", Aliases: names("kotlinc", "scalac"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "javac compiles classes",
+	{Name: "javac", Aliases: names("kotlinc", "scalac"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "javac compiles classes", VersionOnly: names("-version", "--version"),
 		Flags: fl(wpath("-d", "-s", "-h"), arg("-cp", "-classpath", "--class-path", "-sourcepath", "--source-path", "-processorpath", "--release", "-source",
 			"-target", "-encoding", "-processor", "-p", "--module-path", "-Xlint")),
 		SingleDashLong: true,

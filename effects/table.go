@@ -138,6 +138,11 @@ type Program struct {
 	// the workspace makes the run
 	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
 	RunsOperands bool
+	// VersionOnly are options that, as the only word after the program,
+	// print its version or usage and exit before it opens, compiles, runs
+	// or connects to anything: the invocation reads (`javac -version`,
+	// `psql --version`; `javac -version A.java` still compiles).
+	VersionOnly []string
 	// DashOptions: the words after `--` are still options the program reads
 	// (`cargo fmt -- --check` hands them to rustfmt); the entry lists them
 	// among its flags.

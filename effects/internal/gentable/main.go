@@ -228,6 +228,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.DashOptions {
 		b.WriteString("DashOptions: true, ")
 	}
+	strs(b, "VersionOnly", p.VersionOnly)
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
