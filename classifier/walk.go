@@ -1197,6 +1197,28 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 }
 
 // assign classifies one assignment (SPEC §3 rule 8).
+// splitsOnly reports whether the assignment a is in front of a builtin
+// that only uses IFS to split what it reads into variables (`IFS= read -r
+// line`, `IFS=, read -ra f`, `IFS= mapfile -t a`): bash and zsh give a
+// regular builtin the assignment for that command alone, so no program and
+// no word of the shell is split otherwise. A function of that name is not
+// such a builtin.
+func (w *walker) splitsOnly(a *syntax.Assign, at syntax.Node) bool {
+	c, ok := at.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || a.Naked || a.Append || a.Index != nil || a.Array != nil {
+		return false
+	}
+	name, ok := literalText(c.Args[0], "")
+	if !ok || w.funcs[name] != nil {
+		return false
+	}
+	switch name {
+	case "read", "mapfile", "readarray":
+		return true
+	}
+	return false
+}
+
 func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if a.Value != nil {
 		w.wordSubst(a.Value, depth+1)
@@ -1263,6 +1285,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		name = target
 	}
 	switch {
+	case name == "IFS" && w.splitsOnly(a, at):
+		// `while IFS= read -r line`: only read's splitting changes.
 	case !(a.Naked && a.Value == nil):
 		w.setEnv(name, val, !literal || a.Array != nil, a, at, depth)
 	case !known:
