@@ -807,8 +807,9 @@ var riskyCache sync.Map
 // expand, so that only the value is unknown (`-run=^TestX$`,
 // `--new-from-rev=HEAD~1`, `--stat=~/x`: patterns or a tilde only to zsh,
 // with EXTENDED_GLOB or MAGIC_EQUAL_SUBST, and every match keeps the
-// literal start). The flag's kind of value then judges the unknown value.
-// A word with an expansion is not: unquoted, it may split into more words.
+// literal start), or an expansion in double quotes (`--base="$REV"`). The
+// flag's kind of value then judges the unknown value. An unquoted
+// expansion is not: it may split into more words.
 func fixedLongOption(e *effects.Program, a field) bool {
 	if a.word == nil || len(a.word.Parts) == 0 {
 		return false
@@ -821,8 +822,17 @@ func fixedLongOption(e *effects.Program, a field) bool {
 				return false
 			}
 		case *syntax.DblQuoted:
+			// Quoted, an expansion is one word (`--new-from-rev="$BASE"`),
+			// except the ones that make several (`"$@"`, `"${a[@]}"`,
+			// zsh's `"${(f)x}"`).
 			for _, q := range x.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
+				switch y := q.(type) {
+				case *syntax.Lit, *syntax.CmdSubst:
+				case *syntax.ParamExp:
+					if !isSimpleParam(y) || y.Param.Value == "@" || y.Param.Value == "*" {
+						return false
+					}
+				default:
 					return false
 				}
 			}
