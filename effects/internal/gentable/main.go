@@ -311,6 +311,9 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 	if v.AnyValue {
 		b.WriteString("AnyValue: true, ")
 	}
+	if v.Paths {
+		b.WriteString("Paths: true, ")
+	}
 	str(b, "Why", v.Why)
 	classes(b, "Effects", v.Effects)
 	strs(b, "Examples", v.Examples)
