@@ -214,7 +214,9 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 		}
 	}
 	if v := effects.GenericEnv(name); v != nil {
-		if v.Paths && !dynamic {
+		if v.Paths && !dynamic && w.opts.Platform != Windows {
+			// (On Windows the list is `;`-separated, and MSYS rewrites a
+			// `:`-separated one into drive paths: not followed.)
 			// `PYTHONPATH=src pytest`: judged where each program runs.
 			a := w.newEnvAssign(name, value, false, at, span)
 			a.paths = v

@@ -100,7 +100,8 @@ var gitSubcommands = []Program{
 		// --list and the filters list (builtin/branch.c sets list for them):
 		// the operands are patterns (`git branch --merged main`).
 		Flags: fl(arg("--sort", "--format"), optArg("-t"), optArg("--abbrev", "--color", "--column", "--track"),
-			Flag{Names: names("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"), Lists: true,
+			// -l only since git 2.19; before, it was --create-reflog: a plain option.
+			Flag{Names: names("--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"), Lists: true,
 				Examples: ex("git branch --list 'feat*'", "git branch --merged main", "git branch -a --contains abc123")},
 			Flag{Names: names("-D", "-f", "--force", "-M", "-C"), Effects: fx(HistoryRewrite),
 				Why: "git branch -D, -f, -M and -C delete or overwrite branches whatever their commits", Examples: ex("git branch -D feature", "git branch -f main HEAD~1")},
