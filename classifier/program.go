@@ -346,7 +346,14 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && fixedLongOption(e, a)) {
+		if !endOpts && a.dynamic {
+			if f, name := inv.w.fixedShortOption(e, a); f != nil {
+				// `make -j$(nproc)`: the option, with a value only known at run time.
+				inv.applyFlag(flagHit{flag: f, name: name, value: &field{value: "", dynamic: true, word: a.word}})
+				continue
+			}
+		}
+		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && inv.w.fixedLongOption(e, a)) {
 			if a.value == "--" {
 				endOpts = !e.DashOptions // `cargo fmt -- --check`: rustfmt's options
 				continue
@@ -761,6 +768,8 @@ func (w *walker) mayBeOption(f field) bool {
 		return p.Value == "" || p.Value[0] == '-'
 	case *syntax.ArithmExp:
 		return false // a number: `head -n $((n))`, at worst `-5`
+	case *syntax.CmdSubst:
+		return !w.printsCount(p.Stmts) // `make -j $(nproc)`
 	case *syntax.ParamExp:
 		if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Flags != nil {
 			return true
@@ -810,12 +819,58 @@ var riskyCache sync.Map
 // literal start), or an expansion in double quotes (`--base="$REV"`). The
 // flag's kind of value then judges the unknown value. An unquoted
 // expansion is not: it may split into more words.
-func fixedLongOption(e *effects.Program, a field) bool {
+func (w *walker) fixedLongOption(e *effects.Program, a field) bool {
+	if !w.oneWordValue(a) {
+		return false
+	}
+	l, ok := a.word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	head := l.Value
+	if i := strings.IndexAny(head, "*?[]()<>^#|~{},\\$`!@+"); i >= 0 {
+		head = head[:i]
+	}
+	eq := strings.IndexByte(head, '=')
+	if strings.HasPrefix(head, "--") {
+		return eq > 2
+	}
+	return e.SingleDashLong && strings.HasPrefix(head, "-") && eq > 1
+}
+
+// fixedShortOption returns the flag of e that a word only known at run
+// time names when it is `-X` and a value that stays one word (`make
+// -j$(nproc)`, `-j"$N"`): a short option that takes a value, whose value is
+// then only known at run time.
+func (w *walker) fixedShortOption(e *effects.Program, a field) (*effects.Flag, string) {
+	if e.SingleDashLong || !w.oneWordValue(a) || len(a.word.Parts) < 2 {
+		return nil, ""
+	}
+	l, ok := a.word.Parts[0].(*syntax.Lit)
+	if !ok || len(l.Value) != 2 || l.Value[0] != '-' || l.Value[1] == '-' {
+		return nil, ""
+	}
+	f := findFlag(e, l.Value)
+	if f == nil || !takesValue(f.Value) {
+		return nil, ""
+	}
+	return f, l.Value
+}
+
+// oneWordValue reports whether a's word is literal text, expansions in
+// double quotes that make one word each, and unquoted substitutions that
+// print one count ([walker.printsCount]): whatever it expands to, it is
+// one word, and its literal start stays its start.
+func (w *walker) oneWordValue(a field) bool {
 	if a.word == nil || len(a.word.Parts) == 0 {
 		return false
 	}
 	for _, p := range a.word.Parts {
 		switch x := p.(type) {
+		case *syntax.CmdSubst:
+			if !w.printsCount(x.Stmts) {
+				return false
+			}
 		case *syntax.Lit:
 		case *syntax.SglQuoted:
 			if x.Dollar {
@@ -840,19 +895,7 @@ func fixedLongOption(e *effects.Program, a field) bool {
 			return false
 		}
 	}
-	l, ok := a.word.Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	head := l.Value
-	if i := strings.IndexAny(head, "*?[]()<>^#|~{},\\$`!@+"); i >= 0 {
-		head = head[:i]
-	}
-	eq := strings.IndexByte(head, '=')
-	if strings.HasPrefix(head, "--") {
-		return eq > 2
-	}
-	return e.SingleDashLong && strings.HasPrefix(head, "-") && eq > 1
+	return true
 }
 
 // dynamicOption classifies a word only known at run time (what says why)
