@@ -469,6 +469,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
 	}
 	inv.checkScripts(e, args)
+	if e.ReadOperands > 0 && len(inv.operands) <= e.ReadOperands && !inv.replacing && !slices.ContainsFunc(inv.operands, func(o field) bool { return o.dynamic }) {
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), "" // `git symbolic-ref HEAD`
+	}
 	inv.closeOptions()
 	inv.homeWrites(e)
 	inv.links = e.Links

@@ -472,10 +472,11 @@ var gitSubcommands = []Program{
 			Flag{Names: names("-f", "--force", "--discard-changes"), Effects: fx(HistoryRewrite),
 				Why: "git switch --discard-changes throws away uncommitted changes", Examples: ex("git switch -f main")}),
 		Examples: ex("git switch main", "git switch -c feature", "git switch -")},
-	{Name: "symbolic-ref", Effects: fx(WriteInside), Why: "git symbolic-ref with two operands points a ref elsewhere",
-		Flags: fl(arg("-m"), Flag{Names: names("--short", "-q", "--quiet"), Replace: true, Effects: fx(Read), Examples: ex("git symbolic-ref --short HEAD")},
+	// --short and -q only change what one operand prints: with two, it writes.
+	{Name: "symbolic-ref", Effects: fx(WriteInside), Why: "git symbolic-ref with two operands points a ref elsewhere", ReadOperands: 1,
+		Flags: fl(arg("-m"), Flag{Names: names("--short", "-q", "--quiet", "--no-recurse", "--recurse")},
 			Flag{Names: names("-d", "--delete"), Effects: fx(HistoryRewrite), Why: "git symbolic-ref -d deletes a ref", Examples: ex("git symbolic-ref -d refs/x")}),
-		Examples: ex("git symbolic-ref HEAD refs/heads/main")},
+		Examples: ex("git symbolic-ref HEAD refs/heads/main", "git symbolic-ref --short HEAD refs/heads/x")},
 	// git tag lists with no operand and creates with one (see branch: HEAD is
 	// not a valid tag name either).
 	{Name: "tag", Effects: fx(Read), Other: fx(WriteInside),

@@ -138,6 +138,10 @@ type Program struct {
 	// the workspace makes the run
 	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
 	RunsOperands bool
+	// ReadOperands: with at most this many operands, each known before it
+	// runs, the entry only reads (`git symbolic-ref HEAD` prints where HEAD
+	// points; `git symbolic-ref HEAD refs/heads/x` points it elsewhere).
+	ReadOperands int
 	// VersionOnly are options that, as the only word after the program,
 	// print its version or usage and exit before it opens, compiles, runs
 	// or connects to anything: the invocation reads (`javac -version`,

@@ -228,6 +228,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.DashOptions {
 		b.WriteString("DashOptions: true, ")
 	}
+	if p.ReadOperands != 0 {
+		fmt.Fprintf(b, "ReadOperands: %d, ", p.ReadOperands)
+	}
 	strs(b, "VersionOnly", p.VersionOnly)
 	if p.Joined {
 		b.WriteString("Joined: true, ")
