@@ -1185,6 +1185,11 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 				attrs += v
 			}
 		}
+		if a.Naked && a.Value == nil && a.Name != nil && (c.Variant.Value == "declare" || c.Variant.Value == "typeset") && strings.HasPrefix(attrs, "-") && strings.Contains(attrs, "p") {
+			// `declare -p PATH` prints it; with -p, the other options are
+			// ignored (declDump judges a secret printed).
+			continue
+		}
 		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
 			w.declAttrs(a, attrs)
 			if strings.Contains(attrs, "n") && strings.HasPrefix(attrs, "-") || strings.Contains(attrs, "-n") {
@@ -1196,7 +1201,6 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 	}
 }
 
-// assign classifies one assignment (SPEC §3 rule 8).
 // splitsOnly reports whether the assignment a is in front of a builtin
 // that only uses IFS to split what it reads into variables (`IFS= read -r
 // line`, `IFS=, read -ra f`, `IFS= mapfile -t a`): bash and zsh give a
@@ -1219,6 +1223,7 @@ func (w *walker) splitsOnly(a *syntax.Assign, at syntax.Node) bool {
 	return false
 }
 
+// assign classifies one assignment (SPEC §3 rule 8).
 func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 	if a.Value != nil {
 		w.wordSubst(a.Value, depth+1)
