@@ -495,6 +495,30 @@ func (w *walker) printsNumber(stmts []*syntax.Stmt) bool {
 	return false
 }
 
+// printsCount reports whether a command substitution prints one count, a
+// number without a sign ([walker.printsNumber], but not seq, whose numbers
+// may be negative and many): even unquoted it is at most one word, and no
+// option (`make -j $(nproc) test`).
+func (w *walker) printsCount(stmts []*syntax.Stmt) bool {
+	if !w.printsNumber(stmts) {
+		return false
+	}
+	s := stmts[0]
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe {
+			break
+		}
+		s = b.Y
+	}
+	vs := w.word(s.Cmd.(*syntax.CallExpr).Args[0]).values()
+	if len(vs) == 0 {
+		return false
+	}
+	e := w.lookup(vs[0])
+	return e != nil && e.Name != "seq"
+}
+
 // numericFormat reports whether a date format prints only digits and
 // separators.
 func numericFormat(f string) bool {

@@ -75,21 +75,7 @@ func wordsMatch(t *testing.T, shell string, shellArgs []string, d Dialect, n int
 		fmt.Fprintf(&script, "eval %s; printf '\\036'\n", shellQuoteTest("printf '%s\\0' @ "+w))
 	}
 	words = kept
-	cmd := exec.Command(shell, shellArgs...)
-	cmd.Stdin = strings.NewReader(script.String())
-	cmd.Dir = dir
-	// A UTF-8 locale, as agents' shells have: $'\u00e9' is é there (in the
-	// C locale bash keeps non-ASCII \u escapes as written).
-	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v\n%s", shell, err, stderr.String())
-	}
-	records := strings.Split(out.String(), "\x1e")
-	if len(records) != len(words)+1 {
-		t.Fatalf("%s printed %d records for %d words\n%s", shell, len(records)-1, len(words), stderr.String())
-	}
+	records := shellRecords(t, shell, shellArgs, dir, home, script.String(), len(words))
 	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}, Shell: d}
 	compared := 0
 	for i, word := range words {
@@ -123,6 +109,30 @@ func wordsMatch(t *testing.T, shell string, shellArgs []string, d Dialect, n int
 		t.Errorf("only %d of %d words compared: the generator makes too many dynamic words", compared, len(words))
 	}
 	t.Logf("%d of %d words expanded as %s does", compared, len(words), d)
+}
+
+// shellRecords runs script with the real shell (its arguments shellArgs)
+// in dir, with HOME set to home, a bare PATH and a UTF-8 locale, as agents'
+// shells have ($'\u00e9' is é there; in the C locale bash keeps non-ASCII
+// \u escapes as written), and returns the n records the script prints, each
+// ended by a record separator (\x1e). A failed run or another count fails
+// the test.
+func shellRecords(t *testing.T, shell string, shellArgs []string, dir, home, script string, n int) []string {
+	t.Helper()
+	cmd := exec.Command(shell, shellArgs...)
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", shell, err, stderr.String())
+	}
+	records := strings.Split(out.String(), "\x1e")
+	if len(records) != n+1 {
+		t.Fatalf("%s printed %d records for %d inputs\n%s", shell, len(records)-1, n, stderr.String())
+	}
+	return records[:n]
 }
 
 func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -41,6 +41,11 @@ type envAssign struct {
 	// assignment is made (the walk's frame is gone by envLeftovers).
 	where  Part
 	atText string
+	// paths: the variable is a list of directories programs load code
+	// from ([effects.EnvVar.Paths]), judged where each program runs
+	// (judged: some program was).
+	paths  *effects.EnvVar
+	judged bool
 }
 
 // newEnvAssign records an assignment of name at at, in the part span.
@@ -209,6 +214,15 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 		}
 	}
 	if v := effects.GenericEnv(name); v != nil {
+		if v.Paths && !dynamic && w.opts.Platform != Windows {
+			// (On Windows the list is `;`-separated, and MSYS rewrites a
+			// `:`-separated one into drive paths: not followed.)
+			// `PYTHONPATH=src pytest`: judged where each program runs.
+			a := w.newEnvAssign(name, value, false, at, span)
+			a.paths = v
+			w.env = append(w.env, a)
+			return
+		}
 		if v.Role == effects.EnvWrite {
 			// Every program that reads it may write the file (SSLKEYLOGFILE).
 			if dynamic || value != "" && (v.AnyValue || strings.HasPrefix(value, "/")) {
@@ -256,12 +270,51 @@ func runsRole(r effects.EnvRole) bool {
 // variables of the programs e runs ([effects.Program.EnvOf]) count when
 // they run code.
 func (inv *invocation) applyEnv(e *effects.Program) {
+	for _, a := range inv.w.env {
+		if a.paths != nil {
+			inv.codePaths(a)
+		}
+	}
 	if len(e.Env) > 0 {
 		inv.envOf(e, true, "")
 	}
 	for _, of := range e.EnvOf {
 		if o := effects.Lookup(of); o != nil {
 			inv.envOf(o, false, fmt.Sprintf(" (%s runs %s)", e.Name, o.Name))
+		}
+	}
+}
+
+// codePaths classifies for the invocation the assignment a of a list of
+// directories programs load code from ([effects.EnvVar.Paths]): each
+// directory resolved where the program runs (an empty one is that
+// directory) must lie inside the workspace, or the program may load code
+// from elsewhere (`PYTHONPATH=/tmp/x pytest`, `PYTHONPATH=. env -C /tmp/x
+// yq`). A directory starting with `~` is not followed (the shell may
+// expand it after a colon).
+func (inv *invocation) codePaths(a *envAssign) {
+	a.judged = true
+	w := inv.w
+	for _, d := range strings.Split(a.value, ":") {
+		var rs []string
+		switch {
+		case strings.HasPrefix(d, "~"):
+			rs = []string{""}
+		case d == "":
+			rs = inv.runDirs
+		default:
+			rs = w.resolveIn(d, false, inv.runDirs)
+		}
+		for _, r := range rs {
+			if l := w.locateCode(r); l != locInside && l != locRoot {
+				w.allKnown = false
+				where := "a directory only known at run time"
+				if r != "" {
+					where = w.describe(r, l)
+				}
+				w.add(a.partOf(effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` sets %s to %s, which %s", brief(a.atText), a.name, where, a.paths.Why)))
+				return
+			}
 		}
 	}
 }
@@ -611,6 +664,13 @@ func gitConfigParameters(s string) (kvs []string, ok bool) {
 func (w *walker) envLeftovers() {
 	if len(w.env) == 0 {
 		return
+	}
+	for _, a := range w.env {
+		if a.paths != nil && !a.judged {
+			// No program was seen to run with it: as any such variable.
+			w.allKnown = false
+			w.add(a.partOf(effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(a.atText), a.name, a.paths.Why)))
+		}
 	}
 	var runs *Part
 	for i := range w.parts {

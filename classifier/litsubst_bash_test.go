@@ -1,10 +1,8 @@
 package classifier
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,19 +42,7 @@ func TestLiteralsMatchBash(t *testing.T) {
 			fmt.Fprintf(&script, "(x=%s; printf '%%s\\0' @ %s); printf '\\036'\n", v, u)
 		}
 	}
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-s")
-	cmd.Stdin = strings.NewReader(script.String())
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("bash: %v\n%s", err, stderr.String())
-	}
-	records := strings.Split(out.String(), "\x1e")
-	if len(records) != len(pairs)+1 {
-		t.Fatalf("bash printed %d records for %d pairs\n%s", len(records)-1, len(pairs), stderr.String())
-	}
+	records := shellRecords(t, bash, []string{"--norc", "--noprofile", "-s"}, dir, home, script.String(), len(pairs))
 	opts := Options{Cwd: dir, Workspaces: []string{dir}, Home: home, FS: emptyFS{}, Shell: Bash}
 	compared := 0
 	for i, pr := range pairs {

@@ -248,6 +248,9 @@ type invocation struct {
 	// unknownOpts: an option the table does not know, or only abbreviates,
 	// was given (a local request is no read then: localRequest).
 	unknownOpts bool
+	// unknownNames are the options an entry with open options did not
+	// know, which a Closes flag makes unknown after all (closeOptions).
+	unknownNames []string
 	// flagWrites are the values of WritePath flags, classified once all
 	// flags are known (writeFlagValues).
 	flagWrites []field
@@ -329,6 +332,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.inherited = nil
 
+	if len(args) == 1 && !args[0].dynamic && slices.Contains(e.VersionOnly, args[0].value) {
+		// `psql --version`: it prints and exits.
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
+		inv.emit()
+		return
+	}
 	if pre, done := inv.special(e, args); done {
 		return
 	} else if pre != nil {
@@ -337,9 +346,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !endOpts && !a.dynamic && isOption(a.value) {
+		if !endOpts && a.dynamic {
+			if f, name := inv.w.fixedShortOption(e, a); f != nil {
+				// `make -j$(nproc)`: the option, with a value only known at run time.
+				inv.applyFlag(flagHit{flag: f, name: name, value: &field{value: "", dynamic: true, word: a.word}})
+				continue
+			}
+		}
+		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && inv.w.fixedLongOption(e, a)) {
 			if a.value == "--" {
-				endOpts = true
+				endOpts = !e.DashOptions // `cargo fmt -- --check`: rustfmt's options
 				continue
 			}
 			n := len(inv.flags)
@@ -378,7 +394,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			inv.scripts = args[i:]
 			continue
 		}
-		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil {
+		if len(e.Subcommands) > 0 && len(inv.operands) == 0 && !endOpts && inv.scripts == nil && !inv.listing() {
 			if a.dynamic {
 				inv.unknownSub(e, a)
 				return
@@ -453,6 +469,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		inv.classes, inv.why = append(inv.classes[:0], effects.Read), ""
 	}
 	inv.checkScripts(e, args)
+	if e.ReadOperands > 0 && len(inv.operands) <= e.ReadOperands && !inv.replacing && !slices.ContainsFunc(inv.operands, func(o field) bool { return o.dynamic }) {
+		inv.classes, inv.why = append(inv.classes[:0], effects.Read), "" // `git symbolic-ref HEAD`
+	}
+	inv.closeOptions()
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
@@ -472,6 +492,17 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
 	}
+}
+
+// listing reports whether a flag seen so far puts the program in its
+// listing mode ([effects.Flag.Lists]): its operands are patterns.
+func (inv *invocation) listing() bool {
+	for _, h := range inv.flags {
+		if h.flag.Lists {
+			return true
+		}
+	}
+	return false
 }
 
 // homeWrites classifies the implicit home writes of the entry and its flags
@@ -740,6 +771,8 @@ func (w *walker) mayBeOption(f field) bool {
 		return p.Value == "" || p.Value[0] == '-'
 	case *syntax.ArithmExp:
 		return false // a number: `head -n $((n))`, at worst `-5`
+	case *syntax.CmdSubst:
+		return !w.printsCount(p.Stmts) // `make -j $(nproc)`
 	case *syntax.ParamExp:
 		if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Flags != nil {
 			return true
@@ -779,6 +812,94 @@ func riskyOptions(e *effects.Program) bool {
 
 // riskyCache remembers riskyOptions per table entry (the table is fixed).
 var riskyCache sync.Map
+
+// fixedLongOption reports whether a word only known at run time is one long
+// option with a value whatever it expands to: every part is literal text,
+// and the option's name and its `=` come before any character a shell may
+// expand, so that only the value is unknown (`-run=^TestX$`,
+// `--new-from-rev=HEAD~1`, `--stat=~/x`: patterns or a tilde only to zsh,
+// with EXTENDED_GLOB or MAGIC_EQUAL_SUBST, and every match keeps the
+// literal start), or an expansion in double quotes (`--base="$REV"`). The
+// flag's kind of value then judges the unknown value. An unquoted
+// expansion is not: it may split into more words.
+func (w *walker) fixedLongOption(e *effects.Program, a field) bool {
+	if !w.oneWordValue(a) {
+		return false
+	}
+	l, ok := a.word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	head := l.Value
+	if i := strings.IndexAny(head, "*?[]()<>^#|~{},\\$`!@+"); i >= 0 {
+		head = head[:i]
+	}
+	eq := strings.IndexByte(head, '=')
+	if strings.HasPrefix(head, "--") {
+		return eq > 2
+	}
+	return e.SingleDashLong && strings.HasPrefix(head, "-") && eq > 1
+}
+
+// fixedShortOption returns the flag of e that a word only known at run
+// time names when it is `-X` and a value that stays one word (`make
+// -j$(nproc)`, `-j"$N"`): a short option that takes a value, whose value is
+// then only known at run time.
+func (w *walker) fixedShortOption(e *effects.Program, a field) (*effects.Flag, string) {
+	if e.SingleDashLong || !w.oneWordValue(a) || len(a.word.Parts) < 2 {
+		return nil, ""
+	}
+	l, ok := a.word.Parts[0].(*syntax.Lit)
+	if !ok || len(l.Value) != 2 || l.Value[0] != '-' || l.Value[1] == '-' {
+		return nil, ""
+	}
+	f := findFlag(e, l.Value)
+	if f == nil || !takesValue(f.Value) {
+		return nil, ""
+	}
+	return f, l.Value
+}
+
+// oneWordValue reports whether a's word is literal text, expansions in
+// double quotes that make one word each, and unquoted substitutions that
+// print one count ([walker.printsCount]): whatever it expands to, it is
+// one word, and its literal start stays its start.
+func (w *walker) oneWordValue(a field) bool {
+	if a.word == nil || len(a.word.Parts) == 0 {
+		return false
+	}
+	for _, p := range a.word.Parts {
+		switch x := p.(type) {
+		case *syntax.CmdSubst:
+			if !w.printsCount(x.Stmts) {
+				return false
+			}
+		case *syntax.Lit:
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			// Quoted, an expansion is one word (`--new-from-rev="$BASE"`),
+			// except the ones that make several (`"$@"`, `"${a[@]}"`,
+			// zsh's `"${(f)x}"`).
+			for _, q := range x.Parts {
+				switch y := q.(type) {
+				case *syntax.Lit, *syntax.CmdSubst:
+				case *syntax.ParamExp:
+					if !isSimpleParam(y) || y.Param.Value == "@" || y.Param.Value == "*" {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // dynamicOption classifies a word only known at run time (what says why)
 // in an option position of an entry with risky options: opaque-medium,
@@ -889,7 +1010,11 @@ func closedOptions(e *effects.Program) bool {
 // arguments, which [effects.ScriptWrites] judges instead.
 func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	inv.unknownOpts = true
-	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || !closedOptions(e) || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || name == "--help" || name == "--version" || e.SingleDashLong && (name == "-help" || name == "-version") {
+		return
+	}
+	if !closedOptions(e) {
+		inv.unknownNames = append(inv.unknownNames, name)
 		return
 	}
 	w := inv.w
@@ -904,6 +1029,24 @@ func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
 }
 
+// closeOptions classifies the options an entry with open options did not
+// know when a [effects.Flag.Closes] flag makes it only read or verify: each
+// may be one that writes, as in a closed world (unknownOption).
+func (inv *invocation) closeOptions() {
+	closes := false
+	for _, h := range inv.flags {
+		closes = closes || h.flag.Closes
+	}
+	if !closes {
+		return
+	}
+	w := inv.w
+	for _, name := range inv.unknownNames {
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` is not an option command-safety knows for %s, so what it does is not known", name, inv.key())))
+	}
+}
+
 // findFlag returns the flag of e named name exactly, or nil.
 func findFlag(e *effects.Program, name string) *effects.Flag { return e.FindFlag(name) }
 
@@ -914,9 +1057,11 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.flags = make([]flagHit, 0, 4) // one allocation for the few most commands have
 	}
 	inv.flags = append(inv.flags, h)
-	inv.readOnly = inv.readOnly || h.flag.ReadOnly
+	// `--check=false`: a boolean option turned off takes over nothing.
+	off := h.flag.Value == effects.NoValue && h.value != nil && (h.value.dynamic || falseValue(h.value.value))
+	inv.readOnly = inv.readOnly || h.flag.ReadOnly && !off
 	inv.inPlace = inv.inPlace || h.flag.InPlace
-	if h.flag.Replace {
+	if h.flag.Replace && !off {
 		inv.replacing = true
 		inv.classes = append([]effects.Class(nil), h.flag.Effects...)
 		if h.flag.Why != "" {
@@ -998,6 +1143,17 @@ func (inv *invocation) applyFlag(h flagHit) {
 			}
 		}
 	}
+}
+
+// falseValue reports whether v turns a boolean option off the way Go's
+// flag package, pflag and clap read it (`kubectl version --client=false`
+// asks the cluster): such an option cannot take over the effects.
+func falseValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "f", "0", "no", "off":
+		return true
+	}
+	return false
 }
 
 // writeFlagValues classifies the files that flags name to be written (`sort

@@ -1185,6 +1185,11 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 				attrs += v
 			}
 		}
+		if a.Naked && a.Value == nil && a.Name != nil && (c.Variant.Value == "declare" || c.Variant.Value == "typeset") && strings.HasPrefix(attrs, "-") && strings.Contains(attrs, "p") {
+			// `declare -p PATH` prints it; with -p, the other options are
+			// ignored (declDump judges a secret printed).
+			continue
+		}
 		if a.Name != nil && c.Variant.Value != "export" { // export -n unexports
 			w.declAttrs(a, attrs)
 			if strings.Contains(attrs, "n") && strings.HasPrefix(attrs, "-") || strings.Contains(attrs, "-n") {
@@ -1194,6 +1199,28 @@ func (w *walker) decl(c *syntax.DeclClause, depth int) {
 		}
 		w.assign(a, depth, c)
 	}
+}
+
+// splitsOnly reports whether the assignment a is in front of a builtin
+// that only uses IFS to split what it reads into variables (`IFS= read -r
+// line`, `IFS=, read -ra f`, `IFS= mapfile -t a`): bash and zsh give a
+// regular builtin the assignment for that command alone, so no program and
+// no word of the shell is split otherwise. A function of that name is not
+// such a builtin.
+func (w *walker) splitsOnly(a *syntax.Assign, at syntax.Node) bool {
+	c, ok := at.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || a.Naked || a.Append || a.Index != nil || a.Array != nil {
+		return false
+	}
+	name, ok := literalText(c.Args[0], "")
+	if !ok || w.funcs[name] != nil {
+		return false
+	}
+	switch name {
+	case "read", "mapfile", "readarray":
+		return true
+	}
+	return false
 }
 
 // assign classifies one assignment (SPEC §3 rule 8).
@@ -1263,6 +1290,8 @@ func (w *walker) assign(a *syntax.Assign, depth int, at syntax.Node) {
 		name = target
 	}
 	switch {
+	case name == "IFS" && w.splitsOnly(a, at):
+		// `while IFS= read -r line`: only read's splitting changes.
 	case !(a.Naked && a.Value == nil):
 		w.setEnv(name, val, !literal || a.Array != nil, a, at, depth)
 	case !known:

@@ -97,7 +97,12 @@ var gitSubcommands = []Program{
 	// valid branch name, so `git branch HEAD` changes nothing; the entry exists
 	// so that every other operand takes Other (a branch being created).
 	{Name: "branch", Effects: fx(Read), Other: fx(WriteInside),
-		Flags: fl(arg("--sort", "--format", "--points-at"), optArg("-t"), optArg("--contains", "--no-contains", "--merged", "--no-merged", "--abbrev", "--color", "--column", "--track"),
+		// --list and the filters list (builtin/branch.c sets list for them):
+		// the operands are patterns (`git branch --merged main`).
+		Flags: fl(arg("--sort", "--format"), optArg("-t"), optArg("--abbrev", "--color", "--column", "--track"),
+			// -l only since git 2.19; before, it was --create-reflog: a plain option.
+			Flag{Names: names("--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"), Lists: true,
+				Examples: ex("git branch --list 'feat*'", "git branch --merged main", "git branch -a --contains abc123")},
 			Flag{Names: names("-D", "-f", "--force", "-M", "-C"), Effects: fx(HistoryRewrite),
 				Why: "git branch -D, -f, -M and -C delete or overwrite branches whatever their commits", Examples: ex("git branch -D feature", "git branch -f main HEAD~1")},
 			Flag{Names: names("-d", "--delete", "-m", "--move", "-c", "--copy", "--edit-description", "--unset-upstream"), Effects: fx(WriteInside),
@@ -467,15 +472,21 @@ var gitSubcommands = []Program{
 			Flag{Names: names("-f", "--force", "--discard-changes"), Effects: fx(HistoryRewrite),
 				Why: "git switch --discard-changes throws away uncommitted changes", Examples: ex("git switch -f main")}),
 		Examples: ex("git switch main", "git switch -c feature", "git switch -")},
-	{Name: "symbolic-ref", Effects: fx(WriteInside), Why: "git symbolic-ref with two operands points a ref elsewhere",
-		Flags: fl(arg("-m"), Flag{Names: names("--short", "-q", "--quiet"), Replace: true, Effects: fx(Read), Examples: ex("git symbolic-ref --short HEAD")},
+	// --short and -q only change what one operand prints: with two, it writes.
+	{Name: "symbolic-ref", Effects: fx(WriteInside), Why: "git symbolic-ref with two operands points a ref elsewhere", ReadOperands: 1,
+		Flags: fl(arg("-m"), Flag{Names: names("--short", "-q", "--quiet", "--no-recurse", "--recurse")},
 			Flag{Names: names("-d", "--delete"), Effects: fx(HistoryRewrite), Why: "git symbolic-ref -d deletes a ref", Examples: ex("git symbolic-ref -d refs/x")}),
-		Examples: ex("git symbolic-ref HEAD refs/heads/main")},
+		Examples: ex("git symbolic-ref HEAD refs/heads/main", "git symbolic-ref --short HEAD refs/heads/x")},
 	// git tag lists with no operand and creates with one (see branch: HEAD is
 	// not a valid tag name either).
 	{Name: "tag", Effects: fx(Read), Other: fx(WriteInside),
-		Flags: fl(arg("-m", "--message", "-u", "--local-user", "--sort", "--format", "--cleanup", "--points-at"), rpath("-F", "--file"),
-			optArg("-n"), optArg("--contains", "--no-contains", "--merged", "--no-merged", "--column", "--color"),
+		// --list, -n and the filters list (builtin/tag.c sets cmdmode 'l'):
+		// the operands are patterns (`git tag -l 'v1.*'`).
+		Flags: fl(arg("-m", "--message", "-u", "--local-user", "--sort", "--format", "--cleanup"), rpath("-F", "--file"),
+			optArg("--column", "--color"),
+			Flag{Names: names("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"), Lists: true,
+				Examples: ex("git tag -l 'v*'", "git tag --list v1.* --sort=-version:refname", "git tag --contains abc123")},
+			Flag{Names: names("-n"), Value: OptionalArg, Lists: true, Examples: ex("git tag -n5 v1.0")},
 			Flag{Names: names("-d", "--delete", "-f", "--force"), Effects: fx(HistoryRewrite),
 				Why: "git tag -d and -f delete or move tags", Examples: ex("git tag -d v1.0", "git tag -f v1.0")}),
 		Subcommands: []Program{rsub("HEAD", "git tag HEAD")},

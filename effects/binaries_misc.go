@@ -104,7 +104,7 @@ var miscPrograms = []Program{
 		Flags: fl(arg("-b", "--sector-size", "-u", "--units"),
 			Flag{Names: names("-l", "--list"), Replace: true, ReadOnly: true, Effects: fx(Read), Examples: ex("fdisk -l", "fdisk -l /dev/sda", "sfdisk --list /dev/sda")}),
 		Examples: ex("fdisk disk.img"), NotExamples: ex("fdisk /dev/sdb")},
-	{Name: "mongosh", Aliases: names("mariadb", "mongo", "mysql", "psql", "redis-cli"), Effects: fx(Network, SystemChange, OpaqueMedium),
+	{Name: "mongosh", Aliases: names("mariadb", "mongo", "mysql", "psql", "redis-cli"), Effects: fx(Network, SystemChange, OpaqueMedium), VersionOnly: names("--version", "-V"),
 		Why:      "psql, mysql and the other database clients run statements against a database server, and their shell escapes",
 		Flags:    fl(arg("-h", "--host", "-p", "--port", "-U", "--username", "-u", "--user", "-d", "--dbname", "-D", "--database", "-c", "--command", "-e", "--execute", "--eval", "-a", "-n"), rpath("-f", "--file"), wpath("-o", "--output", "-L", "--log-file")),
 		Examples: ex("psql -h db -U app -c 'select 1'", "redis-cli ping")},

@@ -280,7 +280,7 @@ var containerPrograms = []Program{
 				// Files whose contents go to the cluster (`create secret --from-file`).
 				Flags:    fl(rpath("--from-file", "--from-env-file")),
 				Examples: ex("kubectl apply -f deploy.yaml", "kubectl scale deploy/web --replicas 3", "kubectl -n prod label pod x a=b")},
-			{Name: "api-resources", Aliases: names("api-versions", "cluster-info", "describe", "events", "explain", "get", "logs", "top", "version", "wait"),
+			{Name: "api-resources", Aliases: names("api-versions", "cluster-info", "describe", "events", "explain", "get", "logs", "top", "wait"),
 				Effects: fx(Network), Why: "kubectl get asks the cluster",
 				Examples: ex("kubectl get pods -A", "kubectl -n prod describe deploy web", "kubectl logs -f web-1 -c app", "kubectl get pods -o wide -l app=web")},
 			{Name: "attach", Aliases: names("debug", "run"), Effects: fx(SystemChange, Network), Why: "kubectl run starts or attaches to pods on the cluster",
@@ -313,6 +313,9 @@ var containerPrograms = []Program{
 				Subcommands: []Program{sub("history", fx(Network), "kubectl rollout history asks the cluster", "kubectl rollout history deploy/web"),
 					sub("status", fx(Network), "kubectl rollout status asks the cluster", "kubectl rollout status deploy/web")},
 				Examples: ex("kubectl rollout restart deploy/web")},
+			{Name: "version", Effects: fx(Network), Why: "kubectl version asks the cluster for its version",
+				Flags:    fl(Flag{Names: names("--client"), Replace: true, Effects: fx(Read), Examples: ex("kubectl version --client", "kubectl version --client -o json")}),
+				Examples: ex("kubectl version")},
 		},
 		Examples: ex("kubectl", "kubectl --help")}, kubectlFlags),
 	{Name: "minikube", Aliases: names("k3d", "kind"), Effects: fx(SystemChange, Network), Why: "kind creates and deletes local clusters", Examples: ex("kind create cluster", "minikube start")},

@@ -152,7 +152,7 @@ var textTools = []Program{
 		Why:      "sqlite-utils changes the SQLite database it is given and runs SQL and Python code on it",
 		Flags:    fl(arg("-p", "--param", "--functions", "--sql", "--attach", "-t", "--table", "--fmt")),
 		Examples: ex("sqlite-utils tables app.db")},
-	{Name: "sqlite3", Aliases: names("sqlite"), Effects: fx(WriteInside, OpaqueMedium), Operands: WritePaths,
+	{Name: "sqlite3", Aliases: names("sqlite"), Effects: fx(WriteInside, OpaqueMedium), Operands: WritePaths, VersionOnly: names("-version", "--version"),
 		Why: "sqlite3 opens the database it is given for writing and runs SQL and dot-commands such as .shell on it",
 		Flags: fl(arg("-cmd", "-separator", "-newline", "-nullvalue", "-vfs", "-mmap", "-pagecache", "-lookaside", "-maxsize"), rpath("-init"),
 			Flag{Names: names("-readonly", "--readonly"), Replace: true, ReadOnly: true, Effects: fx(Read, OpaqueMedium),

@@ -36,7 +36,14 @@ type EnvVar struct {
 	// AnyValue, for [EnvWrite]: every non-empty value is the file written
 	// (SSLKEYLOGFILE), not only an absolute path.
 	AnyValue bool
-	Why      string
+	// Paths, for [EnvProgram]: the value is a list of directories,
+	// separated by `:`, from which programs load code (PYTHONPATH). Where
+	// every directory lies inside the workspace, resolved where each
+	// program runs (an empty one is that directory), it is the project's
+	// own code, as a [CodePath] flag's value there is (`PYTHONPATH=src
+	// pytest`); a value only known at run time is not.
+	Paths bool
+	Why   string
 	// Effects are the classes the variable adds: its Examples classify to
 	// include every one, its NotExamples to none of them.
 	Effects     []Class
@@ -122,25 +129,26 @@ var Environment = []EnvVar{
 	{Name: "NODE_OPTIONS", Role: EnvProgram, Plain: nodePlain, Why: "can load code into node, which many tools are",
 		Examples:    []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit", "NODE_OPTIONS='--max-old-space-size=4096 --import /tmp/x.mjs' npm test"},
 		NotExamples: []string{"NODE_OPTIONS=--max-old-space-size=4096 npm test", "NODE_OPTIONS='--enable-source-maps --no-warnings' jest"}},
-	{Name: "NODE_PATH", Role: EnvProgram, Why: "changes which modules node loads", Examples: []string{"NODE_PATH=/tmp npm test"}},
+	{Name: "NODE_PATH", Role: EnvProgram, Paths: true, Why: "changes which modules node loads", Examples: []string{"NODE_PATH=/tmp npm test"}},
 	{Name: "PAGER", Role: EnvCode, Why: "runs a program as the pager", Examples: []string{"PAGER=cat git log", "PAGER=/tmp/p psql -l"}},
 	{Name: "PATH", Role: EnvProgram, Why: "changes which programs run", Examples: []string{"PATH=/tmp/evil:$PATH git status"}},
 	{Name: "PERL5DB", Role: EnvProgram, Why: "is code perl's debugger (-d) runs", Examples: []string{"PERL5DB='system(q(/tmp/x))' perl -d t.pl"}},
-	{Name: "PERL5LIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
+	{Name: "PERL5LIB", Role: EnvProgram, Paths: true, Why: "changes which modules perl loads", Examples: []string{"PERL5LIB=/tmp perl -v"}},
 	{Name: "PERL5OPT", Role: EnvProgram, Why: "passes options to every perl", Examples: []string{"PERL5OPT=-Mx perl -v"}},
-	{Name: "PERLLIB", Role: EnvProgram, Why: "changes which modules perl loads", Examples: []string{"PERLLIB=/tmp perl -v"}},
+	{Name: "PERLLIB", Role: EnvProgram, Paths: true, Why: "changes which modules perl loads", Examples: []string{"PERLLIB=/tmp perl -v"}},
 	// php.ini's auto_prepend_file runs a script before every php program.
 	{Name: "PHPRC", Role: EnvProgram, Why: "reads php's configuration, whose auto_prepend_file is a script every php program runs, from another place", Examples: []string{"PHPRC=/tmp/php phpunit"}},
 	{Name: "PHP_INI_SCAN_DIR", Role: EnvProgram, Why: "reads php's configuration, whose auto_prepend_file is a script every php program runs, from another directory", Examples: []string{"PHP_INI_SCAN_DIR=/tmp/php composer test"}},
 	{Name: "PROMPT_COMMAND", Role: EnvProgram, Why: "runs a command at every prompt", Examples: []string{"PROMPT_COMMAND=/tmp/x bash -i"}},
 	{Name: "PYTHONBREAKPOINT", Role: EnvProgram, Why: "names a callable python imports and runs at every breakpoint()", Examples: []string{"PYTHONBREAKPOINT=evil.hook pytest"}},
 	{Name: "PYTHONHOME", Role: EnvProgram, Why: "changes which standard library python loads", Examples: []string{"PYTHONHOME=/tmp python3 -m pytest"}},
-	{Name: "PYTHONPATH", Role: EnvProgram, Why: "changes which modules python imports", Examples: []string{"PYTHONPATH=/tmp python3 -m pytest"}},
+	{Name: "PYTHONPATH", Role: EnvProgram, Paths: true, Why: "changes which modules python imports",
+		Examples: []string{"PYTHONPATH=/tmp python3 -m pytest", "PYTHONPATH=src:/tmp/x pytest"}, NotExamples: []string{"PYTHONPATH=src pytest", "PYTHONPATH=.:src python -m pytest"}},
 	// PYTHONSTARTUP runs only in interactive python, but SPEC §3 rule 8 lists it.
 	{Name: "PYTHONSTARTUP", Role: EnvProgram, Why: "names a script python runs", Examples: []string{"PYTHONSTARTUP=/tmp/s.py python3 -m pytest"}},
 	// The user site directory's .pth files run code at every start.
 	{Name: "PYTHONUSERBASE", Role: EnvProgram, Why: "moves the user site-packages, whose modules and .pth files python loads", Examples: []string{"PYTHONUSERBASE=/tmp/u pytest"}},
-	{Name: "RUBYLIB", Role: EnvProgram, Why: "changes which libraries ruby loads", Examples: []string{"RUBYLIB=/tmp ruby -v"}},
+	{Name: "RUBYLIB", Role: EnvProgram, Paths: true, Why: "changes which libraries ruby loads", Examples: []string{"RUBYLIB=/tmp ruby -v"}},
 	{Name: "RUBYOPT", Role: EnvProgram, Why: "passes options to every ruby", Examples: []string{"RUBYOPT=-rx ruby -v"}},
 	{Name: "SHELLOPTS", Role: EnvProgram, Why: "changes how shells run", Examples: []string{"SHELLOPTS=xtrace bash -c ls"}},
 	{Name: "SSH_ASKPASS", Role: EnvCode, Why: "runs a program for ssh's passwords (ssh runs under git, rsync, scp, ...)", Examples: []string{"SSH_ASKPASS=/tmp/x ssh host"}},

@@ -138,6 +138,19 @@ type Program struct {
 	// the workspace makes the run
 	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
 	RunsOperands bool
+	// ReadOperands: with at most this many operands, each known before it
+	// runs, the entry only reads (`git symbolic-ref HEAD` prints where HEAD
+	// points; `git symbolic-ref HEAD refs/heads/x` points it elsewhere).
+	ReadOperands int
+	// VersionOnly are options that, as the only word after the program,
+	// print its version or usage and exit before it opens, compiles, runs
+	// or connects to anything: the invocation reads (`javac -version`,
+	// `psql --version`; `javac -version A.java` still compiles).
+	VersionOnly []string
+	// DashOptions: the words after `--` are still options the program reads
+	// (`cargo fmt -- --check` hands them to rustfmt); the entry lists them
+	// among its flags.
+	DashOptions bool
 	// Elsewhere: the command the entry carries runs where the shell's
 	// directories, home and workspace roots do not apply — in a container,
 	// under another root directory, as a service unit (`docker exec web rm
@@ -330,6 +343,18 @@ type Flag struct {
 	// when no operand follows. Only for modes that change nothing, whatever
 	// else is on the line.
 	ReadOnly bool
+	// Lists: the flag puts the program in its listing mode, in which an
+	// operand after it is a pattern that selects what is listed, never the
+	// name of a thing to create: no subcommand and not [Program.Other]
+	// (`git branch --list 'feat*'`, `git branch --merged main`, `git tag -l
+	// 'v*'`). An operand before it keeps its meaning.
+	Lists bool
+	// Closes: with this flag an entry whose options are open (its plain
+	// effects write) only reads or verifies, so its options are a closed
+	// world too: one it does not know makes the part opaque-medium, since
+	// it may be one that writes (`rustfmt --check --print-config default
+	// f` writes f).
+	Closes bool
 	// Local: the flag keeps a request to a loopback address a read
 	// ([Request]): it sends no body, uploads nothing, keeps no cookie jar,
 	// writes no file and follows no redirect (`curl -s`, `-H 'Accept: x'`,

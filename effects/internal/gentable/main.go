@@ -225,6 +225,13 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.RunsOperands {
 		b.WriteString("RunsOperands: true, ")
 	}
+	if p.DashOptions {
+		b.WriteString("DashOptions: true, ")
+	}
+	if p.ReadOperands != 0 {
+		fmt.Fprintf(b, "ReadOperands: %d, ", p.ReadOperands)
+	}
+	strs(b, "VersionOnly", p.VersionOnly)
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
@@ -307,6 +314,9 @@ func envLit(b *bytes.Buffer, v effects.EnvVar) {
 	if v.AnyValue {
 		b.WriteString("AnyValue: true, ")
 	}
+	if v.Paths {
+		b.WriteString("Paths: true, ")
+	}
 	str(b, "Why", v.Why)
 	classes(b, "Effects", v.Effects)
 	strs(b, "Examples", v.Examples)
@@ -387,6 +397,12 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
+	}
+	if f.Lists {
+		b.WriteString("Lists: true, ")
+	}
+	if f.Closes {
+		b.WriteString("Closes: true, ")
 	}
 	if f.Elsewhere {
 		b.WriteString("Elsewhere: true, ")
