@@ -105,7 +105,10 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			// in the table (its rule-store commands are refused), not a
 			// file that is not inspected.
 			gate, other := w.gateBinary(prog, ctx.dirs)
-			if other {
+			if e := w.installedPath(prog, ctx.dirs); other && e != nil {
+				// `./node_modules/.bin/tsc`: what `npx tsc` runs.
+				w.runEntry(e, prog, args, at, text, depth, red, ctx)
+			} else if other {
 				w.allKnown = false
 				w.runFile(at, prog, text, ctx.dirs)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -100,6 +101,39 @@ func (inv *invocation) installed(e *effects.Program, a field) (entry *effects.Pr
 		}
 	}
 	return entry, len(inv.dirs) > 0
+}
+
+// installedPath returns the table's entry for a program run by its path in
+// the project's installation, `./node_modules/.bin/tsc --noEmit` or
+// `.venv/bin/pytest -q`: the file a package runner runs for `npx tsc` or
+// `uv run pytest` ([invocation.installed]), so the same entry, when the table
+// says that ecosystem's packages install the program and the path lies
+// inside the workspace from every directory the command runs in (a link out
+// of it, or a directory outside, is a program from elsewhere). Nil
+// otherwise: `node_modules/.bin/rm` is no package's program, and a program
+// the table does not know stays the project's file.
+func (w *walker) installedPath(prog string, dirs []string) *effects.Program {
+	dir, name := path.Split(path.Clean(prog))
+	dir = strings.TrimSuffix(dir, "/")
+	var eco effects.Ecosystem
+	switch {
+	case dir == "node_modules/.bin" || strings.HasSuffix(dir, "/node_modules/.bin"):
+		eco = effects.Node
+	case w.opts.Platform != Windows && (dir == ".venv/bin" || strings.HasSuffix(dir, "/.venv/bin")):
+		eco = effects.Python
+	default:
+		return nil
+	}
+	entry := effects.Lookup(name)
+	if entry == nil || entry.Name != name || !slices.Contains(entry.Packages, eco) || len(dirs) == 0 {
+		return nil
+	}
+	for _, p := range w.resolveIn(prog, false, dirs) {
+		if l := w.locate(p); l != locInside || !w.fs().IsFile(p) {
+			return nil
+		}
+	}
+	return entry
 }
 
 // installedIn reports whether rel (`/node_modules/.bin/tsc`) is a file in
