@@ -663,12 +663,16 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		return consumed
 	}
 	// A cluster of short options: -rf, -ofile, -C dir.
+	odd := !closedOptions(e) && inv.oddCluster(e, v)
 	for j := 1; j < len(v); j++ {
 		name := shortOption(v[j])
 		f := findFlag(e, name)
 		if f == nil {
 			inv.unknownOption(e, name, matchNone)
 			continue
+		}
+		if odd && f.Replace {
+			continue // `kill -KILL` is no `kill -l`
 		}
 		hit := flagHit{flag: f, name: name}
 		if takesValue(f.Value) {
@@ -689,6 +693,25 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// oddCluster reports whether the cluster v holds a letter e does not know
+// before any letter that takes the rest as its value: then the word may be
+// no cluster at all (`kill -KILL` and `-SIGKILL` name a signal), and a
+// letter in it that replaces the program's effects with fewer (`kill -l`
+// lists signals) does not apply; unknown options take the program's
+// conservative entry (SPEC §3 rule 9).
+func (inv *invocation) oddCluster(e *effects.Program, v string) bool {
+	for j := 1; j < len(v); j++ {
+		f := findFlag(e, shortOption(v[j]))
+		if f == nil {
+			return true
+		}
+		if takesValue(f.Value) {
+			return false
+		}
+	}
+	return false
+}
 
 // shortOptions holds `-` and each ASCII byte, for shortOption.
 var shortOptions = func() string {
