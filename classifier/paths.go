@@ -672,6 +672,11 @@ func (w *walker) credentialPath(v string) bool {
 		base == ".netrc", base == "_netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
 		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"), strings.HasPrefix(base, "id_dsa"):
 		return base != ".env.example" && base != ".env.sample" && base != ".env.template"
+	case slices.Contains(credentialFiles, base),
+		// Key stores and password databases by their kind.
+		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.HasSuffix(base, ".jks"),
+		strings.HasSuffix(base, ".keystore"), strings.HasSuffix(base, ".ppk"), strings.HasSuffix(base, ".kdbx"):
+		return true
 	}
 	switch base {
 	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure":
@@ -684,6 +689,15 @@ func (w *walker) credentialPath(v string) bool {
 	for _, s := range []string{".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config", ".ssh/", ".gnupg/", ".aws/config",
 		".config/git/credentials", ".cargo/credentials", ".terraform.d/credentials", ".azure/", ".config/gcloud/", "Library/Keychains/"} {
 		if strings.Contains(v+"/", s) { // the directory itself too (`tar -c ~/.config/gh`)
+			return true
+		}
+	}
+	places := credentialPlaces
+	if w.foldCase() {
+		places = credentialPlacesLower()
+	}
+	for _, s := range places {
+		if strings.Contains(v+"/", s) { // a directory itself too (`tar -c ~/.oci`)
 			return true
 		}
 	}
@@ -714,10 +728,45 @@ func (w *walker) credentialPath(v string) bool {
 // .env.example and its kin), credentialDirs the directories whose files
 // are credentials.
 var (
-	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure"}
-	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*"}
-	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/"}
+	credentialDotNames = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure",
+		".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".boto", ".databrickscfg", ".htpasswd", ".terraformrc"}
+	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*",
+		"*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.kdbx"}
+	credentialDirs = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/",
+		".local/share/keyrings/", ".config/github-copilot/", ".config/sops/", ".config/op/", ".oci/", ".config/doctl/", ".config/rclone/", ".config/glab-cli/", ".kaggle/"}
 )
+
+// credentialFiles are the base names of files that hold passwords or
+// tokens wherever they lie (SPEC §5.5's list is examples): PostgreSQL's
+// and MySQL's password files, Vault's token, s3cmd's and boto's keys,
+// Databricks', Terraform's and htpasswd's.
+var credentialFiles = []string{".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".boto", ".databrickscfg", ".htpasswd", ".terraformrc"}
+
+// credentialPlaces are paths (as their ends) of stored credentials that
+// are not named by a base name alone: the token stores of coding agents,
+// package registries, secret managers and cloud CLIs, the keyrings and
+// browser profiles (saved passwords, cookies), and the system's password
+// hashes and host keys. One ending in `/` is a directory of them (the
+// directory itself counts too).
+var credentialPlaces = []string{
+	".password-store/", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".config/github-copilot/", ".local/share/keyrings/",
+	".config/sops/", ".config/op/", ".oci/", ".config/doctl/", ".config/rclone/", ".config/glab-cli/", ".kaggle/",
+	".cache/huggingface/token", ".huggingface/token", ".config/hub", ".m2/settings.xml", ".m2/settings-security.xml",
+	".gradle/gradle.properties", ".config/configstore/firebase-tools.json", ".config/netlify/config.json",
+	".mozilla/firefox/", ".config/google-chrome/", ".config/chromium/", ".config/BraveSoftware/",
+	"Library/Application Support/Google/Chrome/", "Library/Application Support/Firefox/", "Library/Cookies/",
+	"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_",
+}
+
+// credentialPlacesLower are credentialPlaces in lower case, for a platform
+// whose paths match ignoring case.
+var credentialPlacesLower = sync.OnceValue(func() []string {
+	out := make([]string, len(credentialPlaces))
+	for i, s := range credentialPlaces {
+		out[i] = asciiLower(s)
+	}
+	return out
+})
 
 // credentialLang is one pattern of the names of stored credentials as
 // tokens; loose: any match counts (see above).

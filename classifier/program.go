@@ -462,6 +462,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		hit := *t
 		inv.target = &hit
 	}
+	inv.treeReads(e) // before emitFlags drops the flags
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
@@ -471,6 +472,45 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
+	}
+}
+
+// treeReads records for §5.5 the directories that the entry or a
+// [effects.Flag.Tree] flag makes the program read whole (`grep -r . ~`,
+// `zip -r - ~`, `cp -a ~ h`, `7z a x ~`): one at or above a home
+// directory of stored credentials reads them. A copy's destination and an
+// archive are not read.
+func (inv *invocation) treeReads(e *effects.Program) {
+	tree := e.Tree
+	for _, h := range inv.flags {
+		tree = tree || h.flag.Tree
+	}
+	if !tree || inv.w.credential != nil {
+		return
+	}
+	ops := inv.operands[min(e.Skip, len(inv.operands)):]
+	switch inv.operandRole() {
+	case effects.ReadPaths:
+		if len(ops) <= 1 {
+			// A search with a pattern and no path reads the working
+			// directory (`cd ~ && grep -r pass`, `rg -uu key`).
+			ops = append(slices.Clip(ops), field{value: "."})
+		}
+	case effects.CopyPaths:
+		if inv.has("-t", "--target-directory") == nil && len(ops) > 0 {
+			ops = ops[:len(ops)-1]
+		}
+	case effects.ArchiveFirst:
+		if len(ops) > 0 {
+			ops = ops[1:]
+		}
+	default:
+		return
+	}
+	for _, o := range ops {
+		if !o.dynamic && !inv.remote(o.value) {
+			inv.w.noteTree(inv.at, o.value, inv.dirs)
+		}
 	}
 }
 

@@ -1492,12 +1492,15 @@ func isSecretVar(name string) bool {
 		"AZURE_CLIENT_SECRET", "DOCKER_PASSWORD", "HF_TOKEN", "SLACK_TOKEN":
 		return true
 	}
-	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL"} {
+	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL",
+		"ACCESS_KEY", "AUTH_KEY", "SIGNING_KEY", "ENCRYPTION_KEY", "MASTER_KEY", "DATABASE_URL", "CONNECTION_STRING", "WEBHOOK", "COOKIE"} {
 		if strings.Contains(name, s) {
 			return true
 		}
 	}
-	return false
+	// A password by its short names (DB_PASS, MYSQL_PWD, PGPASS), not the
+	// shell's directories (PWD, OLDPWD).
+	return name == "PGPASS" || strings.HasSuffix(name, "_PASS") || strings.HasSuffix(name, "_PWD") && name != "OLDPWD"
 }
 
 func (w *walker) paramExp(x *syntax.ParamExp, depth int) {

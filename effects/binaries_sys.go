@@ -253,8 +253,9 @@ var archiveTools = []Program{
 	// 7z's switches attach their values (`-oDIR`, `-tzip`): read as clusters.
 	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
-			{Name: "a", Aliases: names("d", "rn", "u"), Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
+			{Name: "a", Aliases: names("u"), Effects: fx(WriteInside), Operands: ArchiveFirst, Tree: true, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
 			rsub("b", "7z b"),
+			{Name: "d", Aliases: names("rn"), Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "7z d and rn change the archive", Examples: ex("7z d out.7z a.txt")},
 			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory, or the -o directory",
 				Flags: fl(dir("-o")), Examples: ex("7z x a.7z", "7z e a.zip", "7z x -obuild a.7z")},
 			rsub("h", "7z h a.bin"),
@@ -308,7 +309,7 @@ var archiveTools = []Program{
 		Examples: ex("unzip a.zip", "unzip -q a.zip -d out"), NotExamples: ex("unzip a.zip -d /tmp/x")},
 	{Name: "zip", Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "zip writes the archive", SingleDashLong: true,
 		Flags: fl(arg("-x", "-i", "-P", "--password", "-n", "--suffixes", "-t", "-tt", "-b", "-s", "--split-size", "-Z", "--compression-method"), wpath("-O", "--output-file"),
-			prog("-TT", "--unzip-command"),
+			prog("-TT", "--unzip-command"), Flag{Names: names("-r", "--recurse-paths", "-R", "--recurse-patterns"), Tree: true},
 			Flag{Names: names("-m", "--move"), Effects: fx(Deletion), Why: "zip -m deletes the files it adds", Examples: ex("zip -m out.zip a.txt")}),
 		Examples: ex("zip -r out.zip src"), NotExamples: ex("zip -r /tmp/out.zip src")},
 	{Name: "zipinfo", Effects: fx(Read), Operands: ReadPaths, Examples: ex("zipinfo a.zip")},

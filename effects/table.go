@@ -85,6 +85,9 @@ type Program struct {
 	// token`, `vault kv get`): a line that also sends anything over the
 	// network is a credential-exfiltration refusal (SPEC §5.5).
 	Credential bool
+	// Tree: like [Flag.Tree], for every invocation of the entry (`7z a`
+	// adds directories whole).
+	Tree bool
 	// Links: the paths the entry writes become links (`ln`, `link`). Paths
 	// through them cannot be resolved before the command runs, so anything
 	// else in the command that writes or deletes through them is unknown.
@@ -305,6 +308,11 @@ type Flag struct {
 	// (`curl --netrc` reads ~/.netrc and sends its password): with the
 	// network in the line it is a credential-exfiltration refusal (§5.5).
 	Credential bool
+	// Tree: the flag makes the program read the directories its operands
+	// name whole, hidden files included (`grep -r`, `zip -r`, `cp -a`,
+	// `rg --hidden`): one at or above a home directory of stored
+	// credentials (`grep -r . ~`) reads them (SPEC §5.5).
+	Tree bool
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
