@@ -199,6 +199,12 @@ const GateProgram = "command-safety"
 
 // runFile classifies running a program named by a path, from dirs.
 func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
+	if remoteCode(prog) {
+		// `uv run https://x/y.py`: a package runner fetches it.
+		w.add(w.part(at, effects.Network, prog, fmt.Sprintf("`%s` downloads %s", brief(text), prog)))
+		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s from the network, which is not inspected", brief(text), prog)))
+		return
+	}
 	inside := true
 	for _, p := range w.resolveIn(prog, false, dirs) {
 		if l := w.locate(p); l != locInside && l != locRoot {
@@ -1747,6 +1753,13 @@ func (inv *invocation) script(ops []field) {
 			return
 		}
 		w.allKnown = false
+		if remoteCode(o.value) {
+			// `deno run https://x/y.ts`, `deno run npm:pkg`: fetched when it
+			// runs, not a file of the project.
+			w.add(w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` downloads the script %s", inv.text, o.value)))
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs the script %s from the network, which is not inspected", inv.text, o.value)))
+			return
+		}
 		inside := true
 		for _, p := range w.resolveIn(o.value, false, inv.dirs) {
 			if l := w.locate(p); l != locInside && l != locRoot {
@@ -1761,6 +1774,21 @@ func (inv *invocation) script(ops []field) {
 		return
 	}
 	inv.stdinScript()
+}
+
+// remoteCode reports whether a script operand names code the interpreter
+// fetches: a URL (`https://x/y.ts`) or a registry specifier (`npm:cowsay`,
+// `jsr:@std/x`).
+func remoteCode(v string) bool {
+	scheme, _, ok := strings.Cut(v, ":")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/.") {
+		return false
+	}
+	switch strings.ToLower(scheme) {
+	case "http", "https", "ftp", "npm", "jsr", "git", "git+https", "git+ssh", "github", "data", "blob":
+		return true
+	}
+	return false
 }
 
 // stdinScript classifies an interpreter that reads its program from stdin.
