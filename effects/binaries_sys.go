@@ -70,6 +70,12 @@ var systemTools = []Program{
 		OperandForms: []OperandForm{{Contains: "=", Effects: fx(SystemChange), Why: "sysctl NAME=VALUE changes a kernel parameter",
 			Examples: ex("sysctl vm.swappiness=10", "sysctl kern.maxfiles=65536")}},
 		Examples: ex("sysctl -a", "sysctl kern.ostype", "sysctl -n hw.ncpu vm.swappiness")},
+	// File capabilities are setuid bits cut finer (SPEC §5.3): setcap
+	// cap_setuid+ep x lets x become root.
+	{Name: "getcap", Effects: fx(Read), Operands: ReadPaths, Flags: fl(Flag{Names: names("-r", "-v", "-n")}), Examples: ex("getcap /usr/bin/ping", "getcap -r /usr/bin")},
+	{Name: "gpasswd", Effects: fx(SystemChange), Why: "gpasswd changes the machine's groups and who is in them", Examples: ex("gpasswd -a u docker")},
+	{Name: "newgrp", Effects: fx(Privilege), Why: "newgrp starts a shell with another group's privileges", Examples: ex("newgrp docker")},
+	{Name: "setcap", Effects: fx(Privilege), Why: "setcap grants a program capabilities, which can make it run with root's powers", Examples: ex("setcap cap_net_bind_service+ep a.out")},
 	{Name: "updatedb", Effects: fx(SystemChange), Why: "updatedb rewrites the system's file database", Examples: ex("updatedb")},
 	{Name: "useradd", Aliases: names("adduser", "deluser", "userdel", "usermod"), Effects: fx(SystemChange), Why: "useradd changes the machine's accounts",
 		Examples: ex("useradd -m bob", "usermod -aG docker u")},
