@@ -898,9 +898,32 @@ func (w *walker) noteDynamicRead(n syntax.Node, word *syntax.Word) {
 		w.noteCredential(n, t)
 		return
 	}
-	if u := strings.NewReplacer(`"`, "", `'`, "").Replace(t); strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
+	u := strings.NewReplacer(`"`, "", `'`, "").Replace(t)
+	if w.opts.Platform == Windows {
+		u = windowsProfileVars(u)
+	}
+	if strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
 		w.noteCredential(n, t)
 	}
+}
+
+// windowsProfileVars spells a path only known at run time under Git Bash
+// with slashes, and the profile's folders that Windows names by variables
+// as the directories they are (`$APPDATA/GitHub CLI/hosts.yml` is
+// ~/AppData/Roaming/GitHub CLI/hosts.yml, `"$USERPROFILE\.aws\credentials"`
+// ~/.aws/credentials), for the credential names (SPEC §5.5).
+func windowsProfileVars(u string) string {
+	u = strings.ReplaceAll(strings.ReplaceAll(u, `\\`, "/"), `\`, "/")
+	for _, v := range [...]struct{ name, dir string }{
+		{"LOCALAPPDATA", "~/AppData/Local"}, {"APPDATA", "~/AppData/Roaming"}, {"USERPROFILE", "~"},
+	} {
+		for _, spelled := range [...]string{"$" + v.name, "${" + v.name + "}", "%" + v.name + "%"} {
+			if rest, ok := cutPrefixFold(u, spelled); ok && (rest == "" || rest[0] == '/') {
+				return v.dir + rest
+			}
+		}
+	}
+	return u
 }
 
 // inCwd joins a relative operand to each directory the shell may be in
