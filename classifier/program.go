@@ -453,6 +453,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 	}
+	if len(e.DeleteVerbs) > 0 && len(e.Subcommands) == 0 {
+		inv.deleteVerb(e)
+	}
 	inv.writeFlagValues()
 	inv.finishSpecial(e)
 	if inv.localRequest(e, args) {
@@ -739,6 +742,26 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// deleteVerb classifies a delete verb among the operands of an entry with
+// [effects.Program.DeleteVerbs] and no subcommands, or among their
+// `:`-separated parts (`heroku apps:destroy x`, `doctl compute droplet
+// delete x`): it deletes remote resources (SPEC §3 rule 13).
+func (inv *invocation) deleteVerb(e *effects.Program) {
+	for _, o := range inv.operands {
+		if o.dynamic {
+			continue
+		}
+		for seg := range strings.SplitSeq(o.value, ":") {
+			if effects.IsDeleteVerb(e.DeleteVerbs, seg) {
+				inv.classes = append(inv.classes, effects.Deletion)
+				inv.outside = true
+				inv.why = fmt.Sprintf("%s %s deletes remote resources", inv.prog, o.value)
+				return
+			}
+		}
+	}
+}
 
 // oddCluster reports whether the cluster v holds a letter e does not know
 // before any letter that takes the rest as its value: then the word may be

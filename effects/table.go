@@ -134,6 +134,9 @@ type Program struct {
 	// deletion of remote resources (SPEC §3 rule 13, refused as §5.1):
 	// a word as written (`delete`), or a prefix pattern `delete-*`
 	// (`gcloud compute instances delete x`, `aws ec2 terminate-instances`).
+	// An entry without subcommands looks for them among its operands and
+	// their `:`-separated parts (`heroku apps:destroy x`, `doctl compute
+	// droplet delete x`).
 	DeleteVerbs []string
 	// RunsOperands: the operands name the code a verifier runs (test files,
 	// test directories, packages: `pytest tests/a_test.py`, `go test ./x`).
