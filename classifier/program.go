@@ -160,6 +160,11 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			why = fmt.Sprintf("`%s` contains invisible or lookalike characters, so it is not a known program", strings.ToValidUTF8(prog, "?"))
 		}
 		w.add(w.part(at, effects.OpaqueMedium, prog, why))
+		if n := strings.ToLower(prog); n == "cmd" || n == "cmd.exe" {
+			if code, ok := w.cmdCode(args[1:]); ok {
+				w.foreignDeletes(at, prog, code, false, ctx.dirs) // foreign.go
+			}
+		}
 		// What an unknown program reads is unknown: any argument naming
 		// stored credentials counts as read (SPEC §5.5).
 		for _, f := range args[1:] {
