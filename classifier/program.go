@@ -667,6 +667,20 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	// What it reads is not known either: an argument naming stored
+	// credentials counts as read (SPEC §5.5), as an unknown program's does
+	// (`glab snippet create ~/.netrc`, `gcloud storage cp ~/.netrc gs://x`,
+	// `az rest --body @~/.netrc`).
+	for _, x := range inv.args[max(slices.Index(inv.args, a), 0):] {
+		if x.dynamic || strings.ContainsAny(x.value, " \t\n") {
+			continue
+		}
+		v := x.value
+		if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+			v = val
+		}
+		inv.w.noteRead(inv.at, strings.TrimPrefix(v, "@"), nil)
+	}
 	if len(e.DeleteVerbs) > 0 {
 		// A delete verb among the words (`compute instances delete`, `ec2
 		// terminate-instances`) deletes remote resources; an option's

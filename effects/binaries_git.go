@@ -622,7 +622,9 @@ var gitPrograms = []Program{
 				Examples:    ex("gh project list")},
 			{Name: "release", Effects: fx(Network), Why: "gh release talks to GitHub", Other: fx(Network),
 				Subcommands: []Program{
-					sub("create", fx(Network), "gh release create publishes a release", "gh release create v1.0"),
+					// Its operands after the tag are assets uploaded.
+					{Name: "create", Effects: fx(Network), Operands: ReadPaths, Why: "gh release create publishes a release and uploads the files given",
+						Examples: ex("gh release create v1.0", "gh release create v1.0 dist/a.tgz"), NotExamples: ex("gh release create v1.0 ~/.ssh/id_ed25519")},
 					{Name: "delete", Aliases: names("delete-asset"), Effects: fx(Deletion, Network), Outside: true, Why: "gh release delete deletes a release on GitHub",
 						Examples: ex("gh release delete v1.0")},
 					{Name: "download", Effects: fx(Network, WriteInside), Why: "gh release download downloads assets", Flags: fl(dir("-D", "--dir"), wpath("-O", "--output"), arg("-p", "--pattern")),
