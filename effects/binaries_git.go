@@ -424,7 +424,7 @@ var gitSubcommands = []Program{
 		},
 		Other: fx(WriteInside), Examples: ex("git sparse-checkout")},
 	// git stash with no subcommand is `git stash push`.
-	{Name: "stash", Effects: fx(WriteInside), Why: "git stash moves uncommitted changes out of the working tree",
+	{Name: "stash", Effects: fx(WriteInside), Pathspecs: true, Why: "git stash moves uncommitted changes out of the working tree",
 		Flags: fl(arg("-m", "--message"), rpath("--pathspec-from-file")),
 		Subcommands: []Program{
 			sub("apply", fx(WriteInside), "git stash apply changes the working tree", "git stash apply stash@{1}"),
