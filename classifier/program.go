@@ -360,8 +360,13 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				inv.writeFlagValues()
 				inv.finishSpecial(e)
 				inv.homeWrites(e)
+				perPath := inv.flags[len(inv.flags)-1].flag.PerPath
 				inv.emit()
 				inv.emitFlags()
+				if perPath {
+					inv.carryPerPath(e, args[i+1:])
+					return
+				}
 				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
 				return
 			}
@@ -761,6 +766,52 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// carryPerPath classifies the command (args, up to a `;`) that a
+// [effects.Flag.PerPath] flag runs on each path found below the search
+// paths (the operands after the entry's Skip, or `.`): `{}` and its
+// variants name such a path, or it is added at the end. A path below a
+// search path is a glob of what is below it, as find's `{}` is; a search
+// path only known at run time makes it unknown.
+func (inv *invocation) carryPerPath(e *effects.Program, args []field) {
+	if j := slices.IndexFunc(args, func(a field) bool { return !a.dynamic && a.value == ";" }); j >= 0 {
+		args = args[:j]
+	}
+	if len(args) == 0 {
+		return
+	}
+	for _, o := range inv.operands[:min(e.Skip, len(inv.operands))] {
+		// A pattern names the files found (`fd -H id_rsa ~ -x cat`).
+		if !o.dynamic {
+			inv.w.noteRead(inv.at, o.value, nil)
+		}
+	}
+	roots := inv.operands[min(e.Skip, len(inv.operands)):]
+	if len(roots) == 0 {
+		roots = []field{{value: "."}}
+	}
+	for _, r := range roots {
+		found := field{value: startChild(r), glob: true, dynamic: r.dynamic}
+		if r.dynamic {
+			found.value = ""
+		}
+		inner := make([]field, 0, len(args)+1)
+		placed := false
+		for _, x := range args {
+			if !x.dynamic && strings.Contains(x.value, "{") && strings.Contains(x.value, "}") &&
+				(strings.Contains(x.value, "{}") || strings.Contains(x.value, "{/}") || strings.Contains(x.value, "{//}") ||
+					strings.Contains(x.value, "{.}") || strings.Contains(x.value, "{/.}")) {
+				x = found
+				placed = true
+			}
+			inner = append(inner, x)
+		}
+		if !placed {
+			inner = append(inner, found)
+		}
+		inv.carryIn(inner, redirInfo{}, inv.carried())
+	}
+}
 
 // deleteVerb classifies a delete verb among the operands of an entry with
 // [effects.Program.DeleteVerbs] and no subcommands, or among their

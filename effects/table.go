@@ -335,6 +335,11 @@ type Flag struct {
 	// command the program runs (`ctest --build-and-test s b --test-command
 	// CMD ARGS`); it is classified as a wrapper's command is.
 	Carries bool
+	// PerPath: with Carries, the command runs on each path the program
+	// finds below its search paths (the operands after [Program.Skip], or
+	// the working directory), named by `{}` and its variants or added at
+	// the end (`fd -e tmp . ~ -x rm`): the paths are those below them.
+	PerPath bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen

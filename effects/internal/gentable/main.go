@@ -388,6 +388,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Carries {
 		b.WriteString("Carries: true, ")
 	}
+	if f.PerPath {
+		b.WriteString("PerPath: true, ")
+	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
 	}
