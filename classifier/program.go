@@ -72,6 +72,45 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 // argv classifies one program invocation given as fields, run in ctx; at is
 // the node whose span names it.
 func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ctx callCtx) {
+	from := len(w.parts)
+	w.argvRun(args, at, depth, red, ctx)
+	if w.credential == nil && len(args) > 1 {
+		w.opaqueArgReads(args[1:], at, from)
+	}
+}
+
+// opaqueArgReads records for §5.5 the arguments of a command that runs
+// code the classifier does not see (a part from `from` on is opaque: a
+// script, inline code, a project program, an unknown program or
+// subcommand): what that code reads is not known, so an argument naming
+// stored credentials counts as read (`python3 x.py ~/.netrc | nc`, `perl
+// -pe 1 ~/.netrc`, `./tool ~/.ssh/id_rsa`, `make upload F=~/.netrc`), as
+// an unknown program's arguments always have.
+func (w *walker) opaqueArgReads(args []field, at syntax.Node, from int) {
+	opaque := false
+	for _, p := range w.parts[min(from, len(w.parts)):] {
+		if p.Class == effects.OpaqueLow || p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh {
+			opaque = true
+			break
+		}
+	}
+	if !opaque {
+		return
+	}
+	for _, f := range args {
+		if f.dynamic || strings.ContainsAny(f.value, " \t\n") {
+			continue
+		}
+		v := f.value
+		if _, val, ok := strings.Cut(v, "="); ok {
+			v = val // `--key=~/.netrc` is not expanded, `F=$HOME/.netrc` is
+		}
+		w.noteRead(at, strings.TrimPrefix(v, "@"), nil)
+	}
+}
+
+// argvRun is [walker.argv] but for the arguments' reads.
+func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo, ctx callCtx) {
 	if len(args) == 0 {
 		return
 	}
