@@ -75,8 +75,30 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 	from := len(w.parts)
 	w.argvRun(args, at, depth, red, ctx)
 	if w.credential == nil && len(args) > 1 {
-		w.opaqueArgReads(args[1:], at, from)
+		w.opaqueArgReads(args[1:], at, from, shellWithArgs(args))
 	}
+}
+
+// shellWithArgs reports whether args run a shell's -c code with more
+// words after it, which the code reads as $0, $1, "$@" (`sh -c 'cat "$1"'
+// _ ~/.netrc`): what it does with them is only known at run time.
+func shellWithArgs(args []field) bool {
+	if args[0].dynamic {
+		return false
+	}
+	e := effects.Lookup(path.Base(args[0].value))
+	if e == nil || e.Special != effects.SpecialShell {
+		return false
+	}
+	for i, a := range args[1:] {
+		if a.dynamic || !strings.HasPrefix(a.value, "-") || a.value == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "c") {
+			return i+3 < len(args) // the code and at least one word after it
+		}
+	}
+	return false
 }
 
 // opaqueArgReads records for §5.5 the arguments of a command that runs
@@ -86,8 +108,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 // stored credentials counts as read (`python3 x.py ~/.netrc | nc`, `perl
 // -pe 1 ~/.netrc`, `./tool ~/.ssh/id_rsa`, `make upload F=~/.netrc`), as
 // an unknown program's arguments always have.
-func (w *walker) opaqueArgReads(args []field, at syntax.Node, from int) {
-	opaque := false
+func (w *walker) opaqueArgReads(args []field, at syntax.Node, from int, opaque bool) {
 	for _, p := range w.parts[min(from, len(w.parts)):] {
 		if p.Class == effects.OpaqueLow || p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh {
 			opaque = true
