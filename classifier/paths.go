@@ -566,6 +566,12 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	loc := locUnknown
 	if !unknown {
 		loc = w.locateChange(p)
+		if w.hookContent != nil && hooks {
+			if w.writtenCode == nil {
+				w.writtenCode = map[string]string{}
+			}
+			w.writtenCode[p] = *w.hookContent
+		}
 	}
 	part := base
 	part.Class, part.Refusal = effects.WriteOutside, ""
@@ -577,7 +583,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		case gitHookTop(w.caseKey(p)) >= 0 || w.inConfiguredHooks(p):
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
-			if w.hookContent != nil {
+			if w.hookContent != nil && !w.hookFromDoc {
 				// git runs a hook in a new shell at the top of the work
 				// tree: this one's, or a submodule's, which git knows.
 				top := unknownDirs

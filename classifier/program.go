@@ -168,6 +168,7 @@ func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo,
 			if other {
 				w.allKnown = false
 				w.runFile(at, prog, text, ctx.dirs)
+				w.runWritten(prog, at, depth, ctx)
 			}
 			if gate {
 				// A path never runs a shell function: straight to the entry.
@@ -1919,6 +1920,7 @@ func (inv *invocation) script(ops []field) {
 				inside = false
 			}
 		}
+		w.runWritten(o.value, inv.at, inv.depth, inv.carried())
 		if inside {
 			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, o.value)))
 		} else {
@@ -1927,6 +1929,23 @@ func (inv *invocation) script(ops []field) {
 		return
 	}
 	inv.stdinScript()
+}
+
+// runWritten classifies running the file v (in ctx) when the line wrote
+// it earlier with content it knows (`echo 'rm -rf ~' > x.sh && sh x.sh`,
+// `printf '#!/bin/sh\nrm -rf ~\n' > x; chmod +x x; ./x`): the script's
+// code is parsed as a shell's, as a git hook written in the line is (SPEC
+// §3 rule 11). Its own opaque verdict stands beside it.
+func (w *walker) runWritten(v string, at syntax.Node, depth int, ctx callCtx) {
+	if len(w.writtenCode) == 0 {
+		return
+	}
+	for _, p := range w.resolveIn(v, false, ctx.dirs) {
+		if code, ok := w.writtenCode[p]; ok && p != "" {
+			w.newShell(code, at, depth, ctx)
+			return
+		}
+	}
 }
 
 // remoteCode reports whether a script operand names code the interpreter

@@ -181,6 +181,11 @@ type walker struct {
 	hookContent *string
 	hookAt      syntax.Node
 	hookDepth   int
+	// writtenCode maps the files the line writes with known content to
+	// that content: a later part of the line that runs one as a script
+	// runs that code (`echo 'rm -rf ~' > x.sh && sh x.sh`).
+	writtenCode map[string]string
+	hookFromDoc bool // hookContent is a here-document cat writes
 
 	// traceArgv, when set (by tests), sees every program invocation with
 	// the context it runs in.
@@ -377,9 +382,15 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	w.hookContent = nil
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 {
 		w.hookContent, w.hookAt, w.hookDepth = w.echoed(c), c, depth
+		if w.hookContent == nil {
+			// Only for a script run later in the line: a git hook written
+			// this way stays content that is not inspected.
+			w.hookContent = w.catDoc(c, s.Redirs)
+			w.hookFromDoc = w.hookContent != nil
+		}
 	}
 	red := w.redirects(s.Redirs, depth)
-	w.hookContent = nil
+	w.hookContent, w.hookFromDoc = nil, false
 	if red.stdin != stdinNone || red.stdinFile != "" || red.script != nil {
 		// a redirection overrides the pipe
 	} else {
@@ -527,6 +538,33 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 		s = strings.ReplaceAll(s, `\n`, "\n")
 	}
 	return &s
+}
+
+// catDoc is what `cat > f <<'EOF' ... EOF` (or `cat > f <<< 'CODE'`)
+// writes when the document is literal: the text of the here-document or
+// here-string; nil for anything else.
+func (w *walker) catDoc(c *syntax.CallExpr, rs []*syntax.Redirect) *string {
+	if len(c.Args) != 1 {
+		return nil
+	}
+	if e := w.lookup(c.Args[0].Lit()); e == nil || e.Name != "cat" {
+		return nil
+	}
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil && allLit(r.Hdoc) {
+				s := literalDoc(r.Hdoc)
+				return &s
+			}
+		case syntax.WordHdoc:
+			if f := w.word(r.Word); !f.dynamic {
+				s := strings.Join(f.values(), " ") + "\n"
+				return &s
+			}
+		}
+	}
+	return nil
 }
 
 func allLit(word *syntax.Word) bool {
