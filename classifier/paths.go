@@ -698,13 +698,19 @@ func (w *walker) credentialPath(v string) bool {
 			return true
 		}
 	}
-	places := credentialPlaces
-	if w.foldCase() {
-		places = credentialPlacesLower()
-	}
-	for _, s := range places {
-		if strings.Contains(v+"/", s) { // a directory itself too (`tar -c ~/.oci`)
-			return true
+	// Every place has a dot in it but those under Library and /etc: a path
+	// with none of them (most operands: src/main.go has a dot, but the
+	// loop is skipped for plain names and directories) names none.
+	if strings.IndexByte(v, '.') >= 0 || strings.Contains(v, "ibrary/") || strings.Contains(v, "/etc/") {
+		places := credentialPlaces
+		if w.foldCase() {
+			places = credentialPlacesLower()
+		}
+		vs := v + "/" // a directory itself too (`tar -c ~/.oci`)
+		for _, s := range places {
+			if strings.Contains(vs, s) {
+				return true
+			}
 		}
 	}
 	if w.opts.Platform == Windows {
