@@ -48,6 +48,11 @@ var systemTools = []Program{
 			bools("-a", "-b", "-C", "-h", "-l", "-n", "-N", "-O", "-P", "-R", "-t", "-U", "-v", "-V", "-w", "-X", "-x", "-K", "-f", "-E", "-H", "-Q")),
 		Examples: ex("lsof -i :8080", "lsof -p 1234", "lsof -ti:3000", "lsof -nP -iTCP -sTCP:LISTEN")},
 	{Name: "modprobe", Aliases: names("insmod", "rmmod"), Effects: fx(SystemChange), Why: "modprobe loads or unloads kernel modules", Examples: ex("modprobe br_netfilter")},
+	// bindfs DIR MOUNTPOINT makes MOUNTPOINT show DIR, a link by another
+	// name: paths through it are only known when it runs (as ln -s's).
+	{Name: "bindfs", Effects: fx(SystemChange, WriteInside), Operands: CopyPaths, Links: true, Why: "bindfs mounts a directory at another place",
+		Flags:    fl(arg("-u", "--force-user", "-g", "--force-group", "-p", "--perms", "-m", "--mirror", "-M", "--mirror-only", "-o")),
+		Examples: ex("bindfs src mnt"), NotExamples: ex("bindfs ~ mnt && rm -rf mnt/x")},
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
 		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
 	ro("nvidia-smi", "nvidia-smi"),
