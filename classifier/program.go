@@ -177,6 +177,15 @@ func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo,
 			return
 		}
 	}
+	w.noteHash(prog, args)
+	if to, ok := w.hashed[prog]; ok && ctx.funcs && w.funcs[prog] == nil {
+		// `hash -p /bin/rm ls; ls -rf ~` runs /bin/rm.
+		delete(w.hashed, prog) // once: `hash -p ls ls` runs ls
+		moved := append([]field{{value: to}}, args[1:]...)
+		w.argvRun(moved, at, depth, red, ctx)
+		w.hashed[prog] = to
+		return
+	}
 	if def := w.funcs[prog]; def != nil && ctx.funcs {
 		// Only the shell calls its functions: `timeout 5 rm` and
 		// `command rm` run the program rm.
@@ -1929,6 +1938,37 @@ func (inv *invocation) script(ops []field) {
 		return
 	}
 	inv.stdinScript()
+}
+
+// noteHash records the names a `hash -p PATH NAME...` (zsh also `hash
+// NAME=PATH`) makes run the file PATH: later in the line the shell runs
+// PATH for NAME (SPEC §3 rule 11, as for functions and aliases). The hash
+// command itself is classified by its entry.
+func (w *walker) noteHash(prog string, args []field) {
+	if prog != "hash" || len(args) < 2 {
+		return
+	}
+	rest := args[1:]
+	to := ""
+	if rest[0].value == "-p" && !rest[0].dynamic && len(rest) >= 3 && !rest[1].dynamic {
+		to, rest = rest[1].value, rest[2:]
+	}
+	for _, a := range rest {
+		if a.dynamic {
+			continue
+		}
+		name, file := a.value, to
+		if n, f, ok := strings.Cut(a.value, "="); ok && to == "" {
+			name, file = n, f
+		}
+		if file == "" || name == "" || strings.HasPrefix(name, "-") {
+			continue
+		}
+		if w.hashed == nil {
+			w.hashed = map[string]string{}
+		}
+		w.hashed[name] = file
+	}
 }
 
 // runWritten classifies running the file v (in ctx) when the line wrote

@@ -185,6 +185,9 @@ type walker struct {
 	// that content: a later part of the line that runs one as a script
 	// runs that code (`echo 'rm -rf ~' > x.sh && sh x.sh`).
 	writtenCode map[string]string
+	// hashed maps the names `hash -p PATH NAME` (zsh: `hash NAME=PATH`)
+	// made run another file, for the rest of the line.
+	hashed      map[string]string
 	hookFromDoc bool // hookContent is a here-document cat writes
 
 	// traceArgv, when set (by tests), sees every program invocation with
