@@ -178,6 +178,7 @@ func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo,
 		}
 	}
 	w.noteHash(prog, args)
+	w.noteWorkTree(prog, args)
 	if to, ok := w.hashed[prog]; ok && ctx.funcs && w.funcs[prog] == nil {
 		// `hash -p /bin/rm ls; ls -rf ~` runs /bin/rm.
 		delete(w.hashed, prog) // once: `hash -p ls ls` runs ls
@@ -393,6 +394,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts" || e.Name == "mapfile" || e.Name == "readarray") {
 		inv.readVars(e, args)
+	}
+	if top && e.Name == "git" && inv.w.gitWorkTree != nil {
+		// `git config core.worktree / && git clean -fdx` cleans /.
+		wt := *inv.w.gitWorkTree
+		wt.value = "--work-tree=" + wt.value
+		inv.envWords = append(inv.envWords, envWord{field: wt, why: "core.worktree was set earlier in the line"})
 	}
 	if len(inv.envWords) > 0 {
 		inv.envOptions(e)
@@ -1968,6 +1975,39 @@ func (w *walker) noteHash(prog string, args []field) {
 			w.hashed = map[string]string{}
 		}
 		w.hashed[name] = file
+	}
+}
+
+// noteWorkTree records the work tree `git config [--local] core.worktree
+// VALUE` (or `git config set core.worktree VALUE`) sets: git's later
+// commands in the line work there, as with --work-tree (SPEC §3 rule 5).
+func (w *walker) noteWorkTree(prog string, args []field) {
+	if prog != "git" || len(args) < 3 {
+		return
+	}
+	config := false
+	for i, a := range args[1:] {
+		switch {
+		case a.dynamic:
+			continue
+		case !config && a.value == "-c" && i+2 < len(args) && !args[i+2].dynamic && len(args[i+2].value) > 14 && strings.EqualFold(args[i+2].value[:14], "core.worktree="):
+			// `git -c core.worktree=/ clean -fdx` (for the line: stricter)
+			v := args[i+2]
+			v.value = v.value[14:]
+			w.gitWorkTree = &v
+			return
+		case a.value == "config":
+			config = true
+		case config && strings.EqualFold(a.value, "core.worktree") && i+2 < len(args):
+			v := args[i+2]
+			if !v.dynamic && strings.HasPrefix(v.value, "-") {
+				return
+			}
+			w.gitWorkTree = &v
+			return
+		case config && (a.value == "--get" || a.value == "--unset" || a.value == "--unset-all" || a.value == "get" || a.value == "unset" || a.value == "-l" || a.value == "--list"):
+			return
+		}
 	}
 }
 

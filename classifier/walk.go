@@ -189,6 +189,9 @@ type walker struct {
 	// made run another file, for the rest of the line.
 	hashed      map[string]string
 	hookFromDoc bool // hookContent is a here-document cat writes
+	// gitWorkTree is the work tree a `git config core.worktree VALUE`
+	// earlier in the line set: git's later commands work there.
+	gitWorkTree *field
 
 	// traceArgv, when set (by tests), sees every program invocation with
 	// the context it runs in.
