@@ -566,11 +566,14 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	loc := locUnknown
 	if !unknown {
 		loc = w.locateChange(p)
-		if w.hookContent != nil && hooks {
+		if content := w.hookContent; (content != nil || w.teeContent != nil) && hooks {
+			if content == nil {
+				content = w.teeContent
+			}
 			if w.writtenCode == nil {
 				w.writtenCode = map[string]string{}
 			}
-			w.writtenCode[p] = *w.hookContent
+			w.writtenCode[p] = *content
 		}
 	}
 	part := base

@@ -188,7 +188,8 @@ type walker struct {
 	// hashed maps the names `hash -p PATH NAME` (zsh: `hash NAME=PATH`)
 	// made run another file, for the rest of the line.
 	hashed      map[string]string
-	hookFromDoc bool // hookContent is a here-document cat writes
+	hookFromDoc bool    // hookContent is a here-document cat writes
+	teeContent  *string // what tee, walked now, writes to its files
 	// gitWorkTree is the work tree a `git config core.worktree VALUE`
 	// earlier in the line set: git's later commands work there.
 	gitWorkTree *field
@@ -408,6 +409,14 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 		}
 		return
 	}
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 && len(c.Args) > 1 {
+		// `tee x.sh <<< CODE` writes its files with the document: a script
+		// run later in the line runs it (runWritten), nothing else.
+		if e := w.lookup(c.Args[0].Lit()); e != nil && e.Name == "tee" {
+			w.teeContent = w.literalDoc(s.Redirs)
+			defer func() { w.teeContent = nil }()
+		}
+	}
 	w.command(s.Cmd, depth, red)
 }
 
@@ -556,6 +565,12 @@ func (w *walker) catDoc(c *syntax.CallExpr, rs []*syntax.Redirect) *string {
 	if e := w.lookup(c.Args[0].Lit()); e == nil || e.Name != "cat" {
 		return nil
 	}
+	return w.literalDoc(rs)
+}
+
+// literalDoc is the text of the literal here-document or here-string
+// among rs, or nil.
+func (w *walker) literalDoc(rs []*syntax.Redirect) *string {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
