@@ -366,7 +366,8 @@ func (w *walker) credentialSubject(anyName bool) findSubject {
 
 // homeCredentialDirs are the directories under home whose files are
 // stored credentials whatever their names.
-var homeCredentialDirs = []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".config/gh", ".azure", ".config/gcloud", "Library/Keychains"}
+var homeCredentialDirs = []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".config/gh", ".azure", ".config/gcloud", "Library/Keychains",
+	".local/share/keyrings", ".config/github-copilot", ".config/sops", ".config/op", ".oci", ".config/doctl", ".config/rclone", ".config/glab-cli", ".kaggle"}
 
 // credentialsAnyName reports whether files below the start s of a find
 // (run in dirs) may be stored credentials whatever their names: s is at or

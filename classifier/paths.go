@@ -566,6 +566,15 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	loc := locUnknown
 	if !unknown {
 		loc = w.locateChange(p)
+		if content := w.hookContent; (content != nil || w.teeContent != nil) && hooks {
+			if content == nil {
+				content = w.teeContent
+			}
+			if w.writtenCode == nil {
+				w.writtenCode = map[string]string{}
+			}
+			w.writtenCode[p] = *content
+		}
 	}
 	part := base
 	part.Class, part.Refusal = effects.WriteOutside, ""
@@ -577,7 +586,7 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 		case gitHookTop(w.caseKey(p)) >= 0 || w.inConfiguredHooks(p):
 			// A hook runs later: classify what is written as if it ran now
 			// (rule 11), and refuse what cannot be inspected.
-			if w.hookContent != nil {
+			if w.hookContent != nil && !w.hookFromDoc {
 				// git runs a hook in a new shell at the top of the work
 				// tree: this one's, or a submodule's, which git knows.
 				top := unknownDirs
@@ -672,6 +681,11 @@ func (w *walker) credentialPath(v string) bool {
 		base == ".netrc", base == "_netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
 		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"), strings.HasPrefix(base, "id_dsa"):
 		return base != ".env.example" && base != ".env.sample" && base != ".env.template"
+	case slices.Contains(credentialFiles, base),
+		// Key stores and password databases by their kind.
+		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.HasSuffix(base, ".jks"),
+		strings.HasSuffix(base, ".keystore"), strings.HasSuffix(base, ".ppk"), strings.HasSuffix(base, ".kdbx"):
+		return true
 	}
 	switch base {
 	case ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure":
@@ -685,6 +699,21 @@ func (w *walker) credentialPath(v string) bool {
 		".config/git/credentials", ".cargo/credentials", ".terraform.d/credentials", ".azure/", ".config/gcloud/", "Library/Keychains/"} {
 		if strings.Contains(v+"/", s) { // the directory itself too (`tar -c ~/.config/gh`)
 			return true
+		}
+	}
+	// Every place has a dot in it but those under Library and /etc: a path
+	// with none of them (most operands: src/main.go has a dot, but the
+	// loop is skipped for plain names and directories) names none.
+	if strings.IndexByte(v, '.') >= 0 || strings.Contains(v, "ibrary/") || strings.Contains(v, "/etc/") {
+		places := credentialPlaces
+		if w.foldCase() {
+			places = credentialPlacesLower()
+		}
+		vs := v + "/" // a directory itself too (`tar -c ~/.oci`)
+		for _, s := range places {
+			if strings.Contains(vs, s) {
+				return true
+			}
 		}
 	}
 	if w.opts.Platform == Windows {
@@ -714,10 +743,45 @@ func (w *walker) credentialPath(v string) bool {
 // .env.example and its kin), credentialDirs the directories whose files
 // are credentials.
 var (
-	credentialDotNames  = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure"}
-	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*"}
-	credentialDirs      = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/"}
+	credentialDotNames = []string{".env", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure",
+		".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".boto", ".databrickscfg", ".htpasswd", ".terraformrc"}
+	credentialOpenNames = []string{".env.*", "*.pem", "*.key", "_netrc", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "id_*",
+		"*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.kdbx"}
+	credentialDirs = []string{".ssh/", ".gnupg/", ".aws/", ".kube/", ".docker/", ".password-store/", ".config/gh/", ".azure/", ".config/gcloud/", "Library/Keychains/",
+		".local/share/keyrings/", ".config/github-copilot/", ".config/sops/", ".config/op/", ".oci/", ".config/doctl/", ".config/rclone/", ".config/glab-cli/", ".kaggle/"}
 )
+
+// credentialFiles are the base names of files that hold passwords or
+// tokens wherever they lie (SPEC §5.5's list is examples): PostgreSQL's
+// and MySQL's password files, Vault's token, s3cmd's and boto's keys,
+// Databricks', Terraform's and htpasswd's.
+var credentialFiles = []string{".pgpass", ".my.cnf", ".mylogin.cnf", ".vault-token", ".s3cfg", ".boto", ".databrickscfg", ".htpasswd", ".terraformrc"}
+
+// credentialPlaces are paths (as their ends) of stored credentials that
+// are not named by a base name alone: the token stores of coding agents,
+// package registries, secret managers and cloud CLIs, the keyrings and
+// browser profiles (saved passwords, cookies), and the system's password
+// hashes and host keys. One ending in `/` is a directory of them (the
+// directory itself counts too).
+var credentialPlaces = []string{
+	".password-store/", ".gem/credentials", ".claude/.credentials.json", ".codex/auth.json", ".config/github-copilot/", ".local/share/keyrings/",
+	".config/sops/", ".config/op/", ".oci/", ".config/doctl/", ".config/rclone/", ".config/glab-cli/", ".kaggle/",
+	".cache/huggingface/token", ".huggingface/token", ".config/hub", ".m2/settings.xml", ".m2/settings-security.xml",
+	".gradle/gradle.properties", ".config/configstore/firebase-tools.json", ".config/netlify/config.json",
+	".mozilla/firefox/", ".config/google-chrome/", ".config/chromium/", ".config/BraveSoftware/",
+	"Library/Application Support/Google/Chrome/", "Library/Application Support/Firefox/", "Library/Cookies/",
+	"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_",
+}
+
+// credentialPlacesLower are credentialPlaces in lower case, for a platform
+// whose paths match ignoring case.
+var credentialPlacesLower = sync.OnceValue(func() []string {
+	out := make([]string, len(credentialPlaces))
+	for i, s := range credentialPlaces {
+		out[i] = asciiLower(s)
+	}
+	return out
+})
 
 // credentialLang is one pattern of the names of stored credentials as
 // tokens; loose: any match counts (see above).
@@ -849,9 +913,32 @@ func (w *walker) noteDynamicRead(n syntax.Node, word *syntax.Word) {
 		w.noteCredential(n, t)
 		return
 	}
-	if u := strings.NewReplacer(`"`, "", `'`, "").Replace(t); strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
+	u := strings.NewReplacer(`"`, "", `'`, "").Replace(t)
+	if w.opts.Platform == Windows {
+		u = windowsProfileVars(u)
+	}
+	if strings.Contains(u, "/") && !strings.ContainsAny(path.Base(u), "$`(){}") && w.credentialPath(u) {
 		w.noteCredential(n, t)
 	}
+}
+
+// windowsProfileVars spells a path only known at run time under Git Bash
+// with slashes, and the profile's folders that Windows names by variables
+// as the directories they are (`$APPDATA/GitHub CLI/hosts.yml` is
+// ~/AppData/Roaming/GitHub CLI/hosts.yml, `"$USERPROFILE\.aws\credentials"`
+// ~/.aws/credentials), for the credential names (SPEC §5.5).
+func windowsProfileVars(u string) string {
+	u = strings.ReplaceAll(strings.ReplaceAll(u, `\\`, "/"), `\`, "/")
+	for _, v := range [...]struct{ name, dir string }{
+		{"LOCALAPPDATA", "~/AppData/Local"}, {"APPDATA", "~/AppData/Roaming"}, {"USERPROFILE", "~"},
+	} {
+		for _, spelled := range [...]string{"$" + v.name, "${" + v.name + "}", "%" + v.name + "%"} {
+			if rest, ok := cutPrefixFold(u, spelled); ok && (rest == "" || rest[0] == '/') {
+				return v.dir + rest
+			}
+		}
+	}
+	return u
 }
 
 // inCwd joins a relative operand to each directory the shell may be in

@@ -72,6 +72,66 @@ func (w *walker) call(c *syntax.CallExpr, depth int, red redirInfo) {
 // argv classifies one program invocation given as fields, run in ctx; at is
 // the node whose span names it.
 func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ctx callCtx) {
+	from := len(w.parts)
+	w.argvRun(args, at, depth, red, ctx)
+	if w.credential == nil && len(args) > 1 {
+		w.opaqueArgReads(args[1:], at, from, shellWithArgs(args))
+	}
+}
+
+// shellWithArgs reports whether args run a shell's -c code with more
+// words after it, which the code reads as $0, $1, "$@" (`sh -c 'cat "$1"'
+// _ ~/.netrc`): what it does with them is only known at run time.
+func shellWithArgs(args []field) bool {
+	if args[0].dynamic {
+		return false
+	}
+	e := effects.Lookup(path.Base(args[0].value))
+	if e == nil || e.Special != effects.SpecialShell {
+		return false
+	}
+	for i, a := range args[1:] {
+		if a.dynamic || !strings.HasPrefix(a.value, "-") || a.value == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "c") {
+			return i+3 < len(args) // the code and at least one word after it
+		}
+	}
+	return false
+}
+
+// opaqueArgReads records for §5.5 the arguments of a command that runs
+// code the classifier does not see (a part from `from` on is opaque: a
+// script, inline code, a project program, an unknown program or
+// subcommand): what that code reads is not known, so an argument naming
+// stored credentials counts as read (`python3 x.py ~/.netrc | nc`, `perl
+// -pe 1 ~/.netrc`, `./tool ~/.ssh/id_rsa`, `make upload F=~/.netrc`), as
+// an unknown program's arguments always have.
+func (w *walker) opaqueArgReads(args []field, at syntax.Node, from int, opaque bool) {
+	for _, p := range w.parts[min(from, len(w.parts)):] {
+		if p.Class == effects.OpaqueLow || p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh {
+			opaque = true
+			break
+		}
+	}
+	if !opaque {
+		return
+	}
+	for _, f := range args {
+		if f.dynamic || strings.ContainsAny(f.value, " \t\n") {
+			continue
+		}
+		v := f.value
+		if _, val, ok := strings.Cut(v, "="); ok {
+			v = val // `--key=~/.netrc` is not expanded, `F=$HOME/.netrc` is
+		}
+		w.noteRead(at, strings.TrimPrefix(v, "@"), nil)
+	}
+}
+
+// argvRun is [walker.argv] but for the arguments' reads.
+func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo, ctx callCtx) {
 	if len(args) == 0 {
 		return
 	}
@@ -111,6 +171,7 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			} else if other {
 				w.allKnown = false
 				w.runFile(at, prog, text, ctx.dirs)
+				w.runWritten(prog, at, depth, ctx)
 			}
 			if gate {
 				// A path never runs a shell function: straight to the entry.
@@ -118,6 +179,16 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			}
 			return
 		}
+	}
+	w.noteHash(prog, args)
+	w.noteWorkTree(prog, args)
+	if to, ok := w.hashed[prog]; ok && ctx.funcs && w.funcs[prog] == nil {
+		// `hash -p /bin/rm ls; ls -rf ~` runs /bin/rm.
+		delete(w.hashed, prog) // once: `hash -p ls ls` runs ls
+		moved := append([]field{{value: to}}, args[1:]...)
+		w.argvRun(moved, at, depth, red, ctx)
+		w.hashed[prog] = to
+		return
 	}
 	if def := w.funcs[prog]; def != nil && ctx.funcs {
 		// Only the shell calls its functions: `timeout 5 rm` and
@@ -163,6 +234,11 @@ func (w *walker) argv(args []field, at syntax.Node, depth int, red redirInfo, ct
 			why = fmt.Sprintf("`%s` contains invisible or lookalike characters, so it is not a known program", strings.ToValidUTF8(prog, "?"))
 		}
 		w.add(w.part(at, effects.OpaqueMedium, prog, why))
+		if n := strings.ToLower(prog); n == "cmd" || n == "cmd.exe" {
+			if code, ok := w.cmdCode(args[1:]); ok {
+				w.foreignDeletes(at, prog, code, false, ctx.dirs) // foreign.go
+			}
+		}
 		// What an unknown program reads is unknown: any argument naming
 		// stored credentials counts as read (SPEC §5.5).
 		for _, f := range args[1:] {
@@ -202,6 +278,12 @@ const GateProgram = "command-safety"
 
 // runFile classifies running a program named by a path, from dirs.
 func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
+	if remoteCode(prog) {
+		// `uv run https://x/y.py`: a package runner fetches it.
+		w.add(w.part(at, effects.Network, prog, fmt.Sprintf("`%s` downloads %s", brief(text), prog)))
+		w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s from the network, which is not inspected", brief(text), prog)))
+		return
+	}
 	inside := true
 	for _, p := range w.resolveIn(prog, false, dirs) {
 		if l := w.locate(p); l != locInside && l != locRoot {
@@ -319,6 +401,12 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if top && (e.Name == "read" || e.Name == "printf" || e.Name == "getopts" || e.Name == "mapfile" || e.Name == "readarray") {
 		inv.readVars(e, args)
 	}
+	if top && e.Name == "git" && inv.w.gitWorkTree != nil {
+		// `git config core.worktree / && git clean -fdx` cleans /.
+		wt := *inv.w.gitWorkTree
+		wt.value = "--work-tree=" + wt.value
+		inv.envWords = append(inv.envWords, envWord{field: wt, why: "core.worktree was set earlier in the line"})
+	}
 	if len(inv.envWords) > 0 {
 		inv.envOptions(e)
 	}
@@ -368,8 +456,13 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 				inv.writeFlagValues()
 				inv.finishSpecial(e)
 				inv.homeWrites(e)
+				perPath := inv.flags[len(inv.flags)-1].flag.PerPath
 				inv.emit()
 				inv.emitFlags()
+				if perPath {
+					inv.carryPerPath(e, args[i+1:])
+					return
+				}
 				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
 				return
 			}
@@ -466,6 +559,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 	}
+	if len(e.DeleteVerbs) > 0 && len(e.Subcommands) == 0 {
+		inv.deleteVerb(e)
+	}
 	inv.writeFlagValues()
 	inv.finishSpecial(e)
 	if inv.localRequest(e, args) {
@@ -485,6 +581,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		hit := *t
 		inv.target = &hit
 	}
+	inv.treeReads(e) // before emitFlags drops the flags
 	inv.emit()
 	inv.emitFlags()
 	inv.operandsEffects(e)
@@ -506,6 +603,45 @@ func (inv *invocation) listing() bool {
 		}
 	}
 	return false
+}
+
+// treeReads records for §5.5 the directories that the entry or a
+// [effects.Flag.Tree] flag makes the program read whole (`grep -r . ~`,
+// `zip -r - ~`, `cp -a ~ h`, `7z a x ~`): one at or above a home
+// directory of stored credentials reads them. A copy's destination and an
+// archive are not read.
+func (inv *invocation) treeReads(e *effects.Program) {
+	tree := e.Tree
+	for _, h := range inv.flags {
+		tree = tree || h.flag.Tree
+	}
+	if !tree || inv.w.credential != nil {
+		return
+	}
+	ops := inv.operands[min(e.Skip, len(inv.operands)):]
+	switch inv.operandRole() {
+	case effects.ReadPaths:
+		if len(ops) <= 1 {
+			// A search with a pattern and no path reads the working
+			// directory (`cd ~ && grep -r pass`, `rg -uu key`).
+			ops = append(slices.Clip(ops), field{value: "."})
+		}
+	case effects.CopyPaths:
+		if inv.has("-t", "--target-directory") == nil && len(ops) > 0 {
+			ops = ops[:len(ops)-1]
+		}
+	case effects.ArchiveFirst:
+		if len(ops) > 0 {
+			ops = ops[1:]
+		}
+	default:
+		return
+	}
+	for _, o := range ops {
+		if !o.dynamic && !inv.remote(o.value) {
+			inv.w.noteTree(inv.at, o.value, inv.dirs)
+		}
+	}
 }
 
 // homeWrites classifies the implicit home writes of the entry and its flags
@@ -647,6 +783,20 @@ func (inv *invocation) unknownSub(e *effects.Program, a field) {
 		name = "a subcommand only known at run time"
 	}
 	inv.why = fmt.Sprintf("%s is not a known subcommand of %s, so it is treated conservatively", name, inv.prog)
+	// What it reads is not known either: an argument naming stored
+	// credentials counts as read (SPEC §5.5), as an unknown program's does
+	// (`glab snippet create ~/.netrc`, `gcloud storage cp ~/.netrc gs://x`,
+	// `az rest --body @~/.netrc`).
+	for _, x := range inv.args[max(slices.Index(inv.args, a), 0):] {
+		if x.dynamic || strings.ContainsAny(x.value, " \t\n") {
+			continue
+		}
+		v := x.value
+		if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+			v = val
+		}
+		inv.w.noteRead(inv.at, strings.TrimPrefix(v, "@"), nil)
+	}
 	if len(e.DeleteVerbs) > 0 {
 		// A delete verb among the words (`compute instances delete`, `ec2
 		// terminate-instances`) deletes remote resources; an option's
@@ -697,12 +847,16 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 		return consumed
 	}
 	// A cluster of short options: -rf, -ofile, -C dir.
+	odd := !closedOptions(e) && inv.oddCluster(e, v)
 	for j := 1; j < len(v); j++ {
 		name := shortOption(v[j])
 		f := findFlag(e, name)
 		if f == nil {
 			inv.unknownOption(e, name, matchNone)
 			continue
+		}
+		if odd && f.Replace {
+			continue // `kill -KILL` is no `kill -l`
 		}
 		hit := flagHit{flag: f, name: name}
 		if takesValue(f.Value) {
@@ -723,6 +877,91 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 }
 
 func takesValue(v effects.Value) bool { return v != effects.NoValue }
+
+// carryPerPath classifies the command (args, up to a `;`) that a
+// [effects.Flag.PerPath] flag runs on each path found below the search
+// paths (the operands after the entry's Skip, or `.`): `{}` and its
+// variants name such a path, or it is added at the end. A path below a
+// search path is a glob of what is below it, as find's `{}` is; a search
+// path only known at run time makes it unknown.
+func (inv *invocation) carryPerPath(e *effects.Program, args []field) {
+	if j := slices.IndexFunc(args, func(a field) bool { return !a.dynamic && a.value == ";" }); j >= 0 {
+		args = args[:j]
+	}
+	if len(args) == 0 {
+		return
+	}
+	for _, o := range inv.operands[:min(e.Skip, len(inv.operands))] {
+		// A pattern names the files found (`fd -H id_rsa ~ -x cat`).
+		if !o.dynamic {
+			inv.w.noteRead(inv.at, o.value, nil)
+		}
+	}
+	roots := inv.operands[min(e.Skip, len(inv.operands)):]
+	if len(roots) == 0 {
+		roots = []field{{value: "."}}
+	}
+	for _, r := range roots {
+		found := field{value: startChild(r), glob: true, dynamic: r.dynamic}
+		if r.dynamic {
+			found.value = ""
+		}
+		inner := make([]field, 0, len(args)+1)
+		placed := false
+		for _, x := range args {
+			if !x.dynamic && strings.Contains(x.value, "{") && strings.Contains(x.value, "}") &&
+				(strings.Contains(x.value, "{}") || strings.Contains(x.value, "{/}") || strings.Contains(x.value, "{//}") ||
+					strings.Contains(x.value, "{.}") || strings.Contains(x.value, "{/.}")) {
+				x = found
+				placed = true
+			}
+			inner = append(inner, x)
+		}
+		if !placed {
+			inner = append(inner, found)
+		}
+		inv.carryIn(inner, redirInfo{}, inv.carried())
+	}
+}
+
+// deleteVerb classifies a delete verb among the operands of an entry with
+// [effects.Program.DeleteVerbs] and no subcommands, or among their
+// `:`-separated parts (`heroku apps:destroy x`, `doctl compute droplet
+// delete x`): it deletes remote resources (SPEC §3 rule 13).
+func (inv *invocation) deleteVerb(e *effects.Program) {
+	for _, o := range inv.operands {
+		if o.dynamic {
+			continue
+		}
+		for seg := range strings.SplitSeq(o.value, ":") {
+			if effects.IsDeleteVerb(e.DeleteVerbs, seg) {
+				inv.classes = append(inv.classes, effects.Deletion)
+				inv.outside = true
+				inv.why = fmt.Sprintf("%s %s deletes remote resources", inv.prog, o.value)
+				return
+			}
+		}
+	}
+}
+
+// oddCluster reports whether the cluster v holds a letter e does not know
+// before any letter that takes the rest as its value: then the word may be
+// no cluster at all (`kill -KILL` and `-SIGKILL` name a signal), and a
+// letter in it that replaces the program's effects with fewer (`kill -l`
+// lists signals) does not apply; unknown options take the program's
+// conservative entry (SPEC §3 rule 9).
+func (inv *invocation) oddCluster(e *effects.Program, v string) bool {
+	for j := 1; j < len(v); j++ {
+		f := findFlag(e, shortOption(v[j]))
+		if f == nil {
+			return true
+		}
+		if takesValue(f.Value) {
+			return false
+		}
+	}
+	return false
+}
 
 // shortOptions holds `-` and each ASCII byte, for shortOption.
 var shortOptions = func() string {
@@ -1843,12 +2082,20 @@ func (inv *invocation) script(ops []field) {
 			return
 		}
 		w.allKnown = false
+		if remoteCode(o.value) {
+			// `deno run https://x/y.ts`, `deno run npm:pkg`: fetched when it
+			// runs, not a file of the project.
+			w.add(w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` downloads the script %s", inv.text, o.value)))
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs the script %s from the network, which is not inspected", inv.text, o.value)))
+			return
+		}
 		inside := true
 		for _, p := range w.resolveIn(o.value, false, inv.dirs) {
 			if l := w.locate(p); l != locInside && l != locRoot {
 				inside = false
 			}
 		}
+		w.runWritten(o.value, inv.at, inv.depth, inv.carried())
 		if inside {
 			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, o.value)))
 		} else {
@@ -1857,6 +2104,102 @@ func (inv *invocation) script(ops []field) {
 		return
 	}
 	inv.stdinScript()
+}
+
+// noteHash records the names a `hash -p PATH NAME...` (zsh also `hash
+// NAME=PATH`) makes run the file PATH: later in the line the shell runs
+// PATH for NAME (SPEC §3 rule 11, as for functions and aliases). The hash
+// command itself is classified by its entry.
+func (w *walker) noteHash(prog string, args []field) {
+	if prog != "hash" || len(args) < 2 {
+		return
+	}
+	rest := args[1:]
+	to := ""
+	if rest[0].value == "-p" && !rest[0].dynamic && len(rest) >= 3 && !rest[1].dynamic {
+		to, rest = rest[1].value, rest[2:]
+	}
+	for _, a := range rest {
+		if a.dynamic {
+			continue
+		}
+		name, file := a.value, to
+		if n, f, ok := strings.Cut(a.value, "="); ok && to == "" {
+			name, file = n, f
+		}
+		if file == "" || name == "" || strings.HasPrefix(name, "-") {
+			continue
+		}
+		if w.hashed == nil {
+			w.hashed = map[string]string{}
+		}
+		w.hashed[name] = file
+	}
+}
+
+// noteWorkTree records the work tree `git config [--local] core.worktree
+// VALUE` (or `git config set core.worktree VALUE`) sets: git's later
+// commands in the line work there, as with --work-tree (SPEC §3 rule 5).
+func (w *walker) noteWorkTree(prog string, args []field) {
+	if prog != "git" || len(args) < 3 {
+		return
+	}
+	config := false
+	for i, a := range args[1:] {
+		switch {
+		case a.dynamic:
+			continue
+		case !config && a.value == "-c" && i+2 < len(args) && !args[i+2].dynamic && len(args[i+2].value) > 14 && strings.EqualFold(args[i+2].value[:14], "core.worktree="):
+			// `git -c core.worktree=/ clean -fdx` (for the line: stricter)
+			v := args[i+2]
+			v.value = v.value[14:]
+			w.gitWorkTree = &v
+			return
+		case a.value == "config":
+			config = true
+		case config && strings.EqualFold(a.value, "core.worktree") && i+2 < len(args):
+			v := args[i+2]
+			if !v.dynamic && strings.HasPrefix(v.value, "-") {
+				return
+			}
+			w.gitWorkTree = &v
+			return
+		case config && (a.value == "--get" || a.value == "--unset" || a.value == "--unset-all" || a.value == "get" || a.value == "unset" || a.value == "-l" || a.value == "--list"):
+			return
+		}
+	}
+}
+
+// runWritten classifies running the file v (in ctx) when the line wrote
+// it earlier with content it knows (`echo 'rm -rf ~' > x.sh && sh x.sh`,
+// `printf '#!/bin/sh\nrm -rf ~\n' > x; chmod +x x; ./x`): the script's
+// code is parsed as a shell's, as a git hook written in the line is (SPEC
+// §3 rule 11). Its own opaque verdict stands beside it.
+func (w *walker) runWritten(v string, at syntax.Node, depth int, ctx callCtx) {
+	if len(w.writtenCode) == 0 {
+		return
+	}
+	for _, p := range w.resolveIn(v, false, ctx.dirs) {
+		if code, ok := w.writtenCode[p]; ok && p != "" {
+			w.newShell(code, at, depth, ctx)
+			return
+		}
+	}
+}
+
+// remoteCode reports whether a script operand names code the interpreter
+// fetches: a URL (`https://x/y.ts`) or a registry specifier (`npm:cowsay`,
+// `jsr:@std/x`).
+func remoteCode(v string) bool {
+	scheme, _, ok := strings.Cut(v, ":")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/.") {
+		return false
+	}
+	switch strings.ToLower(scheme) {
+	case "http", "https", "ftp", "npm", "jsr", "git", "git+https", "git+ssh", "github", "data", "blob":
+		return true
+	}
+	return false
 }
 
 // stdinScript classifies an interpreter that reads its program from stdin.

@@ -518,6 +518,11 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			case h.flag.Value == effects.InlineCode:
 				inv.inPlaceFiles(e, args[:i], args[i+1+used:])
 				inv.opaqueMedium("inline " + inv.prog + " code")
+				if inv.top == "pwsh" && h.value != nil && !strings.HasPrefix(strings.ToLower(h.name), "-e") {
+					// PowerShell joins the words after -Command into its code.
+					code := inv.w.foreignCode(append([]field{*h.value}, args[i+1+used:]...))
+					inv.w.foreignDeletes(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
+				}
 				return nil, true
 			case h.name == "-m" && inv.key() == "python" && h.value != nil:
 				// python -m pytest ...: classify the module as the program.

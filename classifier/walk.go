@@ -181,6 +181,18 @@ type walker struct {
 	hookContent *string
 	hookAt      syntax.Node
 	hookDepth   int
+	// writtenCode maps the files the line writes with known content to
+	// that content: a later part of the line that runs one as a script
+	// runs that code (`echo 'rm -rf ~' > x.sh && sh x.sh`).
+	writtenCode map[string]string
+	// hashed maps the names `hash -p PATH NAME` (zsh: `hash NAME=PATH`)
+	// made run another file, for the rest of the line.
+	hashed      map[string]string
+	hookFromDoc bool    // hookContent is a here-document cat writes
+	teeContent  *string // what tee, walked now, writes to its files
+	// gitWorkTree is the work tree a `git config core.worktree VALUE`
+	// earlier in the line set: git's later commands work there.
+	gitWorkTree *field
 
 	// traceArgv, when set (by tests), sees every program invocation with
 	// the context it runs in.
@@ -377,9 +389,15 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	w.hookContent = nil
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 {
 		w.hookContent, w.hookAt, w.hookDepth = w.echoed(c), c, depth
+		if w.hookContent == nil {
+			// Only for a script run later in the line: a git hook written
+			// this way stays content that is not inspected.
+			w.hookContent = w.catDoc(c, s.Redirs)
+			w.hookFromDoc = w.hookContent != nil
+		}
 	}
 	red := w.redirects(s.Redirs, depth)
-	w.hookContent = nil
+	w.hookContent, w.hookFromDoc = nil, false
 	if red.stdin != stdinNone || red.stdinFile != "" || red.script != nil {
 		// a redirection overrides the pipe
 	} else {
@@ -390,6 +408,14 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 			w.add(w.part(s, effects.Read, "", ""))
 		}
 		return
+	}
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 && len(c.Args) > 1 {
+		// `tee x.sh <<< CODE` writes its files with the document: a script
+		// run later in the line runs it (runWritten), nothing else.
+		if e := w.lookup(c.Args[0].Lit()); e != nil && e.Name == "tee" {
+			w.teeContent = w.literalDoc(s.Redirs)
+			defer func() { w.teeContent = nil }()
+		}
 	}
 	w.command(s.Cmd, depth, red)
 }
@@ -527,6 +553,39 @@ func (w *walker) echoed(c *syntax.CallExpr) *string {
 		s = strings.ReplaceAll(s, `\n`, "\n")
 	}
 	return &s
+}
+
+// catDoc is what `cat > f <<'EOF' ... EOF` (or `cat > f <<< 'CODE'`)
+// writes when the document is literal: the text of the here-document or
+// here-string; nil for anything else.
+func (w *walker) catDoc(c *syntax.CallExpr, rs []*syntax.Redirect) *string {
+	if len(c.Args) != 1 {
+		return nil
+	}
+	if e := w.lookup(c.Args[0].Lit()); e == nil || e.Name != "cat" {
+		return nil
+	}
+	return w.literalDoc(rs)
+}
+
+// literalDoc is the text of the literal here-document or here-string
+// among rs, or nil.
+func (w *walker) literalDoc(rs []*syntax.Redirect) *string {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil && allLit(r.Hdoc) {
+				s := literalDoc(r.Hdoc)
+				return &s
+			}
+		case syntax.WordHdoc:
+			if f := w.word(r.Word); !f.dynamic {
+				s := strings.Join(f.values(), " ") + "\n"
+				return &s
+			}
+		}
+	}
+	return nil
 }
 
 func allLit(word *syntax.Word) bool {
@@ -1521,12 +1580,15 @@ func isSecretVar(name string) bool {
 		"AZURE_CLIENT_SECRET", "DOCKER_PASSWORD", "HF_TOKEN", "SLACK_TOKEN":
 		return true
 	}
-	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL"} {
+	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL",
+		"ACCESS_KEY", "AUTH_KEY", "SIGNING_KEY", "ENCRYPTION_KEY", "MASTER_KEY", "DATABASE_URL", "CONNECTION_STRING", "WEBHOOK", "COOKIE"} {
 		if strings.Contains(name, s) {
 			return true
 		}
 	}
-	return false
+	// A password by its short names (DB_PASS, MYSQL_PWD, PGPASS), not the
+	// shell's directories (PWD, OLDPWD).
+	return name == "PGPASS" || strings.HasSuffix(name, "_PASS") || strings.HasSuffix(name, "_PWD") && name != "OLDPWD"
 }
 
 func (w *walker) paramExp(x *syntax.ParamExp, depth int) {

@@ -27,6 +27,7 @@ var coreutils = []Program{
 	{Name: "cp", Aliases: names("gcp"), Effects: fx(WriteInside), Operands: CopyPaths, Why: "cp writes the copy",
 		Flags: fl(wpath("-t", "--target-directory"), arg("-S", "--suffix", "--sparse", "--no-preserve"),
 			Flag{Names: names("-s", "--symbolic-link", "-l", "--link"), Links: true},
+			Flag{Names: names("-r", "-R", "--recursive", "-a", "--archive"), Tree: true},
 			optArg("--backup", "--reflink", "--preserve", "--context", "--update")),
 		Examples: ex("cp a b", "cp -r src dst"), NotExamples: ex("cp a /tmp/b", "cp a ~/.bashrc")},
 	{Name: "csplit", Aliases: names("gcsplit"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "csplit writes the pieces into the current directory",

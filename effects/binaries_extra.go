@@ -141,6 +141,8 @@ var extraPrograms = []Program{
 		Subcommands: []Program{
 			{Name: "current", Aliases: names("list", "ls", "ls-remote", "version", "where", "which"), Effects: fx(Read), Examples: ex("mise ls", "asdf current")},
 			{Name: "exec", Aliases: names("x"), Effects: fx(Read), Operands: Command, Examples: ex("mise exec -- ls")},
+			// asdf global writes ~/.tool-versions.
+			{Name: "global", Effects: fx(WriteOutside), HomeWrite: "~/.tool-versions", Why: "asdf global changes the user's ~/.tool-versions", Examples: ex("asdf global node 20")},
 			{Name: "install", Aliases: names("plugin", "uninstall", "upgrade"), Effects: fx(Network, WriteOutside), HomeWrite: "~/.local/share/mise", Why: "mise install downloads tools into the home directory",
 				Examples: ex("mise install node@20")},
 			{Name: "run", Aliases: names("r", "tasks"), Effects: fx(OpaqueLow), Why: "mise run runs the project's tasks", Examples: ex("mise run build")},

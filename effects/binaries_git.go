@@ -2,6 +2,8 @@
 
 package effects
 
+import "strings"
+
 // gitDiffFlags are the options of the commands that print diffs (git diff,
 // log, show, format-patch, range-diff, diff-tree ...), from git-diff(1)'s
 // "diff options": the value-taking ones, and those that write or run programs.
@@ -427,7 +429,7 @@ var gitSubcommands = []Program{
 		},
 		Other: fx(WriteInside), Examples: ex("git sparse-checkout")},
 	// git stash with no subcommand is `git stash push`.
-	{Name: "stash", Effects: fx(WriteInside), Why: "git stash moves uncommitted changes out of the working tree",
+	{Name: "stash", Effects: fx(WriteInside), Pathspecs: true, Why: "git stash moves uncommitted changes out of the working tree",
 		Flags: fl(arg("-m", "--message"), rpath("--pathspec-from-file")),
 		Subcommands: []Program{
 			sub("apply", fx(WriteInside), "git stash apply changes the working tree", "git stash apply stash@{1}"),
@@ -552,7 +554,10 @@ var gitPrograms = []Program{
 					{Name: "logout", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gh/hosts.yml", Why: "gh auth logout removes a stored token", Examples: ex("gh auth logout")},
 					{Name: "refresh", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/gh/hosts.yml", Why: "gh auth refresh replaces the stored token", Examples: ex("gh auth refresh -s repo")},
 					{Name: "setup-git", Effects: fx(WriteOutside), HomeWrite: "~/.gitconfig", Why: "gh auth setup-git changes ~/.gitconfig", Examples: ex("gh auth setup-git")},
-					sub("status", fx(Network), "gh auth status asks GitHub about the stored token", "gh auth status"),
+					{Name: "status", Effects: fx(Network), Why: "gh auth status asks GitHub about the stored token",
+						Flags: fl(arg("-h", "--hostname"), Flag{Names: names("-t", "--show-token"), Credential: true, Why: "gh auth status --show-token prints the stored token",
+							Examples: ex("gh auth status -t")}),
+						Examples: ex("gh auth status")},
 					{Name: "switch", Effects: fx(WriteOutside), HomeWrite: "~/.config/gh/hosts.yml", Why: "gh auth switch changes gh's configuration", Examples: ex("gh auth switch")},
 					secret(rsub("token", "gh auth token")),
 				},
@@ -564,7 +569,8 @@ var gitPrograms = []Program{
 					sub("list", fx(Network), "gh cache list asks GitHub for caches", "gh cache list"),
 				},
 				Examples: ex("gh cache")},
-			sub("codespace", fx(Network, SystemChange), "gh codespace manages remote machines", "gh codespace list"),
+			{Name: "codespace", Aliases: names("cs"), Effects: fx(Network, SystemChange), Why: "gh codespace manages remote machines", Other: fx(Network, SystemChange),
+				Subcommands: []Program{ghDelete("codespace", "a codespace, a remote machine and its files")}, Examples: ex("gh codespace list")},
 			rsub("completion", "gh completion -s bash"),
 			{Name: "config", Effects: fx(Read), Other: fx(WriteOutside),
 				Subcommands: []Program{
@@ -606,7 +612,8 @@ var gitPrograms = []Program{
 					sub("view", fx(Network), "gh issue view asks GitHub", "gh issue view 12 --comments"),
 				},
 				Examples: ex("gh issue close 1")},
-			sub("label", fx(Network), "gh label talks to GitHub", "gh label list"),
+			{Name: "label", Effects: fx(Network), Why: "gh label talks to GitHub", Other: fx(Network),
+				Subcommands: []Program{ghDelete("label", "a label")}, Examples: ex("gh label list")},
 			sub("org", fx(Network), "gh org talks to GitHub", "gh org list"),
 			{Name: "pr", Effects: fx(Network), Why: "gh pr talks to GitHub", Other: fx(Network),
 				Subcommands: []Program{
@@ -621,10 +628,14 @@ var gitPrograms = []Program{
 					sub("view", fx(Network), "gh pr view asks GitHub", "gh pr view 12 --json title"),
 				},
 				Examples: ex("gh pr review 12 --approve")},
-			sub("project", fx(Network), "gh project talks to GitHub", "gh project list"),
+			{Name: "project", Effects: fx(Network), Why: "gh project talks to GitHub", Other: fx(Network),
+				Subcommands: []Program{ghDelete("project", "a project"), ghDelete("field-delete", "a project field"), ghDelete("item-delete", "a project item")},
+				Examples:    ex("gh project list")},
 			{Name: "release", Effects: fx(Network), Why: "gh release talks to GitHub", Other: fx(Network),
 				Subcommands: []Program{
-					sub("create", fx(Network), "gh release create publishes a release", "gh release create v1.0"),
+					// Its operands after the tag are assets uploaded.
+					{Name: "create", Effects: fx(Network), Operands: ReadPaths, Why: "gh release create publishes a release and uploads the files given",
+						Examples: ex("gh release create v1.0", "gh release create v1.0 dist/a.tgz"), NotExamples: ex("gh release create v1.0 ~/.ssh/id_ed25519")},
 					{Name: "delete", Aliases: names("delete-asset"), Effects: fx(Deletion, Network), Outside: true, Why: "gh release delete deletes a release on GitHub",
 						Examples: ex("gh release delete v1.0")},
 					{Name: "download", Effects: fx(Network, WriteInside), Why: "gh release download downloads assets", Flags: fl(dir("-D", "--dir"), wpath("-O", "--output"), arg("-p", "--pattern")),
@@ -659,12 +670,18 @@ var gitPrograms = []Program{
 				},
 				Examples: ex("gh run rerun 123")},
 			sub("search", fx(Network), "gh search asks GitHub", "gh search repos x"),
-			sub("secret", fx(Network), "gh secret reads or sets secrets on GitHub", "gh secret list"),
+			{Name: "secret", Effects: fx(Network), Why: "gh secret reads or sets secrets on GitHub", Other: fx(Network),
+				Subcommands: []Program{ghDelete("secret", "a secret")}, Examples: ex("gh secret list")},
 			// gh ssh-key add and gh gpg-key add upload the key file they are given.
 			{Name: "ssh-key", Effects: fx(Network), Why: "gh ssh-key talks to GitHub", Operands: ReadPaths,
-				Examples: ex("gh ssh-key list", "gh ssh-key add key.pub -t laptop")},
+				Subcommands: []Program{
+					{Name: "add", Effects: fx(Network), Operands: ReadPaths, Why: "gh ssh-key add uploads the key file", Examples: ex("gh ssh-key add key.pub -t laptop")},
+					ghDelete("ssh-key", "an SSH key"),
+				}, Other: fx(Network),
+				Examples: ex("gh ssh-key list")},
 			sub("status", fx(Network), "gh status asks GitHub", "gh status"),
-			sub("variable", fx(Network), "gh variable talks to GitHub", "gh variable list"),
+			{Name: "variable", Effects: fx(Network), Why: "gh variable talks to GitHub", Other: fx(Network),
+				Subcommands: []Program{ghDelete("variable", "a variable")}, Examples: ex("gh variable list")},
 			rsub("version", "gh version"),
 			sub("workflow", fx(Network), "gh workflow talks to GitHub", "gh workflow list"),
 		},
@@ -683,7 +700,10 @@ var gitPrograms = []Program{
 			{Name: "auth", Effects: fx(Read), Other: fx(Network, WriteOutside),
 				Subcommands: []Program{
 					{Name: "login", Effects: fx(Network, WriteOutside), HomeWrite: "~/.config/glab-cli/config.yml", Why: "glab auth login stores a token", Examples: ex("glab auth login")},
-					sub("status", fx(Network), "glab auth status asks GitLab", "glab auth status"),
+					{Name: "status", Effects: fx(Network), Why: "glab auth status asks GitLab",
+						Flags: fl(arg("-h", "--hostname"), Flag{Names: names("-t", "--show-token"), Credential: true, Why: "glab auth status --show-token prints the stored token",
+							Examples: ex("glab auth status -t")}),
+						Examples: ex("glab auth status")},
 				},
 				Examples: ex("glab auth")},
 			sub("ci", fx(Network), "glab ci talks to GitLab", "glab ci status"),
@@ -712,4 +732,15 @@ func apiMethod(example, platform string) Flag {
 	return Flag{Names: names("-X", "--method"), Value: Arg, Effects: fx(Deletion), Outside: true,
 		PlainValues: []string{"GET", "POST", "PUT", "PATCH", "HEAD", "OPTIONS", "get", "post", "put", "patch", "head", "options"},
 		Why:         "the DELETE method deletes a resource on " + platform, Examples: ex(example)}
+}
+
+// ghDelete is `gh NOUN delete` (the name given for a subcommand of its own
+// name, such as gh project's field-delete): it deletes what on GitHub,
+// which is deletion outside the workspace (SPEC §3 rule 13).
+func ghDelete(noun, what string) Program {
+	name, cmd := "delete", "gh "+noun+" delete"
+	if strings.Contains(noun, "-delete") {
+		name, cmd = noun, "gh project "+noun
+	}
+	return Program{Name: name, Effects: fx(Deletion, Network), Outside: true, Why: cmd + " deletes " + what + " on GitHub", Examples: ex(cmd + " x")}
 }

@@ -76,7 +76,12 @@ var goPrograms = []Program{
 				},
 				Examples: ex("go mod")},
 			{Name: "run", Effects: fx(OpaqueLow), Why: "go run builds and runs a program", SingleDashLong: true,
-				Flags: goBuildFlags, Examples: ex("go run .", "go run ./cmd/gen -out x")},
+				Flags: goBuildFlags,
+				// PKG@VERSION is a module go run downloads and runs, in module-aware mode
+				// whatever the project's go.mod says.
+				OperandForms: []OperandForm{{Contains: "@", Effects: fx(Network, OpaqueMedium), Why: "go run PKG@VERSION downloads a module and runs it, which is not inspected",
+					Examples: ex("go run golang.org/x/tools/cmd/stringer@latest")}},
+				Examples: ex("go run .", "go run ./cmd/gen -out x")},
 			{Name: "telemetry", Effects: fx(Read), Other: fx(WriteOutside),
 				Subcommands: []Program{
 					sub("local", fx(WriteOutside), "go telemetry local changes the user's telemetry setting", "go telemetry local"),

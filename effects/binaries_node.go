@@ -203,6 +203,8 @@ var nodePrograms = []Program{
 			sub("explore", fx(OpaqueMedium), "npm explore runs a shell in a dependency's directory", "npm explore x"),
 			rsub("find-dupes", "npm find-dupes"),
 			rsub("fund", "npm fund"),
+			// npm get and npm set are npm config get and set.
+			rsub("get", "npm get registry"),
 			rsub("help", "npm help install"),
 			rsub("help-search", "npm help-search cache"),
 			sub("hook", fx(Network), "npm hook talks to the registry", "npm hook ls"),
@@ -241,6 +243,7 @@ var nodePrograms = []Program{
 			scriptRunner("npm", "run", "rum", "run-script", "urn"),
 			rsub("sbom", "npm sbom"),
 			{Name: "search", Aliases: names("find", "s", "se"), Effects: fx(Network), Why: "npm search asks the registry", Examples: ex("npm search react")},
+			{Name: "set", Effects: fx(WriteOutside), HomeWrite: "~/.npmrc", Why: "npm set changes ~/.npmrc, as npm config set does", Examples: ex("npm set registry https://r.example")},
 			{Name: "shrinkwrap", Effects: fx(WriteInside), Why: "npm shrinkwrap writes npm-shrinkwrap.json", Examples: ex("npm shrinkwrap")},
 			sub("star", fx(Network), "npm star talks to the registry", "npm star x"),
 			sub("stars", fx(Network), "npm stars asks the registry", "npm stars"),
@@ -269,6 +272,14 @@ var nodePrograms = []Program{
 			{Name: "add", Aliases: names("i", "install"), Effects: fx(Network, WriteInside), Why: "pnpm install downloads packages into node_modules",
 				Flags: fl(globalFlag("pnpm add -g typescript")), Examples: ex("pnpm install", "pnpm add -D vitest", "pnpm i --frozen-lockfile")},
 			sub("audit", fx(Network), "pnpm audit asks the registry", "pnpm audit"),
+			// pnpm config set and delete change the user's configuration (~/.config/pnpm/rc).
+			{Name: "config", Aliases: names("c"), Effects: fx(Read), Other: fx(WriteOutside),
+				Subcommands: []Program{
+					{Name: "delete", Aliases: names("set"), Effects: fx(WriteOutside), HomeWrite: "~/.config/pnpm/rc", Why: "pnpm config set changes the user's pnpm configuration",
+						Examples: ex("pnpm config set store-dir /x")},
+					{Name: "get", Aliases: names("list"), Effects: fx(Read), Examples: ex("pnpm config get registry", "pnpm config list")},
+				},
+				Examples: ex("pnpm config")},
 			sub("create", fx(Network, OpaqueMedium), "pnpm create downloads and runs a create- package", "pnpm create vite app"),
 			{Name: "dlx", Effects: fx(Network, OpaqueMedium), Operands: Command, Why: "pnpm dlx downloads and runs a package's program", Examples: ex("pnpm dlx cowsay hi")},
 			{Name: "exec", Effects: fx(OpaqueMedium), Operands: Command, Runner: Node, Why: "pnpm exec runs a program from node_modules/.bin",

@@ -165,8 +165,10 @@ func dockerLike(name string) Program {
 			read(d, "stats"),
 			change(d, "stop", "stops a container"),
 			{Name: "system", Effects: fx(Read), Other: fx(SystemChange),
-				Subcommands: []Program{read(d+" system", "df"), read(d+" system", "events"), read(d+" system", "info"), prune(d+" system", "containers, images, networks and volumes")},
-				Examples:    ex(d + " system")},
+				Subcommands: []Program{read(d+" system", "df"), read(d+" system", "events"), read(d+" system", "info"), prune(d+" system", "containers, images, networks and volumes"),
+					// podman system reset deletes every container, image, volume and the storage itself.
+					{Name: "reset", Effects: fx(Deletion), Outside: true, Why: d + " system reset deletes all containers, images, volumes and storage", Examples: ex(d + " system reset -f")}},
+				Examples: ex(d + " system")},
 			{Name: "tag", Effects: fx(SystemChange), Why: d + " tag names an image", Examples: ex(d + " tag app:1 app:latest")},
 			read(d, "top"),
 			change(d, "unpause", "resumes a container"),

@@ -307,7 +307,7 @@ var pythonPrograms = []Program{
 	{Name: "twine", PyModule: true, Effects: fx(Read), Other: fx(Network),
 		Subcommands: []Program{
 			rsub("check", "twine check dist/*"),
-			{Name: "upload", Aliases: names("register"), Effects: fx(Network), Why: "twine upload sends packages to the index",
+			{Name: "upload", Aliases: names("register"), Effects: fx(Network), Operands: ReadPaths, Why: "twine upload sends packages to the index",
 				Flags:    fl(arg("-r", "--repository", "--repository-url", "-u", "--username", "-p", "--password", "-i", "--identity", "--comment"), rpath("--config-file", "--cert", "--client-cert")),
 				Examples: ex("twine upload dist/*")},
 		},

@@ -48,6 +48,11 @@ var systemTools = []Program{
 			bools("-a", "-b", "-C", "-h", "-l", "-n", "-N", "-O", "-P", "-R", "-t", "-U", "-v", "-V", "-w", "-X", "-x", "-K", "-f", "-E", "-H", "-Q")),
 		Examples: ex("lsof -i :8080", "lsof -p 1234", "lsof -ti:3000", "lsof -nP -iTCP -sTCP:LISTEN")},
 	{Name: "modprobe", Aliases: names("insmod", "rmmod"), Effects: fx(SystemChange), Why: "modprobe loads or unloads kernel modules", Examples: ex("modprobe br_netfilter")},
+	// bindfs DIR MOUNTPOINT makes MOUNTPOINT show DIR, a link by another
+	// name: paths through it are only known when it runs (as ln -s's).
+	{Name: "bindfs", Effects: fx(SystemChange, WriteInside), Operands: CopyPaths, Links: true, Why: "bindfs mounts a directory at another place",
+		Flags:    fl(arg("-u", "--force-user", "-g", "--force-group", "-p", "--perms", "-m", "--mirror", "-M", "--mirror-only", "-o")),
+		Examples: ex("bindfs src mnt"), NotExamples: ex("bindfs ~ mnt && rm -rf mnt/x")},
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
 		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
 	ro("nvidia-smi", "nvidia-smi"),
@@ -70,6 +75,12 @@ var systemTools = []Program{
 		OperandForms: []OperandForm{{Contains: "=", Effects: fx(SystemChange), Why: "sysctl NAME=VALUE changes a kernel parameter",
 			Examples: ex("sysctl vm.swappiness=10", "sysctl kern.maxfiles=65536")}},
 		Examples: ex("sysctl -a", "sysctl kern.ostype", "sysctl -n hw.ncpu vm.swappiness")},
+	// File capabilities are setuid bits cut finer (SPEC §5.3): setcap
+	// cap_setuid+ep x lets x become root.
+	{Name: "getcap", Effects: fx(Read), Operands: ReadPaths, Flags: fl(Flag{Names: names("-r", "-v", "-n")}), Examples: ex("getcap /usr/bin/ping", "getcap -r /usr/bin")},
+	{Name: "gpasswd", Effects: fx(SystemChange), Why: "gpasswd changes the machine's groups and who is in them", Examples: ex("gpasswd -a u docker")},
+	{Name: "newgrp", Effects: fx(Privilege), Why: "newgrp starts a shell with another group's privileges", Examples: ex("newgrp docker")},
+	{Name: "setcap", Effects: fx(Privilege), Why: "setcap grants a program capabilities, which can make it run with root's powers", Examples: ex("setcap cap_net_bind_service+ep a.out")},
 	{Name: "updatedb", Effects: fx(SystemChange), Why: "updatedb rewrites the system's file database", Examples: ex("updatedb")},
 	{Name: "useradd", Aliases: names("adduser", "deluser", "userdel", "usermod"), Effects: fx(SystemChange), Why: "useradd changes the machine's accounts",
 		Examples: ex("useradd -m bob", "usermod -aG docker u")},
@@ -253,8 +264,9 @@ var archiveTools = []Program{
 	// 7z's switches attach their values (`-oDIR`, `-tzip`): read as clusters.
 	{Name: "7z", Aliases: names("7za", "7zr", "7zz"), Effects: fx(Read), Other: fx(WriteInside),
 		Subcommands: []Program{
-			{Name: "a", Aliases: names("d", "rn", "u"), Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
+			{Name: "a", Aliases: names("u"), Effects: fx(WriteInside), Operands: ArchiveFirst, Tree: true, Why: "7z a writes the archive", Examples: ex("7z a out.7z src")},
 			rsub("b", "7z b"),
+			{Name: "d", Aliases: names("rn"), Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "7z d and rn change the archive", Examples: ex("7z d out.7z a.txt")},
 			{Name: "e", Aliases: names("x"), Effects: fx(WriteInside), Why: "7z x extracts files into the current directory, or the -o directory",
 				Flags: fl(dir("-o")), Examples: ex("7z x a.7z", "7z e a.zip", "7z x -obuild a.7z")},
 			rsub("h", "7z h a.bin"),
@@ -308,7 +320,7 @@ var archiveTools = []Program{
 		Examples: ex("unzip a.zip", "unzip -q a.zip -d out"), NotExamples: ex("unzip a.zip -d /tmp/x")},
 	{Name: "zip", Effects: fx(WriteInside), Operands: ArchiveFirst, Why: "zip writes the archive", SingleDashLong: true,
 		Flags: fl(arg("-x", "-i", "-P", "--password", "-n", "--suffixes", "-t", "-tt", "-b", "-s", "--split-size", "-Z", "--compression-method"), wpath("-O", "--output-file"),
-			prog("-TT", "--unzip-command"),
+			prog("-TT", "--unzip-command"), Flag{Names: names("-r", "--recurse-paths", "-R", "--recurse-patterns"), Tree: true},
 			Flag{Names: names("-m", "--move"), Effects: fx(Deletion), Why: "zip -m deletes the files it adds", Examples: ex("zip -m out.zip a.txt")}),
 		Examples: ex("zip -r out.zip src"), NotExamples: ex("zip -r /tmp/out.zip src")},
 	{Name: "zipinfo", Effects: fx(Read), Operands: ReadPaths, Examples: ex("zipinfo a.zip")},

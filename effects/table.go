@@ -85,6 +85,9 @@ type Program struct {
 	// token`, `vault kv get`): a line that also sends anything over the
 	// network is a credential-exfiltration refusal (SPEC §5.5).
 	Credential bool
+	// Tree: like [Flag.Tree], for every invocation of the entry (`7z a`
+	// adds directories whole).
+	Tree bool
 	// Links: the paths the entry writes become links (`ln`, `link`). Paths
 	// through them cannot be resolved before the command runs, so anything
 	// else in the command that writes or deletes through them is unknown.
@@ -131,6 +134,9 @@ type Program struct {
 	// deletion of remote resources (SPEC §3 rule 13, refused as §5.1):
 	// a word as written (`delete`), or a prefix pattern `delete-*`
 	// (`gcloud compute instances delete x`, `aws ec2 terminate-instances`).
+	// An entry without subcommands looks for them among its operands and
+	// their `:`-separated parts (`heroku apps:destroy x`, `doctl compute
+	// droplet delete x`).
 	DeleteVerbs []string
 	// RunsOperands: the operands name the code a verifier runs (test files,
 	// test directories, packages: `pytest tests/a_test.py`, `go test ./x`).
@@ -318,6 +324,11 @@ type Flag struct {
 	// (`curl --netrc` reads ~/.netrc and sends its password): with the
 	// network in the line it is a credential-exfiltration refusal (§5.5).
 	Credential bool
+	// Tree: the flag makes the program read the directories its operands
+	// name whole, hidden files included (`grep -r`, `zip -r`, `cp -a`,
+	// `rg --hidden`): one at or above a home directory of stored
+	// credentials (`grep -r . ~`) reads them (SPEC §5.5).
+	Tree bool
 	// Exec: for a [Program.Joined] entry, the carried words run as they
 	// are, not through a shell (`wsl --exec CMD`).
 	Exec bool
@@ -337,6 +348,11 @@ type Flag struct {
 	// command the program runs (`ctest --build-and-test s b --test-command
 	// CMD ARGS`); it is classified as a wrapper's command is.
 	Carries bool
+	// PerPath: with Carries, the command runs on each path the program
+	// finds below its search paths (the operands after [Program.Skip], or
+	// the working directory), named by `{}` and its variants or added at
+	// the end (`fd -e tmp . ~ -x rm`): the paths are those below them.
+	PerPath bool
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen

@@ -194,6 +194,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Credential {
 		b.WriteString("Credential: true, ")
 	}
+	if p.Tree {
+		b.WriteString("Tree: true, ")
+	}
 	if p.Links {
 		b.WriteString("Links: true, ")
 	}
@@ -395,6 +398,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Carries {
 		b.WriteString("Carries: true, ")
 	}
+	if f.PerPath {
+		b.WriteString("PerPath: true, ")
+	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
 	}
@@ -409,6 +415,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.Credential {
 		b.WriteString("Credential: true, ")
+	}
+	if f.Tree {
+		b.WriteString("Tree: true, ")
 	}
 	if f.Local {
 		b.WriteString("Local: true, ")

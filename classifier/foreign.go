@@ -1,0 +1,190 @@
+package classifier
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ml-ai/command-safety/effects"
+)
+
+// cmd.exe and PowerShell code run from the shell (`cmd /c "rd /s /q
+// C:\Users\u"`, `powershell -c "Remove-Item -Recurse ~"`) is another
+// language, not analysed (it stays opaque-medium, SPEC §3), but its
+// deletion commands are found and their targets placed: a deletion outside
+// the workspace, or of a target only known at run time, is refused as
+// bash's rm is (SPEC §5.1). This is a floor, not a parse: code it does not
+// recognise keeps only the opaque verdict.
+
+// foreignDeleteVerbs are the deletion commands of cmd.exe (cmd) and of
+// PowerShell with its aliases (pwsh), lower case.
+var foreignDeleteVerbs = map[bool][]string{
+	false: {"rd", "rmdir", "del", "erase"},
+	true:  {"remove-item", "ri", "rm", "rmdir", "rd", "del", "erase", "rp"},
+}
+
+// pwshValueParams are Remove-Item's parameters whose value is no target
+// (the path parameters' values are targets).
+var pwshValueParams = []string{"-include", "-exclude", "-filter", "-credential", "-stream"}
+
+// cmdCode returns the code `cmd /c CODE` (or /k, /r, and Git Bash's //c)
+// runs: the words after the switch, joined.
+func (w *walker) cmdCode(args []field) (string, bool) {
+	for i, a := range args {
+		if a.dynamic {
+			return "", false
+		}
+		switch strings.ToLower(a.value) {
+		case "/c", "/k", "/r", "//c", "//k", "//r":
+			return w.foreignCode(args[i+1:]), true
+		}
+	}
+	return "", false
+}
+
+// foreignCode joins the words of foreign code; a word only known at run
+// time is taken as written (`"Remove-Item $env:USERPROFILE"`: bash expands
+// $env, PowerShell was meant to), its variables then place nothing.
+func (w *walker) foreignCode(args []field) string {
+	var b strings.Builder
+	for j, r := range args {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		if r.dynamic && r.word != nil {
+			t := w.textOf(r.word)
+			if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
+				t = t[1 : len(t)-1] // bash's quotes, not the code's
+			}
+			b.WriteString(t)
+		} else {
+			b.WriteString(r.value)
+		}
+	}
+	return b.String()
+}
+
+// foreignDeletes classifies the deletion commands in code, cmd.exe's or
+// (pwsh) PowerShell's, run by prog at n in dirs.
+func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
+	toks := foreignTokens(code)
+	verbs := foreignDeleteVerbs[pwsh]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		// A command's first word only (`echo rd x` deletes nothing); cmd's
+		// `@` does not echo the command.
+		if t.sep || i > 0 && !toks[i-1].sep || !containsFold(verbs, strings.TrimPrefix(t.text, "@")) {
+			continue
+		}
+		var targets []string
+		for i++; i < len(toks) && !toks[i].sep; i++ {
+			v := toks[i].text
+			lv := strings.ToLower(v)
+			switch {
+			case pwsh && strings.HasPrefix(v, "-"):
+				if containsFold(pwshValueParams, lv) && i+1 < len(toks) && !toks[i+1].sep {
+					i++
+				}
+			case !pwsh && len(v) >= 2 && v[0] == '/' && !strings.Contains(v[1:], "/") && !strings.Contains(v, `\`):
+				// a switch: /s, /q, /f, /a:h
+			default:
+				targets = append(targets, v)
+			}
+		}
+		base := w.part(n, effects.Deletion, prog, fmt.Sprintf("`%s` runs %s, which deletes %s", brief(prog), t.text, strings.Join(targets, " ")))
+		if len(targets) == 0 {
+			w.remove(base, "") // what it deletes is not known (a pipeline's input, a default)
+		}
+		for _, v := range targets {
+			p, ok := w.foreignPath(v, pwsh)
+			if !ok {
+				w.remove(base, "")
+				continue
+			}
+			for _, r := range w.resolveIn(p, strings.ContainsAny(p, "*?["), dirs) {
+				w.remove(base, r)
+			}
+		}
+		i--
+	}
+}
+
+// foreignPath is a target of foreign code as a path the classifier
+// resolves: `~`, `$HOME`, `$env:USERPROFILE` and `%USERPROFILE%` are the
+// home directory; any other variable or expression is not known.
+func (w *walker) foreignPath(v string, pwsh bool) (string, bool) {
+	if pwsh {
+		for _, h := range []string{"~", "$home", "$env:userprofile", "${env:userprofile}", "$env:home"} {
+			if rest, ok := cutPrefixFold(v, h); ok && (rest == "" || rest[0] == '/' || rest[0] == '\\') {
+				if w.opts.Home == "" {
+					return "", false
+				}
+				return w.opts.Home + "/" + strings.TrimLeft(rest, `/\`), true
+			}
+		}
+	}
+	if strings.ContainsAny(v, "$`(){}") || !pwsh && strings.Count(v, "%") >= 2 && !strings.HasPrefix(strings.ToUpper(v), "%USERPROFILE%") {
+		return "", false
+	}
+	if strings.HasPrefix(v, "~") {
+		return "", false // cmd.exe has no ~
+	}
+	return v, true
+}
+
+// foreignToken is a word of foreign code, or a separator between its
+// commands (`&`, `&&`, `|`, `||`, `;`, a new line).
+type foreignToken struct {
+	text string
+	sep  bool
+}
+
+// foreignTokens splits code into words (quotes removed, double or single)
+// and command separators.
+func foreignTokens(code string) []foreignToken {
+	var out []foreignToken
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			out = append(out, foreignToken{text: cur.String()})
+			cur.Reset()
+			inWord = false
+		}
+	}
+	var quote byte
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '"' || c == '\'':
+			quote = c
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\r':
+			flush()
+		case c == '&' || c == '|' || c == ';' || c == '\n' || c == '(' || c == ')' || c == '{' || c == '}':
+			flush()
+			out = append(out, foreignToken{sep: true})
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	flush()
+	return out
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
