@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,12 @@ type ringWriter struct {
 	durable uint64 // frames through here are on disk
 	syncErr error
 
+	// pending are the rows of the frames written that the log may lack,
+	// in sequence order: serve takes its own ring in from here, with no
+	// file to read and no record to decode (other processes read the file).
+	pmu     sync.Mutex
+	pending []ringRow
+
 	written  atomic.Uint64 // the last sequence number written (durable or not)
 	ingested atomic.Uint64 // the log holds this ring's frames through here
 	keys     atomic.Uint64 // verdict keys handed out
@@ -62,6 +69,12 @@ type ringWriter struct {
 	kick chan struct{} // a frame was written (buffered 1)
 	stop chan struct{}
 	done chan struct{} // the ingest loop ended
+}
+
+// ringRow is a frame's row, kept until the log holds it.
+type ringRow struct {
+	seq uint64
+	row row
 }
 
 // UseRing gives l a ring of its own for the verdicts nobody resolves (see
@@ -107,6 +120,11 @@ func (l *Log) recordRing(v gate.Verdict, session string) (gate.Verdict, error) {
 	w.inflight.Add(1)
 	defer w.inflight.Done()
 	seq, err := l.ringAppend(w, payload)
+	if err == nil {
+		w.pmu.Lock()
+		w.pending = append(w.pending, ringRow{seq: seq, row: row})
+		w.pmu.Unlock()
+	}
 	w.mu.Unlock()
 	if err == nil {
 		err = w.syncThrough(seq)
@@ -303,9 +321,9 @@ func (l *Log) ringsPending(ctx context.Context, q querier) bool {
 // ingestRingsTx inserts in tx the frames of every ring beside the log that
 // the log lacks, with each ring's new sequence number, and returns how many
 // rows it inserted. Call done with whether tx committed: it then removes the
-// abandoned rings taken whole and updates what l's own ring knows. l reads
-// its own ring through its own file, so a name removed under it loses
-// nothing.
+// abandoned rings taken whole and updates what l's own ring knows. l takes
+// its own ring from the rows it keeps until the log holds them, so a ring
+// file removed under it loses nothing.
 func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(committed bool), err error) {
 	var abandoned []*journal.RingReader
 	var own uint64
@@ -320,6 +338,7 @@ func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(c
 		}
 		if committed && ownTaken {
 			storeMax(&l.ring.ingested, own)
+			l.ring.prune(own)
 		}
 	}
 	// take inserts what rr holds past the log's sequence number for it.
@@ -352,7 +371,7 @@ func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(c
 	if w := l.ring; w != nil {
 		ownName = w.ring.Name()
 		if w.written.Load() > w.ingested.Load() {
-			if own, err = take(w.ring.Reader()); err != nil {
+			if own, err = l.takeOwn(ctx, tx, &n); err != nil {
 				return n, done, err
 			}
 			ownTaken = true
@@ -380,6 +399,56 @@ func (l *Log) ingestRingsTx(ctx context.Context, tx *sql.Tx) (n int, done func(c
 		}
 	}
 	return n, done, nil
+}
+
+// takeOwn inserts in tx the rows of l's own ring that the log lacks (from
+// memory: they are the frames l wrote), with the ring's new sequence
+// number, counting them in n; it returns the sequence number the log then
+// holds through.
+func (l *Log) takeOwn(ctx context.Context, tx *sql.Tx, n *int) (uint64, error) {
+	w := l.ring
+	var after uint64
+	if err := tx.QueryRowContext(ctx, `SELECT seq FROM ring_ingest WHERE ring = ?`, w.ring.Name()).Scan(&after); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	w.pmu.Lock()
+	rows := slices.Clone(w.pending)
+	w.pmu.Unlock()
+	last := after
+	for _, p := range rows {
+		if p.seq <= after {
+			continue // another process took it from the file
+		}
+		if p.seq != last+1 {
+			break // not written in order: cannot be (one writer), but never skip one
+		}
+		if _, err := l.insert(ctx, tx, p.row); err != nil {
+			if isBusy(err) {
+				return 0, err
+			}
+			// As ingestTx: a row that cannot be inserted is skipped.
+		} else {
+			*n++
+		}
+		last = p.seq
+	}
+	if last == after {
+		return after, nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO ring_ingest (ring, seq) VALUES (?, ?)
+		ON CONFLICT (ring) DO UPDATE SET seq = excluded.seq`, w.ring.Name(), last)
+	return last, err
+}
+
+// prune forgets the pending rows the log holds (through seq).
+func (w *ringWriter) prune(seq uint64) {
+	w.pmu.Lock()
+	defer w.pmu.Unlock()
+	i := 0
+	for i < len(w.pending) && w.pending[i].seq <= seq {
+		i++
+	}
+	w.pending = slices.Delete(w.pending, 0, i)
 }
 
 // storeMax raises a to v unless it is higher already.

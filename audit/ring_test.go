@@ -279,8 +279,8 @@ func TestSIGKILLDurabilityRing(t *testing.T) {
 }
 
 // TestRingNameRemoved: should the ring's file be removed under serve (by
-// hand), the verdicts it answered still reach the log: serve reads its ring
-// through its own file.
+// hand), the verdicts it answered still reach the log: serve takes its ring
+// from the rows it keeps.
 func TestRingNameRemoved(t *testing.T) {
 	l := openTemp(t)
 	if err := l.UseRing(); err != nil {

@@ -59,8 +59,8 @@ const ringHead = 20
 var ErrRingFull = errors.New("journal: the ring is full until the log takes its verdicts")
 
 // Ring is a ring open for writing by its owner. One goroutine at a time may
-// call its methods, but [Ring.Sync] and [Ring.Reader]'s reads may run
-// alongside them (package audit's group commit).
+// call its methods, but [Ring.Sync] may run alongside them (package audit's
+// group commit).
 type Ring struct {
 	f    *os.File
 	name string
@@ -202,12 +202,6 @@ func (r *Ring) Sync() error {
 	return nil
 }
 
-// Reader reads the ring through the writer's own file, even should its
-// name be gone; safe alongside [Ring.Write]. Its Close does nothing.
-func (r *Ring) Reader() *RingReader {
-	return &RingReader{f: r.f, path: r.path, name: r.name, shared: true}
-}
-
 // Rewind makes the next frame start at offset 0. Call it only when the log
 // holds every frame written so far: a reader then stops at the first older
 // frame beyond the new ones.
@@ -308,7 +302,6 @@ type RingReader struct {
 	name string
 	// Abandoned: no writer holds the ring, and this reader holds its lock.
 	Abandoned bool
-	shared    bool // the writer's file ([Ring.Reader])
 }
 
 // Read returns the ring's frames after sequence number after, in order,
@@ -387,12 +380,7 @@ func frameEnd(buf []byte, pos int) int {
 func (rr *RingReader) Name() string { return rr.name }
 
 // Close releases the reader (and the ring's lock when it took it).
-func (rr *RingReader) Close() error {
-	if rr.shared {
-		return nil
-	}
-	return rr.f.Close()
-}
+func (rr *RingReader) Close() error { return rr.f.Close() }
 
 // Remove deletes an abandoned ring's file; the caller closes the reader
 // afterwards.
