@@ -379,7 +379,7 @@ func Record(ctx context.Context, l *Log, v gate.Verdict, session string, waiting
 		if err == nil {
 			return rv, nil
 		}
-		if errors.Is(err, errRingBlocked) {
+		if errors.Is(err, errRingBlocked) || errors.Is(err, errRingUncertain) {
 			err = fmt.Errorf("%w: %w", ErrUnavailable, err)
 			return Downgrade(v, err), err
 		}

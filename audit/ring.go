@@ -38,10 +38,7 @@ const (
 // ringWriter is serve's ring and its group commit: each verdict's frame is
 // written (pwrite) as soon as it is ready, and an fdatasync makes durable
 // every frame written before it started, so verdicts that arrive while one
-// runs share the next. A frame never waits for an fdatasync to be written:
-// with eight verdicts at a time, nearly all of them share each one (where
-// a leader that both wrote and synced its batch let the others queue for
-// the next, about half of them each time).
+// runs share the next. A frame never waits for an fdatasync to be written.
 type ringWriter struct {
 	ring *journal.Ring
 
@@ -126,11 +123,14 @@ func (l *Log) recordRing(v gate.Verdict, session string) (gate.Verdict, error) {
 		w.pmu.Unlock()
 	}
 	w.mu.Unlock()
-	if err == nil {
-		err = w.syncThrough(seq)
-	}
 	if err != nil {
 		return v, err
+	}
+	if err := w.syncThrough(seq); err != nil {
+		// Whether the frame reached the disk is unknown: the verdict is
+		// not on record, and this process does not log it either.
+		w.forget(seq)
+		return v, fmt.Errorf("%w: %w", errRingUncertain, err)
 	}
 	select {
 	case w.kick <- struct{}{}:
@@ -164,8 +164,11 @@ func (l *Log) ringAppend(w *ringWriter, payload []byte) (uint64, error) {
 	switch {
 	case err == nil:
 		w.written.Store(seq)
-	case !errors.Is(err, journal.ErrRingFull):
+	case errors.Is(err, journal.ErrRingFull) || errors.Is(err, errRingBlocked):
+		// Nothing written.
+	default:
 		w.broken = err
+		err = fmt.Errorf("%w: %w", errRingUncertain, err)
 	}
 	return seq, err
 }
@@ -208,6 +211,11 @@ func (w *ringWriter) syncThrough(seq uint64) error {
 	w.smu.Lock()
 	return err
 }
+
+// errRingUncertain fails a verdict whose frame may or may not be on disk
+// (a write or fdatasync failed): it must not be logged again elsewhere, and
+// is not on record.
+var errRingUncertain = errors.New("serve's ring failed to write")
 
 // errRingBlocked fails a verdict whose ring is full while the log cannot
 // take it in (locked by another process past [LockWait]).
@@ -438,6 +446,13 @@ func (l *Log) takeOwn(ctx context.Context, tx *sql.Tx, n *int) (uint64, error) {
 	_, err := tx.ExecContext(ctx, `INSERT INTO ring_ingest (ring, seq) VALUES (?, ?)
 		ON CONFLICT (ring) DO UPDATE SET seq = excluded.seq`, w.ring.Name(), last)
 	return last, err
+}
+
+// forget drops the pending row of frame seq.
+func (w *ringWriter) forget(seq uint64) {
+	w.pmu.Lock()
+	defer w.pmu.Unlock()
+	w.pending = slices.DeleteFunc(w.pending, func(r ringRow) bool { return r.seq == seq })
 }
 
 // prune forgets the pending rows the log holds (through seq).
