@@ -843,6 +843,9 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 			hit.value = &rest[0]
 			consumed = 1
 		}
+		if hit.value != nil {
+			consumed += min(int(f.More), len(rest)-consumed) // `bwrap --bind SRC DEST`
+		}
 		inv.applyFlag(hit)
 		return consumed
 	}
@@ -863,12 +866,12 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 			if j+1 < len(v) {
 				hit.value = &field{value: v[j+1:], word: a.word}
 				inv.applyFlag(hit)
-				return 0
+				return min(int(f.More), len(rest))
 			}
 			if f.Value != effects.OptionalArg && len(rest) > 0 {
 				hit.value = &rest[0]
 				inv.applyFlag(hit)
-				return 1
+				return 1 + min(int(f.More), len(rest)-1)
 			}
 		}
 		inv.applyFlag(hit)
@@ -1366,6 +1369,18 @@ func (inv *invocation) applyFlag(h flagHit) {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
+		}
+	case effects.ShellCode:
+		ctx := inv.carried()
+		ctx.dialect = Sh
+		inv.nestedFieldIn(val, ctx)
+	case effects.DebuggerCommand:
+		if val.dynamic {
+			inv.opaqueHigh("a debugger command only known at run time")
+		} else if code, ok := debuggerShell(val.value); ok {
+			ctx := inv.carried()
+			ctx.dialect = Sh
+			inv.shellCode(code, inv.at, ctx)
 		}
 	case effects.ProgramArg:
 		w.allKnown = false
@@ -1868,6 +1883,12 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 	}
 	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
 	switch inv.operandRole() {
+	case effects.ShellCodes:
+		ctx := inv.carried()
+		ctx.dialect = Sh
+		for _, o := range ops {
+			inv.nestedFieldIn(o, ctx)
+		}
 	case effects.ReadPaths:
 		for _, o := range ops {
 			w.noteReadField(inv.at, o)
@@ -2363,4 +2384,36 @@ func shortQuote(s string) string {
 		s = s[:40] + "…"
 	}
 	return "`" + s + "`"
+}
+
+// debuggerShell returns the shell code a debugger command runs: gdb's
+// `shell CMD`, `!CMD` and `pipe [CMD] | SHELL_CMD` (`|` its short form),
+// lldb's `platform shell CMD`, each command name at any unambiguous prefix
+// gdb takes (`she`). Other commands run none.
+func debuggerShell(cmd string) (string, bool) {
+	c := strings.TrimSpace(cmd)
+	if rest, ok := strings.CutPrefix(c, "!"); ok {
+		return rest, true
+	}
+	if rest, ok := strings.CutPrefix(c, "|"); ok {
+		if _, code, found := strings.Cut(rest, "|"); found {
+			return code, true
+		}
+		return rest, true
+	}
+	word, rest, _ := strings.Cut(c, " ")
+	switch {
+	case len(word) >= 3 && strings.HasPrefix("shell", word):
+		return rest, true
+	case len(word) >= 3 && strings.HasPrefix("pipe", word):
+		if _, code, found := strings.Cut(rest, "|"); found {
+			return code, true
+		}
+		return rest, true
+	case word == "platform" || word == "pla" || word == "plat":
+		if w2, r2, _ := strings.Cut(strings.TrimSpace(rest), " "); w2 == "shell" || w2 == "sh" {
+			return r2, true
+		}
+	}
+	return "", false
 }
