@@ -86,7 +86,7 @@ var miscPrograms = []Program{
 			prog("-S", "--shell"), rpath("--input"),
 			Flag{Names: names("-N", "-i", "--ignore-failure", "--show-output", "--export-markdown-header")},
 			wpath("--export-json", "--export-markdown", "--export-csv", "--export-asciidoc", "--export-orgmode")),
-		Examples: ex("hyperfine 'ls'", "hyperfine -w 3 'ls' 'ls -la'", "hyperfine -L n 1,2 'sleep {n}'", "hyperfine --prepare 'sync' 'ls'"),
+		Examples:    ex("hyperfine 'ls'", "hyperfine -w 3 'ls' 'ls -la'", "hyperfine -L n 1,2 'sleep {n}'", "hyperfine --prepare 'sync' 'ls'"),
 		NotExamples: ex("hyperfine 'rm -rf ~'", "hyperfine ls 'rm -rf ~'", "hyperfine --prepare 'rm -rf ~' ls", "hyperfine -P n 1 3 ls 'rm -rf ~'")},
 	{Name: "ifconfig", Effects: fx(SystemChange), Why: "ifconfig with an interface and arguments changes the network configuration",
 		Flags: fl(Flag{Names: names("-a", "-l", "-s", "-v"), Replace: true, Effects: fx(Read), Examples: ex("ifconfig -a")}), Examples: ex("ifconfig eth0 down")},
