@@ -550,6 +550,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		}
 	}
 	if len(e.Goals) > 0 && len(inv.operands) > 0 {
+		inv.installDirs()
 		// Every goal verifies by name, or one runs whatever its recipe is.
 		inv.classes, inv.why = []effects.Class{effects.Verify}, ""
 		if inv.otherGoal {
@@ -2324,7 +2325,7 @@ func (inv *invocation) checkScripts(e *effects.Program, args []field) {
 func (inv *invocation) foreignScripts() string {
 	w := inv.w
 	for _, h := range inv.flags {
-		if h.flag.Value != effects.ReadPath || h.value == nil {
+		if h.flag.Value != effects.ReadPath && h.flag.Value != effects.CodePath || h.value == nil {
 			continue
 		}
 		if h.value.dynamic {
@@ -2416,4 +2417,76 @@ func debuggerShell(cmd string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// installPrefixVars are the variables of a goal runner's `VAR=VALUE`
+// operands that name where an install goal writes (GNU's directory
+// variables and their common upper-case spellings).
+var installPrefixVars = []string{"PREFIX", "prefix", "exec_prefix", "EXEC_PREFIX", "BINDIR", "bindir", "SBINDIR", "sbindir", "LIBDIR", "libdir",
+	"LIBEXECDIR", "libexecdir", "DATADIR", "datadir", "DATAROOTDIR", "datarootdir", "SYSCONFDIR", "sysconfdir", "MANDIR", "mandir",
+	"INCLUDEDIR", "includedir", "INSTALL_ROOT", "INSTALLDIR", "INSTALL_DIR", "INSTALL_PREFIX"}
+
+// installDirs: a goal runner's install goal (`make install`,
+// `install-strip`) with `DESTDIR=DIR` or `PREFIX=DIR` among its operands
+// writes the installed files there (DESTDIR/PREFIX, PREFIX defaulting to
+// /usr/local under a DESTDIR): classified as a write of that directory, so
+// `make DESTDIR=/ install` and `make PREFIX=/usr install` write system
+// paths (SPEC §5.2) and a staging directory in /tmp writes outside the
+// workspace, whatever the recipe (opaque-low) does besides. Without an
+// install goal the values are only built in (`make PREFIX=/usr`).
+func (inv *invocation) installDirs() {
+	install := false
+	vals := map[string]field{}
+	for _, o := range inv.operands {
+		if o.dynamic {
+			if name, _, ok := strings.Cut(o.value, "="); ok && (name == "DESTDIR" || slices.Contains(installPrefixVars, name)) {
+				vals[name] = field{dynamic: true, word: o.word}
+			}
+			continue
+		}
+		if name, val, ok := strings.Cut(o.value, "="); ok {
+			if name == "DESTDIR" || slices.Contains(installPrefixVars, name) {
+				vals[name] = field{value: val, word: o.word}
+			}
+			continue
+		}
+		install = install || strings.HasPrefix(o.value, "install")
+	}
+	if !install || len(vals) == 0 {
+		return
+	}
+	var targets []field
+	if d, ok := vals["DESTDIR"]; ok {
+		sub := "/usr/local"
+		for _, n := range []string{"PREFIX", "prefix"} {
+			if p, ok := vals[n]; ok {
+				if p.dynamic {
+					d.dynamic = true
+				}
+				sub = p.value
+			}
+		}
+		if d.value == "" && !d.dynamic {
+			d.value = "/" // `DESTDIR=` installs into the prefix itself
+		}
+		d.value = strings.TrimRight(d.value, "/") + "/" + strings.TrimLeft(sub, "/")
+		targets = append(targets, d)
+	} else {
+		for _, n := range installPrefixVars {
+			if v, ok := vals[n]; ok && (v.dynamic || v.value != "") {
+				targets = append(targets, v)
+			}
+		}
+	}
+	w := inv.w
+	for _, t := range targets {
+		why := fmt.Sprintf("`%s` installs into %s", brief(inv.text), t.value)
+		if t.dynamic {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, why), "", true)
+			continue
+		}
+		for _, p := range w.resolveIn(t.value, false, inv.dirs) {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, why), p, p == "")
+		}
+	}
 }
