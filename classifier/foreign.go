@@ -1,8 +1,11 @@
 package classifier
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -187,4 +190,28 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// decodePwsh decodes PowerShell's -EncodedCommand value: base64 (padded or
+// not) of UTF-16LE text. ok is false when it is not that.
+func decodePwsh(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	raw, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "=")); err != nil {
+			return "", false
+		}
+	}
+	if len(raw) == 0 || len(raw)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(raw)/2)
+	for i := range u {
+		u[i] = uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
+	}
+	code := string(utf16.Decode(u))
+	if !utf8.ValidString(code) || strings.ContainsRune(code, utf8.RuneError) || strings.ContainsRune(code, 0) {
+		return "", false
+	}
+	return code, true
 }

@@ -550,6 +550,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		}
 	}
 	if len(e.Goals) > 0 && len(inv.operands) > 0 {
+		inv.installDirs()
 		// Every goal verifies by name, or one runs whatever its recipe is.
 		inv.classes, inv.why = []effects.Class{effects.Verify}, ""
 		if inv.otherGoal {
@@ -843,6 +844,9 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 			hit.value = &rest[0]
 			consumed = 1
 		}
+		if hit.value != nil {
+			consumed += min(int(f.More), len(rest)-consumed) // `bwrap --bind SRC DEST`
+		}
 		inv.applyFlag(hit)
 		return consumed
 	}
@@ -863,12 +867,12 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 			if j+1 < len(v) {
 				hit.value = &field{value: v[j+1:], word: a.word}
 				inv.applyFlag(hit)
-				return 0
+				return min(int(f.More), len(rest))
 			}
 			if f.Value != effects.OptionalArg && len(rest) > 0 {
 				hit.value = &rest[0]
 				inv.applyFlag(hit)
-				return 1
+				return 1 + min(int(f.More), len(rest)-1)
 			}
 		}
 		inv.applyFlag(hit)
@@ -1366,6 +1370,18 @@ func (inv *invocation) applyFlag(h flagHit) {
 			p := w.part(inv.at, effects.Privilege, inv.prog, fmt.Sprintf("`%s` sets a setuid or setgid bit", inv.text))
 			p.Refusal = effects.PrivilegeEscalation
 			w.add(p)
+		}
+	case effects.ShellCode:
+		ctx := inv.carried()
+		ctx.dialect = Sh
+		inv.nestedFieldIn(val, ctx)
+	case effects.DebuggerCommand:
+		if val.dynamic {
+			inv.opaqueHigh("a debugger command only known at run time")
+		} else if code, ok := debuggerShell(val.value); ok {
+			ctx := inv.carried()
+			ctx.dialect = Sh
+			inv.shellCode(code, inv.at, ctx)
 		}
 	case effects.ProgramArg:
 		w.allKnown = false
@@ -1868,6 +1884,12 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 	}
 	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
 	switch inv.operandRole() {
+	case effects.ShellCodes:
+		ctx := inv.carried()
+		ctx.dialect = Sh
+		for _, o := range ops {
+			inv.nestedFieldIn(o, ctx)
+		}
 	case effects.ReadPaths:
 		for _, o := range ops {
 			w.noteReadField(inv.at, o)
@@ -2303,7 +2325,7 @@ func (inv *invocation) checkScripts(e *effects.Program, args []field) {
 func (inv *invocation) foreignScripts() string {
 	w := inv.w
 	for _, h := range inv.flags {
-		if h.flag.Value != effects.ReadPath || h.value == nil {
+		if h.flag.Value != effects.ReadPath && h.flag.Value != effects.CodePath || h.value == nil {
 			continue
 		}
 		if h.value.dynamic {
@@ -2363,4 +2385,108 @@ func shortQuote(s string) string {
 		s = s[:40] + "…"
 	}
 	return "`" + s + "`"
+}
+
+// debuggerShell returns the shell code a debugger command runs: gdb's
+// `shell CMD`, `!CMD` and `pipe [CMD] | SHELL_CMD` (`|` its short form),
+// lldb's `platform shell CMD`, each command name at any unambiguous prefix
+// gdb takes (`she`). Other commands run none.
+func debuggerShell(cmd string) (string, bool) {
+	c := strings.TrimSpace(cmd)
+	if rest, ok := strings.CutPrefix(c, "!"); ok {
+		return rest, true
+	}
+	if rest, ok := strings.CutPrefix(c, "|"); ok {
+		if _, code, found := strings.Cut(rest, "|"); found {
+			return code, true
+		}
+		return rest, true
+	}
+	word, rest, _ := strings.Cut(c, " ")
+	switch {
+	case len(word) >= 3 && strings.HasPrefix("shell", word):
+		return rest, true
+	case len(word) >= 3 && strings.HasPrefix("pipe", word):
+		if _, code, found := strings.Cut(rest, "|"); found {
+			return code, true
+		}
+		return rest, true
+	case word == "platform" || word == "pla" || word == "plat":
+		if w2, r2, _ := strings.Cut(strings.TrimSpace(rest), " "); w2 == "shell" || w2 == "sh" {
+			return r2, true
+		}
+	}
+	return "", false
+}
+
+// installPrefixVars are the variables of a goal runner's `VAR=VALUE`
+// operands that name where an install goal writes (GNU's directory
+// variables and their common upper-case spellings).
+var installPrefixVars = []string{"PREFIX", "prefix", "exec_prefix", "EXEC_PREFIX", "BINDIR", "bindir", "SBINDIR", "sbindir", "LIBDIR", "libdir",
+	"LIBEXECDIR", "libexecdir", "DATADIR", "datadir", "DATAROOTDIR", "datarootdir", "SYSCONFDIR", "sysconfdir", "MANDIR", "mandir",
+	"INCLUDEDIR", "includedir", "INSTALL_ROOT", "INSTALLDIR", "INSTALL_DIR", "INSTALL_PREFIX"}
+
+// installDirs: a goal runner's install goal (`make install`,
+// `install-strip`) with `DESTDIR=DIR` or `PREFIX=DIR` among its operands
+// writes the installed files there (DESTDIR/PREFIX, PREFIX defaulting to
+// /usr/local under a DESTDIR): classified as a write of that directory, so
+// `make DESTDIR=/ install` and `make PREFIX=/usr install` write system
+// paths (SPEC §5.2) and a staging directory in /tmp writes outside the
+// workspace, whatever the recipe (opaque-low) does besides. Without an
+// install goal the values are only built in (`make PREFIX=/usr`).
+func (inv *invocation) installDirs() {
+	install := false
+	vals := map[string]field{}
+	for _, o := range inv.operands {
+		if o.dynamic {
+			if name, _, ok := strings.Cut(o.value, "="); ok && (name == "DESTDIR" || slices.Contains(installPrefixVars, name)) {
+				vals[name] = field{dynamic: true, word: o.word}
+			}
+			continue
+		}
+		if name, val, ok := strings.Cut(o.value, "="); ok {
+			if name == "DESTDIR" || slices.Contains(installPrefixVars, name) {
+				vals[name] = field{value: val, word: o.word}
+			}
+			continue
+		}
+		install = install || strings.HasPrefix(o.value, "install")
+	}
+	if !install || len(vals) == 0 {
+		return
+	}
+	var targets []field
+	if d, ok := vals["DESTDIR"]; ok {
+		sub := "/usr/local"
+		for _, n := range []string{"PREFIX", "prefix"} {
+			if p, ok := vals[n]; ok {
+				if p.dynamic {
+					d.dynamic = true
+				}
+				sub = p.value
+			}
+		}
+		if d.value == "" && !d.dynamic {
+			d.value = "/" // `DESTDIR=` installs into the prefix itself
+		}
+		d.value = strings.TrimRight(d.value, "/") + "/" + strings.TrimLeft(sub, "/")
+		targets = append(targets, d)
+	} else {
+		for _, n := range installPrefixVars {
+			if v, ok := vals[n]; ok && (v.dynamic || v.value != "") {
+				targets = append(targets, v)
+			}
+		}
+	}
+	w := inv.w
+	for _, t := range targets {
+		why := fmt.Sprintf("`%s` installs into %s", brief(inv.text), t.value)
+		if t.dynamic {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, why), "", true)
+			continue
+		}
+		for _, p := range w.resolveIn(t.value, false, inv.dirs) {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, why), p, p == "")
+		}
+	}
 }

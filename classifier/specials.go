@@ -495,6 +495,27 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			inv.script(args[i:])
 			return nil, true
 		}
+		if lv := strings.ToLower(v); inv.top == "pwsh" && slices.Contains(pwshSwitches, lv) {
+			continue // `-NoProfile`, `-nop`: PowerShell's switches, in any case
+		} else if inv.top == "pwsh" && slices.Contains(pwshValued, lv) && i+1 < len(args) {
+			if lv == "-workingdirectory" || lv == "-wd" {
+				inv.dirs, inv.runDirs = unknownDirs, unknownDirs
+			}
+			i++ // `-WindowStyle Hidden`
+			continue
+		}
+		if lv := strings.ToLower(v); inv.top == "pwsh" && i+1 < len(args) && (lv == "-ec" || len(lv) >= 2 && strings.HasPrefix("-encodedcommand", lv)) {
+			// -EncodedCommand B64 at any prefix PowerShell takes (-e, -enc,
+			// -ec): base64 of UTF-16LE; decoded, it is classified as
+			// -Command's code is, and stays inline code not analysed.
+			inv.opaqueMedium("inline " + inv.prog + " code")
+			if c := args[i+1]; !c.dynamic {
+				if code, ok := decodePwsh(c.value); ok {
+					inv.w.foreignDeletes(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
+				}
+			}
+			return nil, true
+		}
 		name, _, _ := strings.Cut(v, "=")
 		if f := findFlag(e, name); f != nil && f.Replace {
 			return args, false
@@ -2533,3 +2554,12 @@ func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	inv.shellCode(strings.Join(code, sep), inv.at, ctx)
 	return true
 }
+
+// pwshSwitches and pwshValued are PowerShell's own options (pwsh and
+// powershell.exe), lower case, whose value, if any, is no code: the
+// interpreter walk passes over them to the code or script.
+var (
+	pwshSwitches = []string{"-noprofile", "-nop", "-noninteractive", "-noni", "-nologo", "-nol", "-noexit", "-noe", "-sta", "-mta", "-login", "-l", "-noprofileloadtime"}
+	pwshValued   = []string{"-windowstyle", "-w", "-win", "-inputformat", "-inp", "-if", "-outputformat", "-o", "-of", "-configurationname", "-config",
+		"-settingsfile", "-settings", "-version", "-v", "-workingdirectory", "-wd", "-executionpolicy", "-ep", "-ex", "-exec", "-custompipename", "-psconsolefile"}
+)

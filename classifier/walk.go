@@ -190,6 +190,9 @@ type walker struct {
 	hashed      map[string]string
 	hookFromDoc bool    // hookContent is a here-document cat writes
 	teeContent  *string // what tee, walked now, writes to its files
+	// pipedText is the literal text the producer of the pipe walked now
+	// prints (`echo CODE | tee x.sh`), or nil.
+	pipedText *string
 	// gitWorkTree is the work tree a `git config core.worktree VALUE`
 	// earlier in the line set: git's later commands work there.
 	gitWorkTree *field
@@ -409,11 +412,19 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 		}
 		return
 	}
-	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) > 0 && len(c.Args) > 1 {
-		// `tee x.sh <<< CODE` writes its files with the document: a script
-		// run later in the line runs it (runWritten), nothing else.
+	piped := w.pipedText
+	w.pipedText = nil
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 {
+		// `tee x.sh <<< CODE` writes its files with the document, and
+		// `echo CODE | tee x.sh` with the text piped in: a script run
+		// later in the line runs it (runWritten), nothing else.
 		if e := w.lookup(c.Args[0].Lit()); e != nil && e.Name == "tee" {
-			w.teeContent = w.literalDoc(s.Redirs)
+			if len(s.Redirs) > 0 {
+				w.teeContent = w.literalDoc(s.Redirs)
+			}
+			if w.teeContent == nil && in == stdinPipe && red.stdin == stdinPipe {
+				w.teeContent = piped
+			}
 			defer func() { w.teeContent = nil }()
 		}
 	}
@@ -717,7 +728,9 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			w.restoreVars(vars)
 			outer := w.pipeNul
 			w.pipeNul = nul
+			w.pipedText = w.printedText(c.X)
 			w.stmt(c.Y, depth, stdinPipe)
+			w.pipedText = nil
 			w.pipeNul = outer
 			if !w.zsh() {
 				w.restoreVars(vars)
@@ -1856,4 +1869,24 @@ func brief(text string) string {
 		cut++
 	}
 	return text[:head] + " … " + text[cut:]
+}
+
+// printedText is the literal text the statement prints to its standard
+// output: echo or printf of literal words, or cat of a literal
+// here-document or here-string; nil otherwise (any other redirection,
+// a word only known at run time, any other program).
+func (w *walker) printedText(s *syntax.Stmt) *string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background {
+		return nil
+	}
+	if len(s.Redirs) == 0 {
+		return w.echoed(c)
+	}
+	for _, r := range s.Redirs {
+		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			return nil
+		}
+	}
+	return w.catDoc(c, s.Redirs)
 }

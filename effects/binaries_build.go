@@ -3,7 +3,10 @@
 package effects
 
 // makeFlags are GNU make 4.4's options that take a value.
-var makeFlags = fl(dir("-C", "--directory"), rpath("-f", "--file", "--makefile"), arg("-I", "--include-dir", "-o", "--old-file",
+// A Makefile, Taskfile or justfile named by an option is the code the
+// runner runs: the project's inside the workspace, a program from
+// elsewhere outside it (opaque-medium, as a script outside is).
+var makeFlags = fl(dir("-C", "--directory"), Flag{Names: names("-f", "--file", "--makefile"), Value: CodePath}, arg("-I", "--include-dir", "-o", "--old-file",
 	"--assume-old", "-W", "--what-if", "--new-file", "--assume-new"), optArg("-j", "-l", "-O"), optArg("--jobs", "--load-average", "--max-load", "--output-sync", "--debug", "--shuffle", "--jobserver-style"),
 	Flag{Names: names("--eval", "-E"), Value: Arg, Effects: fx(OpaqueMedium), Why: "make --eval runs make code given on the command line",
 		Examples: ex("make --eval 'x: ; ls' x")},
@@ -68,7 +71,7 @@ var buildPrograms = []Program{
 		Examples:    ex("ctest", "ctest --test-dir build --output-on-failure", "ctest -R unit -j 4"),
 		NotExamples: ex("ctest --build-and-test . b --build-generator Ninja --test-command rm -rf ~", "ctest --build-and-test . b --build-makeprogram /tmp/x")},
 	{Name: "just", Effects: fx(OpaqueLow), Why: "just runs the justfile's recipes", Other: fx(OpaqueLow),
-		Flags: fl(rpath("-f", "--justfile", "--dotenv-path", "--dotenv-filename"), dir("-d", "--working-directory"), arg("--set", "--color", "--chooser"), prog("--shell"),
+		Flags: fl(Flag{Names: names("-f", "--justfile"), Value: CodePath}, rpath("--dotenv-path", "--dotenv-filename"), dir("-d", "--working-directory"), arg("--set", "--color", "--chooser"), prog("--shell"),
 			Flag{Names: names("-l", "--list", "--summary", "--dump", "-n", "--dry-run", "--variables", "--groups", "-s", "--show"), Replace: true, Effects: fx(Read), Examples: ex("just --list")}),
 		Goals:    makeGoals,
 		Examples: ex("just", "just build", "just test build", "just test deploy", "just fmt", "just lint-fix"), NotExamples: ex("just lint", "just -f /tmp/x.just test")},
@@ -99,7 +102,7 @@ var buildPrograms = []Program{
 			Flag{Names: names("-n", "--version"), Replace: true, Effects: fx(Read), Examples: ex("ninja -n")}),
 		Examples: ex("ninja -C build", "ninja")},
 	{Name: "task", Aliases: names("go-task"), Effects: fx(OpaqueLow), Why: "task runs the Taskfile's tasks", Other: fx(OpaqueLow),
-		Flags: fl(dir("-d", "--dir"), rpath("-t", "--taskfile"), arg("-o", "--output", "-C", "--concurrency", "--interval", "--sort"),
+		Flags: fl(dir("-d", "--dir"), Flag{Names: names("-t", "--taskfile"), Value: CodePath}, arg("-o", "--output", "-C", "--concurrency", "--interval", "--sort"),
 			Flag{Names: names("-l", "--list", "-a", "--list-all", "--summary", "-n", "--dry", "--version"), Replace: true, Effects: fx(Read), Examples: ex("task --list")}),
 		Goals:    makeGoals,
 		Examples: ex("task", "task build", "task test:update"), NotExamples: ex("task lint")},

@@ -182,7 +182,15 @@ var extraPrograms = []Program{
 	{Name: "nix", Effects: fx(Read), Other: fx(Network, WriteOutside, OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "build", Effects: fx(Network, WriteInside, OpaqueLow), Why: "nix build fetches and builds the project's derivations", Examples: ex("nix build .#app")},
-			{Name: "develop", Aliases: names("run", "shell"), Effects: fx(Network, OpaqueMedium), Why: "nix develop fetches packages and runs a shell or program from them", Examples: ex("nix develop")},
+			// nix develop and nix shell start an interactive shell, or with
+			// -c the command after it (the rest of the line), in an
+			// environment whose packages they fetch: the flake's shellHook
+			// is the project's code.
+			{Name: "develop", Aliases: names("shell"), Effects: fx(Network, OpaqueMedium), Why: "nix develop fetches packages and starts an interactive shell from them",
+				Flags: fl(Flag{Names: names("-c", "--command"), Carries: true, Replace: true, Effects: fx(Network, OpaqueLow), Why: "nix develop -c fetches the environment's packages and runs the command in it",
+					Examples: ex("nix develop -c ls")}, arg("-k", "--keep", "--keep-env-var", "-u", "--unset", "--unset-env-var", "--profile", "--override-input", "--system", "--option"),
+					Flag{Names: names("-i", "--ignore-environment", "--impure", "--offline", "--refresh", "--no-write-lock-file", "-L", "--print-build-logs", "-v", "--verbose", "--quiet")}),
+				Examples: ex("nix develop"), NotExamples: ex("nix develop -c rm -rf ~", "nix shell nixpkgs#hello -c rm -rf ~")},
 			{Name: "eval", Aliases: names("log", "path-info", "search", "show-config", "why-depends"), Effects: fx(Read), Examples: ex("nix eval .#x")},
 			{Name: "flake", Effects: fx(Network), Why: "nix flake fetches inputs", Other: fx(Network, WriteInside),
 				Subcommands: []Program{
@@ -191,6 +199,7 @@ var extraPrograms = []Program{
 				},
 				Examples: ex("nix flake")},
 			{Name: "fmt", Effects: fx(WriteInside), Why: "nix fmt rewrites the files", Examples: ex("nix fmt")},
+			{Name: "run", Effects: fx(Network, OpaqueMedium), Why: "nix run fetches a package and runs its program, which is not inspected", Examples: ex("nix run nixpkgs#hello")},
 		},
 		Examples: ex("nix --version")},
 	{Name: "notify-send", Aliases: names("say"), Effects: fx(Read), Examples: ex("notify-send done")},

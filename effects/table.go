@@ -353,6 +353,9 @@ type Flag struct {
 	// the working directory), named by `{}` and its variants or added at
 	// the end (`fd -e tmp . ~ -x rm`): the paths are those below them.
 	PerPath bool
+	// More: the flag takes this many words after its value (`bwrap --bind
+	// SRC DEST`, `hyperfine -L NAME VALUES`); they are no operands.
+	More uint8
 	// ReadOnly: with this flag the program only reads (`gzip -c`, `sd -p`,
 	// `poetry config --list`): the operands are files read, the values of
 	// write-path flags are read, and the entry's HomeWrite does not happen
@@ -411,7 +414,7 @@ func (f *Flag) Changes() bool {
 		}
 	}
 	switch f.Value {
-	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode:
+	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ShellCode, DebuggerCommand:
 		return true
 	}
 	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
@@ -556,6 +559,14 @@ const (
 	// escalation (SPEC §5.3), and a mode only known at run time is a
 	// system change.
 	Mode
+	// ShellCode: the argument is shell code the program has a shell run
+	// (`nix-shell --run CODE`, `hyperfine --prepare CODE`): classified as
+	// `sh -c CODE` is; only known at run time, opaque-high.
+	ShellCode
+	// DebuggerCommand: the argument is a debugger command (`gdb -ex CMD`):
+	// its `shell CMD`, `!CMD` and `pipe ... | CMD` forms (lldb's `platform
+	// shell CMD`) run CMD in a shell, classified as `sh -c CMD` is.
+	DebuggerCommand
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is
@@ -616,6 +627,9 @@ const (
 	// the output written (`xxd a.bin`, `uniq -d a.txt out.txt`, `python -m
 	// json.tool in.json out.json`); a single operand is only read.
 	InputOutput
+	// ShellCodes: every operand is shell code the program has a shell run
+	// (`hyperfine 'make' 'make -j8'`), each classified as `sh -c CODE` is.
+	ShellCodes
 )
 
 // Scripts says how the operands of a script runner name the project's

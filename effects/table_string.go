@@ -22,11 +22,13 @@ func _() {
 	_ = x[ProjectDir-11]
 	_ = x[CodePath-12]
 	_ = x[Mode-13]
+	_ = x[ShellCode-14]
+	_ = x[DebuggerCommand-15]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathMode"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathModeShellCodeDebuggerCommand"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103, 112, 127}
 
 func (i Value) String() string {
 	idx := int(i) - 0
@@ -49,11 +51,12 @@ func _() {
 	_ = x[Script-7]
 	_ = x[ArchiveFirst-8]
 	_ = x[InputOutput-9]
+	_ = x[ShellCodes-10]
 }
 
-const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptArchiveFirstInputOutput"
+const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptArchiveFirstInputOutputShellCodes"
 
-var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 80, 91}
+var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 80, 91, 101}
 
 func (i Operands) String() string {
 	idx := int(i) - 0

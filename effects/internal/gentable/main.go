@@ -401,6 +401,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.PerPath {
 		b.WriteString("PerPath: true, ")
 	}
+	if f.More != 0 {
+		fmt.Fprintf(b, "More: %d, ", f.More)
+	}
 	if f.ReadOnly {
 		b.WriteString("ReadOnly: true, ")
 	}
