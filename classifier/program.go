@@ -575,7 +575,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
-		inv.links = inv.links || h.flag.Links
+		inv.links = inv.links || h.flag.Links && (h.value == nil || h.flag.Applies(h.value.value, h.value.dynamic))
 	}
 	if t := inv.has("-t", "--target-directory"); t != nil && (e.Operands == effects.CopyPaths || e.Operands == effects.MovePaths) {
 		hit := *t
@@ -1759,6 +1759,9 @@ func (inv *invocation) pathDriven() bool {
 // y f`).
 func (inv *invocation) operandRole() effects.Operands {
 	r := inv.entry.Operands
+	if r == effects.NoPaths && inv.links && !inv.entry.Links {
+		return effects.CopyPaths // `mount --bind SRC DIR`: DIR becomes another name for SRC
+	}
 	if inv.inPlace && !inv.readOnly && (r == effects.ReadPaths || r == effects.NoPaths) {
 		return effects.WritePaths // `gofmt -w f`, `prettier --write src`
 	}
@@ -1784,6 +1787,9 @@ func (inv *invocation) emitFlags() {
 	for _, h := range inv.flags {
 		if h.flag.Replace || h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
 			continue // `pytest -o log_cli=true`, `pytest -p no:cacheprovider`
+		}
+		if h.value != nil && !h.flag.Applies(h.value.value, h.value.dynamic) {
+			continue // `mount -o ro`, `systemd-run -p MemoryMax=1G`
 		}
 		pathDriven := h.flag.InPlace && inv.pathDriven()
 		for _, c := range h.flag.Effects {

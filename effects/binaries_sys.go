@@ -53,8 +53,16 @@ var systemTools = []Program{
 	{Name: "bindfs", Effects: fx(SystemChange, WriteInside), Operands: CopyPaths, Links: true, Why: "bindfs mounts a directory at another place",
 		Flags:    fl(arg("-u", "--force-user", "-g", "--force-group", "-p", "--perms", "-m", "--mirror", "-M", "--mirror-only", "-o")),
 		Examples: ex("bindfs src mnt"), NotExamples: ex("bindfs ~ mnt && rm -rf mnt/x")},
+	// mount --bind DIR MOUNTPOINT (-B, --rbind, -R, -o bind/rbind) makes
+	// MOUNTPOINT show DIR, as bindfs does: paths through it are followed
+	// as a link's (the operands become source and mount point).
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
-		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
+		Flags: fl(arg("-t", "--types", "-L", "--label", "-U", "--uuid", "-O", "--test-opts"),
+			Flag{Names: names("--bind", "-B", "--rbind", "-R"), Links: true, Why: "mount --bind makes the mount point show the directory",
+				Examples: ex("mount --bind src mnt")},
+			Flag{Names: names("-o", "--options"), Value: Arg, Links: true, EffectValues: names("bind", "rbind"), Why: "mount -o bind makes the mount point show the directory",
+				Examples: ex("mount -o bind src mnt")}),
+		Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt", "mount -o ro /dev/sdb1 /mnt"), NotExamples: ex("mount --bind ~ mnt && rm -rf mnt/x")},
 	ro("nvidia-smi", "nvidia-smi"),
 	{Name: "passwd", Aliases: names("chpasswd", "chsh"), Effects: fx(SystemChange), Why: "passwd changes account passwords", Examples: ex("passwd")},
 	{Name: "pgrep", Aliases: names("pidof"), Effects: fx(Read),

@@ -388,13 +388,35 @@ type Flag struct {
 	// `pytest -p no:cacheprovider` blocks a plugin, where `-p NAME` loads
 	// one). A value only known at run time is not one of them.
 	PlainValues []string
-	Why         string
+	// EffectValues, when set, are the only values with which the flag adds
+	// its Effects and Links, as [OperandForm] Plain patterns matched against
+	// the value and each of its comma-separated items (`mount -o bind`
+	// makes the mount point a link, `mount -o ro` does not; `systemd-run -p
+	// User=root` runs as another user, `-p MemoryMax=1G` does not). A value
+	// only known at run time may be any of them.
+	EffectValues []string
+	Why          string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
 
 // IsPlainValue reports whether v is one of the flag's PlainValues.
 func (f *Flag) IsPlainValue(v string) bool { return matchesPlain(f.PlainValues, v) }
+
+// Applies reports whether the flag with value v adds its Effects and Links:
+// always, unless it has EffectValues and v (known, not dynamic) matches
+// none of them, whole or by a comma-separated item.
+func (f *Flag) Applies(v string, dynamic bool) bool {
+	if len(f.EffectValues) == 0 || dynamic || matchesPlain(f.EffectValues, v) {
+		return true
+	}
+	for _, item := range strings.Split(v, ",") {
+		if matchesPlain(f.EffectValues, item) {
+			return true
+		}
+	}
+	return false
+}
 
 // Changes reports whether the flag makes the program do something its plain
 // effects do not say: effects of its own beyond read and verify, or a value
