@@ -433,7 +433,7 @@ func (f *Flag) Changes() bool {
 		}
 	}
 	switch f.Value {
-	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode:
+	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ClientCommands:
 		return true
 	}
 	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
@@ -578,6 +578,12 @@ const (
 	// escalation (SPEC §5.3), and a mode only known at run time is a
 	// system change.
 	Mode
+	// ClientCommands: commands of a file-transfer client's own language,
+	// separated by `;` or newlines (`lftp -e 'put f'`, `lftp -c 'open h;
+	// mput *'`, `smbclient -c 'put f'`): the local files its upload commands
+	// name (put, mput, reput, append, mirror -R) are read and sent, and a
+	// `!` command is shell code.
+	ClientCommands
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is

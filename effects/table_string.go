@@ -22,11 +22,12 @@ func _() {
 	_ = x[ProjectDir-11]
 	_ = x[CodePath-12]
 	_ = x[Mode-13]
+	_ = x[ClientCommands-14]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathMode"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathModeClientCommands"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103, 117}
 
 func (i Value) String() string {
 	idx := int(i) - 0
