@@ -977,10 +977,24 @@ func (w *walker) noteReadValue(n syntax.Node, v string, glob bool) {
 			continue
 		}
 		f := v[i+1:]
-		if j := strings.IndexByte(f, ';'); j >= 0 {
+		if q, ok := strings.CutPrefix(f, `"`); ok {
+			// curl -F 'f=@"name;with;semicolons"': a quoted file name,
+			// with \" and \\ escaped.
+			var b strings.Builder
+			for k := 0; k < len(q) && q[k] != '"'; k++ {
+				if q[k] == '\\' && k+1 < len(q) {
+					k++
+				}
+				b.WriteByte(q[k])
+			}
+			f = b.String()
+		} else if j := strings.IndexByte(f, ';'); j >= 0 {
 			f = f[:j]
 		}
 		cands = append(cands, f)
+		if strings.Contains(f, ",") {
+			cands = append(cands, strings.Split(f, ",")...) // curl -F 'f=@a,b' sends both
+		}
 	}
 	for _, c := range cands {
 		if c == "" || c == "-" {

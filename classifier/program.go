@@ -576,7 +576,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	inv.homeWrites(e)
 	inv.links = e.Links
 	for _, h := range inv.flags {
-		inv.links = inv.links || h.flag.Links
+		inv.links = inv.links || h.flag.Links && (h.value == nil || h.flag.Applies(h.value.value, h.value.dynamic))
 	}
 	if t := inv.has("-t", "--target-directory"); t != nil && (e.Operands == effects.CopyPaths || e.Operands == effects.MovePaths) {
 		hit := *t
@@ -831,6 +831,7 @@ func (inv *invocation) option(e *effects.Program, a field, rest []field) int {
 			inv.unknownOption(e, typed, m)
 		}
 		if f == nil {
+			inv.unknownOutput(e, a, typed, val, hasVal, rest)
 			return 0
 		}
 		hit := flagHit{flag: f, name: name}
@@ -1275,6 +1276,48 @@ func (inv *invocation) unknownOption(e *effects.Program, name string, m match) {
 	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, why))
 }
 
+// unknownOutput treats the value of a long option the table does not know
+// whose name says it is where the program writes (`cargo build --out-dir
+// DIR`, `--output-dir`, `--outdir`, `--dest`, `--pack-destination`,
+// `--build-dir`) as a path it writes: an open option set lets an unknown
+// option pass, but not a write outside the workspace read as one inside.
+// Its value is `--name=VALUE` or the next word when that is no option.
+func (inv *invocation) unknownOutput(e *effects.Program, a field, name, val string, hasVal bool, rest []field) {
+	if inv.rule || inv.scripts != nil || e.Scripts == effects.ScriptArgs || inv.replacing || !strings.HasPrefix(name, "--") || !outputOptionName(name) {
+		return // the options of a script or of what a runner runs are its own
+	}
+	if hasVal && (val == "none" || val == "-" || val == "stdout") {
+		return // `dart format --output=none`
+	}
+	var v field
+	switch {
+	case hasVal && val != "":
+		v = field{value: val, dynamic: a.dynamic, glob: a.glob, word: a.word}
+	case !hasVal && len(rest) > 0 && (rest[0].dynamic || !isOption(rest[0].value)):
+		v = rest[0]
+	default:
+		return
+	}
+	inv.flagWrites = append(inv.flagWrites, v)
+}
+
+// outputOptionName reports whether a long option's name (without its
+// dashes) says its value is an output file or directory.
+func outputOptionName(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "-"))
+	n = strings.NewReplacer("-", "", "_", "").Replace(n)
+	if n == "out" || n == "output" {
+		return true // `yarn pack --out F`, `--output F`
+	}
+	for _, w := range []string{"outdir", "outputdir", "outputpath", "outfile", "outputfile", "outpath", "destdir", "destination", "dest",
+		"targetdir", "builddir", "distdir", "artifactdir", "installdir", "sitedir", "doctreedir", "cachedir", "wheeldir"} {
+		if strings.HasSuffix(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // closeOptions classifies the options an entry with open options did not
 // know when a [effects.Flag.Closes] flag makes it only read or verify: each
 // may be one that writes, as in a closed world (unknownOption).
@@ -1383,6 +1426,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 			ctx.dialect = Sh
 			inv.shellCode(code, inv.at, ctx)
 		}
+	case effects.ClientCommands:
+		inv.clientCommands(val)
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -1399,6 +1444,41 @@ func (inv *invocation) applyFlag(h flagHit) {
 				// git finds at run time.
 				w.codeValue(value, val.dynamic, inv.at, inv.depth, processCtx(unknownDirs, unknownDirs))
 			}
+		}
+	}
+}
+
+// uploadVerbs are the commands of file-transfer clients (ftp, lftp, sftp,
+// smbclient, ncftp) whose words name local files they send.
+var uploadVerbs = map[string]bool{"put": true, "mput": true, "reput": true, "append": true, "mirror": true, "sput": true, "send": true, "upload": true}
+
+// clientCommands classifies a [effects.ClientCommands] value: each word of
+// an upload command may name a local file read and sent (§5.5), and a `!`
+// command runs shell code. A value only known at run time may read anything.
+func (inv *invocation) clientCommands(val field) {
+	w := inv.w
+	if val.dynamic {
+		w.noteDynamicRead(inv.at, val.word)
+		return
+	}
+	for _, cmd := range strings.FieldsFunc(val.value, func(r rune) bool { return r == ';' || r == '\n' }) {
+		cmd = strings.TrimSpace(cmd)
+		if code, ok := strings.CutPrefix(cmd, "!"); ok {
+			w.allKnown = false
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run shell code", brief(inv.text), inv.prog)))
+			w.codeValue(code, false, inv.at, inv.depth, inv.carried())
+			continue
+		}
+		words := strings.Fields(cmd)
+		if len(words) == 0 || !uploadVerbs[strings.ToLower(words[0])] {
+			continue
+		}
+		for _, word := range words[1:] {
+			word = strings.Trim(word, `"'`)
+			if word == "" || strings.HasPrefix(word, "-") {
+				continue
+			}
+			w.noteReadValue(inv.at, word, strings.ContainsAny(word, "*?["))
 		}
 	}
 }
@@ -1775,6 +1855,9 @@ func (inv *invocation) pathDriven() bool {
 // y f`).
 func (inv *invocation) operandRole() effects.Operands {
 	r := inv.entry.Operands
+	if r == effects.NoPaths && inv.links && !inv.entry.Links {
+		return effects.CopyPaths // `mount --bind SRC DIR`: DIR becomes another name for SRC
+	}
 	if inv.inPlace && !inv.readOnly && (r == effects.ReadPaths || r == effects.NoPaths) {
 		return effects.WritePaths // `gofmt -w f`, `prettier --write src`
 	}
@@ -1800,6 +1883,9 @@ func (inv *invocation) emitFlags() {
 	for _, h := range inv.flags {
 		if h.flag.Replace || h.value != nil && !h.value.dynamic && h.flag.IsPlainValue(h.value.value) {
 			continue // `pytest -o log_cli=true`, `pytest -p no:cacheprovider`
+		}
+		if h.value != nil && !h.flag.Applies(h.value.value, h.value.dynamic) {
+			continue // `mount -o ro`, `systemd-run -p MemoryMax=1G`
 		}
 		pathDriven := h.flag.InPlace && inv.pathDriven()
 		for _, c := range h.flag.Effects {

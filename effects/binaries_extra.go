@@ -257,9 +257,13 @@ var extraPrograms = []Program{
 	// systemd-run: a service starts in / (or the user's home with --user),
 	// with the unit's environment, on this machine or another (-H, -M).
 	{Name: "systemd-run", Effects: fx(SystemChange), Operands: Command, Elsewhere: true, Why: "systemd-run starts the command as a service unit",
-		Flags: fl(arg("-u", "--unit", "-p", "--property", "--on-active", "--on-calendar", "-E", "--setenv", "--slice", "-M", "--machine", "--nice"), dir("--working-directory"),
+		Flags: fl(arg("-u", "--unit", "--on-active", "--on-calendar", "-E", "--setenv", "--slice", "-M", "--machine", "--nice"), dir("--working-directory"),
 			Flag{Names: names("--uid", "--gid"), Value: Arg, Effects: fx(Privilege), Why: "systemd-run --uid runs the command as another user, as run0 does",
-				Examples: ex("systemd-run --uid=0 --pty bash")}),
+				Examples: ex("systemd-run --uid=0 --pty bash")},
+			// systemd.exec(5): User= and Group= (SupplementaryGroups=) run
+			// the unit as that user, as --uid does; other properties do not.
+			Flag{Names: names("-p", "--property"), Value: Arg, Effects: fx(Privilege), EffectValues: names("User=*", "Group=*", "SupplementaryGroups=*"),
+				Why: "systemd-run -p User= runs the command as another user, as run0 does", Examples: ex("systemd-run -p User=root ls")}),
 		Examples: ex("systemd-run --user ls")},
 	{Name: "tcpdump", Aliases: names("tshark"), Effects: fx(Read), Flags: fl(arg("-i", "--interface", "-c", "-s", "--snapshot-length", "-y", "-E", "-Y", "-f"), wpath("-w"), rpath("-r", "-F"), prog("-z")),
 		Examples: ex("tcpdump -i any -c 10 port 443"), NotExamples: ex("tcpdump -w /tmp/cap.pcap")},

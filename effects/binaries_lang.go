@@ -14,7 +14,7 @@ var cargoFlags = fl(
 		Examples: ex("cargo test --config build.rustc-wrapper=/tmp/x")},
 	arg("-Z", "--color", "-p", "--package", "--exclude", "--target", "-j", "--jobs", "-F", "--features", "--bin", "--example",
 		"--test", "--bench", "--profile", "--message-format", "--lockfile-path"), optArg("--timings"),
-	wpath("--target-dir", "--artifact-dir"),
+	wpath("--target-dir", "--artifact-dir", "--out-dir"),
 )
 
 // rustPrograms are cargo, rustc, rustup and rustfmt.

@@ -18,7 +18,9 @@ var pipInstallFlags = fl(
 var pythonModules = []Program{
 	{Name: "cProfile", Aliases: names("profile", "trace"), PyModule: true, Effects: fx(OpaqueLow), Operands: Script, Why: "cProfile runs the script it is given under the profiler",
 		Flags: fl(wpath("-o"), arg("-s")), Examples: ex("cProfile tools/x.py")},
-	{Name: "compileall", Aliases: names("py_compile"), PyModule: true, Effects: fx(WriteInside), Operands: ReadPaths, Why: "compileall writes byte-code files next to the sources",
+	// compileall writes __pycache__ in each directory it is given (and below
+	// it), py_compile next to each file: its operands are where it writes.
+	{Name: "compileall", Aliases: names("py_compile"), PyModule: true, Effects: fx(WriteInside), Operands: WritePaths, Why: "compileall writes byte-code files next to the sources",
 		Flags: fl(arg("-x", "-j", "-r", "-d", "-s", "-p", "-e", "--invalidation-mode")), Examples: ex("compileall -q src")},
 	{Name: "doctest", Aliases: names("unittest"), PyModule: true, Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
 		Examples: ex("unittest discover -s tests", "doctest README.md")},

@@ -53,8 +53,16 @@ var systemTools = []Program{
 	{Name: "bindfs", Effects: fx(SystemChange, WriteInside), Operands: CopyPaths, Links: true, Why: "bindfs mounts a directory at another place",
 		Flags:    fl(arg("-u", "--force-user", "-g", "--force-group", "-p", "--perms", "-m", "--mirror", "-M", "--mirror-only", "-o")),
 		Examples: ex("bindfs src mnt"), NotExamples: ex("bindfs ~ mnt && rm -rf mnt/x")},
+	// mount --bind DIR MOUNTPOINT (-B, --rbind, -R, -o bind/rbind) makes
+	// MOUNTPOINT show DIR, as bindfs does: paths through it are followed
+	// as a link's (the operands become source and mount point).
 	{Name: "mount", Aliases: names("umount"), Effects: fx(SystemChange), Why: "mount attaches or detaches file systems",
-		Flags: fl(arg("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts")), Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt")},
+		Flags: fl(arg("-t", "--types", "-L", "--label", "-U", "--uuid", "-O", "--test-opts"),
+			Flag{Names: names("--bind", "-B", "--rbind", "-R"), Links: true, Why: "mount --bind makes the mount point show the directory",
+				Examples: ex("mount --bind src mnt")},
+			Flag{Names: names("-o", "--options"), Value: Arg, Links: true, EffectValues: names("bind", "rbind"), Why: "mount -o bind makes the mount point show the directory",
+				Examples: ex("mount -o bind src mnt")}),
+		Examples: ex("mount /dev/sdb1 /mnt", "umount /mnt", "mount -o ro /dev/sdb1 /mnt"), NotExamples: ex("mount --bind ~ mnt && rm -rf mnt/x")},
 	ro("nvidia-smi", "nvidia-smi"),
 	{Name: "passwd", Aliases: names("chpasswd", "chsh"), Effects: fx(SystemChange), Why: "passwd changes account passwords", Examples: ex("passwd")},
 	{Name: "pgrep", Aliases: names("pidof"), Effects: fx(Read),
@@ -156,9 +164,33 @@ var networkTools = []Program{
 	{Name: "dig", Aliases: names("drill", "host", "nslookup", "whois"), Effects: fx(Network), Why: "dig asks a DNS server",
 		Flags:    fl(arg("-p", "-t", "-x", "-c", "-b", "-y", "-q", "-W", "-N", "-R", "-m", "-h"), rpath("-f", "-k")),
 		Examples: ex("dig example.com", "dig +short -t MX example.com", "nslookup example.com", "whois example.com")},
-	{Name: "ftp", Aliases: names("lftp", "sftp", "tftp"), Effects: fx(Network, WriteInside), Why: "sftp transfers files with a remote host",
+	{Name: "sftp", Aliases: names("tftp"), Effects: fx(Network, WriteInside), Why: "sftp transfers files with a remote host",
 		Flags:    fl(arg("-P", "-p", "-o", "-i", "-F", "-J", "-l", "-R", "-s", "-S", "-D", "-X"), rpath("-b")),
-		Examples: ex("sftp user@host", "ftp ftp.example.com")},
+		Examples: ex("sftp user@host")},
+	// ftp (tnftp): -u URL FILE... uploads the files after the URL, and a
+	// command list given any way is the client's own language.
+	{Name: "ftp", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "ftp transfers files with a remote host",
+		Flags:    fl(arg("-P", "-p", "-o", "-q", "-r", "-s", "-T", "-x", "-u")),
+		Examples: ex("ftp ftp.example.com"), NotExamples: ex("ftp -u ftp://x.example/ ~/.netrc")},
+	// lftp -e CMDS / -c CMDS run lftp commands: put, mput, mirror -R send
+	// local files; -f FILE reads them from a file.
+	{Name: "lftp", Effects: fx(Network, WriteInside), Why: "lftp transfers files with a remote host",
+		Flags: fl(arg("-p", "-u", "--user", "--password", "--env-password", "-d"), rpath("-f"),
+			Flag{Names: names("-e", "-c"), Value: ClientCommands, Examples: ex("lftp -e 'put a.txt' ftp.example.com")}),
+		Examples: ex("lftp ftp.example.com", "lftp -e 'get f; bye' ftp.example.com"), NotExamples: ex("lftp -c 'open x.example; put ~/.netrc'")},
+	// ncftpput HOST REMOTE-DIR LOCAL-FILE...: the local files are sent.
+	{Name: "ncftpput", Effects: fx(Network), Operands: ReadPaths, Skip: 2, Why: "ncftpput uploads files to an FTP server",
+		Flags: fl(arg("-u", "-p", "-P", "-j", "-t", "-a", "-A", "-T", "-S", "-X", "-Y", "-W", "-E", "-F", "-y", "-d", "-U", "-B", "-o"), rpath("-f", "-c"), bools("-R", "-v", "-V", "-m", "-z", "-Z", "-r"),
+			Flag{Names: names("-D"), Effects: fx(Deletion), DeletesSources: true, Why: "ncftpput -D deletes the local files it sent", Examples: ex("ncftpput -D x.example /up f.tgz")}),
+		Examples: ex("ncftpput -u me ftp.example.com /up dist.tgz"), NotExamples: ex("ncftpput -u me x.example /up ~/.netrc")},
+	// smbclient //SERVER/SHARE: -c CMDS runs its own commands (put, mput
+	// send local files), -T tar mode archives the operands after the tar
+	// file, -A names an authentication file.
+	{Name: "smbclient", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "smbclient transfers files with an SMB server",
+		Flags: fl(arg("-U", "--user", "-W", "--workgroup", "-p", "--port", "-I", "--ip-address", "-m", "--max-protocol", "-d", "--debuglevel", "-n", "--netbiosname", "-D", "--directory"),
+			rpath("-A", "--authentication-file", "-T", "--tar", "-s", "--configfile"), bools("-N", "--no-pass", "-L", "--list", "-g", "--grepable", "-q", "--quiet", "-k", "--kerberos"),
+			Flag{Names: names("-c", "--command"), Value: ClientCommands, Examples: ex("smbclient //srv/share -N -c 'put a.txt'")}),
+		Examples: ex("smbclient -L //srv -N"), NotExamples: ex("smbclient //x/s -c 'put /home/u/.netrc n'")},
 	// HTTPie 3 and xh: without --ignore-stdin they send what stdin holds
 	// as a body (a POST) whenever stdin is not a terminal.
 	{Name: "http", Aliases: names("https", "xh", "xhs"), Effects: fx(Network), Why: "http sends a request over the network", Request: ItemRequests,

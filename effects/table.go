@@ -391,13 +391,35 @@ type Flag struct {
 	// `pytest -p no:cacheprovider` blocks a plugin, where `-p NAME` loads
 	// one). A value only known at run time is not one of them.
 	PlainValues []string
-	Why         string
+	// EffectValues, when set, are the only values with which the flag adds
+	// its Effects and Links, as [OperandForm] Plain patterns matched against
+	// the value and each of its comma-separated items (`mount -o bind`
+	// makes the mount point a link, `mount -o ro` does not; `systemd-run -p
+	// User=root` runs as another user, `-p MemoryMax=1G` does not). A value
+	// only known at run time may be any of them.
+	EffectValues []string
+	Why          string
 	// Examples classify to include every class of Effects.
 	Examples []string
 }
 
 // IsPlainValue reports whether v is one of the flag's PlainValues.
 func (f *Flag) IsPlainValue(v string) bool { return matchesPlain(f.PlainValues, v) }
+
+// Applies reports whether the flag with value v adds its Effects and Links:
+// always, unless it has EffectValues and v (known, not dynamic) matches
+// none of them, whole or by a comma-separated item.
+func (f *Flag) Applies(v string, dynamic bool) bool {
+	if len(f.EffectValues) == 0 || dynamic || matchesPlain(f.EffectValues, v) {
+		return true
+	}
+	for _, item := range strings.Split(v, ",") {
+		if matchesPlain(f.EffectValues, item) {
+			return true
+		}
+	}
+	return false
+}
 
 // Changes reports whether the flag makes the program do something its plain
 // effects do not say: effects of its own beyond read and verify, or a value
@@ -414,7 +436,7 @@ func (f *Flag) Changes() bool {
 		}
 	}
 	switch f.Value {
-	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ShellCode, DebuggerCommand:
+	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ShellCode, DebuggerCommand, ClientCommands:
 		return true
 	}
 	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
@@ -567,6 +589,12 @@ const (
 	// its `shell CMD`, `!CMD` and `pipe ... | CMD` forms (lldb's `platform
 	// shell CMD`) run CMD in a shell, classified as `sh -c CMD` is.
 	DebuggerCommand
+	// ClientCommands: commands of a file-transfer client's own language,
+	// separated by `;` or newlines (`lftp -e 'put f'`, `lftp -c 'open h;
+	// mput *'`, `smbclient -c 'put f'`): the local files its upload commands
+	// name (put, mput, reput, append, mirror -R) are read and sent, and a
+	// `!` command is shell code.
+	ClientCommands
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is

@@ -428,6 +428,7 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	strs(b, "LocalValues", f.LocalValues)
 	str(b, "LocalNeed", f.LocalNeed)
 	strs(b, "PlainValues", f.PlainValues)
+	strs(b, "EffectValues", f.EffectValues)
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
 	b.WriteString("}")
