@@ -930,15 +930,24 @@ func TestServeClientConfiguration(t *testing.T) {
 	if l := c.waitLog("bogusKey"); l.Type != messageTypeError {
 		t.Errorf("bad key: type %d: %s", l.Type, l.Message)
 	}
-	count := func() int {
+	countLocked := func() int { // c.mu held
 		n := 0
-		for _, l := range c.logsSnapshot() {
+		for _, l := range c.logs {
 			if strings.Contains(l.Message, "bogusKey") {
 				n++
 			}
 		}
 		return n
 	}
+	count := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return countLocked()
+	}
+	// Both answers so far changed the section (commandSafety false, then
+	// true), so each reported the bad key; the second report may still be
+	// on its way when the first is seen.
+	c.waitFor("the bad key reported for each change of the section", serveTimeout, func() bool { return countLocked() >= 2 })
 	before := count()
 	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 	c.waitFor("a third workspace/configuration", serveTimeout, func() bool { return len(c.configReq) >= 3 })
