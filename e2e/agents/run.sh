@@ -57,6 +57,15 @@ trap 'rm -rf "$work"' EXIT
 (cd "$repo" && go build -o "$work/command-safety-hook" ./cmd/command-safety-hook)
 
 cd "$here"
-E2E_AGENTS=1 E2E_CS_BIN="$work/command-safety" E2E_CLI_BIN="$dir/node_modules/.bin" \
-  E2E_STRACE="${E2E_STRACE:-1}" \
+export E2E_AGENTS=1 E2E_CS_BIN="$work/command-safety" E2E_CLI_BIN="$dir/node_modules/.bin" \
+  E2E_STRACE="${E2E_STRACE:-1}"
+if [ "$#" -gt 0 ]; then
   go test -count=1 -timeout 15m -parallel "${E2E_PARALLEL:-4}" "$@" .
+else
+  # The interactive sessions drive TUIs through tmux, which drop keys when
+  # the machine is busy: Gemini CLI's lost its first prompt twice in the
+  # full suite at -parallel 4 (session 6) and never alone. They run after
+  # the others, by themselves.
+  go test -count=1 -timeout 15m -parallel "${E2E_PARALLEL:-4}" -skip '^TestInteractive$' .
+  go test -count=1 -timeout 10m -run '^TestInteractive$' .
+fi
