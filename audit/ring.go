@@ -236,7 +236,7 @@ func (l *Log) ringIngestLoop(w *ringWriter) {
 		first := time.Now()
 		idle.Reset(ringIdle)
 	wait:
-		for w.written.Load()-w.ingested.Load() < ringBatch {
+		for w.waiting() < ringBatch {
 			select {
 			case <-w.stop:
 				idle.Stop()
@@ -255,6 +255,16 @@ func (l *Log) ringIngestLoop(w *ringWriter) {
 		// next batch, a reader, or the next process to open the log.
 		_, _ = l.Ingest(context.Background())
 	}
+}
+
+// waiting is how many frames written the log may lack (the log may hold a
+// frame before its writer has counted it written: none then).
+func (w *ringWriter) waiting() uint64 {
+	written, ingested := w.written.Load(), w.ingested.Load()
+	if ingested >= written {
+		return 0
+	}
+	return written - ingested
 }
 
 // closeRing stops the ring: later verdicts go to the log directly, the log

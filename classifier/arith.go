@@ -420,14 +420,7 @@ func (w *walker) printsNumber(stmts []*syntax.Stmt) bool {
 	if len(stmts) != 1 {
 		return false
 	}
-	s := stmts[0]
-	for {
-		b, ok := s.Cmd.(*syntax.BinaryCmd)
-		if !ok || b.Op != syntax.Pipe {
-			break
-		}
-		s = b.Y
-	}
+	s := pipeTail(stmts[0])
 	c, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || s.Background || s.Coprocess || len(c.Args) == 0 {
 		return false
@@ -495,6 +488,18 @@ func (w *walker) printsNumber(stmts []*syntax.Stmt) bool {
 	return false
 }
 
+// pipeTail is the last command of s's pipeline (s itself when it is no
+// pipeline): the one whose output a substitution gets.
+func pipeTail(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe {
+			return s
+		}
+		s = b.Y
+	}
+}
+
 // printsCount reports whether a command substitution prints one count, a
 // number without a sign ([walker.printsNumber], but not seq, whose numbers
 // may be negative and many): even unquoted it is at most one word, and no
@@ -503,14 +508,7 @@ func (w *walker) printsCount(stmts []*syntax.Stmt) bool {
 	if !w.printsNumber(stmts) {
 		return false
 	}
-	s := stmts[0]
-	for {
-		b, ok := s.Cmd.(*syntax.BinaryCmd)
-		if !ok || b.Op != syntax.Pipe {
-			break
-		}
-		s = b.Y
-	}
+	s := pipeTail(stmts[0])
 	vs := w.word(s.Cmd.(*syntax.CallExpr).Args[0]).values()
 	if len(vs) == 0 {
 		return false
