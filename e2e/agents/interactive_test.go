@@ -318,22 +318,30 @@ func (t *tty) answer(re *regexp.Regexp, scr, label string) {
 	}
 }
 
-// inputHas matches the input box (between horizontal rules, after its ❯ or
-// > mark) holding text that was not submitted yet.
+// inputHas matches a line that shows text after the input box's ❯ or >
+// mark. The box's rule above it is not required: the CLIs print notices
+// into the box's frame (Claude Code's "tmux focus-events off", which hid a
+// dropped Enter from the stricter match). A submitted prompt also shows so
+// in the transcript; see submit.
 func inputHas(text string) *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^─+\n\s*[❯>] +` + regexp.QuoteMeta(text) + `\s*$`)
+	return regexp.MustCompile(`(?m)^\s*[❯>] +` + regexp.QuoteMeta(text) + `\s*$`)
 }
 
-// submit types text and presses Enter; while the input box still holds the
-// text 2 s later (an Enter the CLI dropped, seen under load), Enter is
-// pressed again, at most twice more.
+// submit types text and presses Enter. While the text still shows after the
+// input mark 2 s later and the model server has had no request since it
+// was typed (an Enter the CLI dropped, seen under load), Enter is pressed
+// again, at most three times more. No dialog can be up then (dialogs follow
+// a model reply), so the extra Enter answers nothing.
 func (t *tty) submit(text string) {
 	t.s.t.Helper()
+	asked := len(t.s.srv.Exchanges())
 	t.typeLine(text)
 	re := inputHas(text)
-	for try := 1; try < 3; try++ {
+	for try := 1; try <= 3; try++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		sent := t.s.waitFor(ctx, func() bool { return !re.MatchString(t.screen()) })
+		sent := t.s.waitFor(ctx, func() bool {
+			return len(t.s.srv.Exchanges()) > asked || exists(t.exitFile) || !re.MatchString(t.screen())
+		})
 		cancel()
 		if sent {
 			return
