@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -405,6 +406,14 @@ var TestPolicyFile = func() string { return "" }
 // only a test build moves it ([TestPolicyFile]).
 func SettingsEnv() settings.Env {
 	env := settings.EnvFrom(runtime.GOOS, os.Getenv)
+	if env.Home == "" {
+		// An agent that starts its hooks without HOME: the account's home
+		// directory, as the shell's ~ would be (nothing is derived as a
+		// workspace while the home directory is unknown).
+		if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+			env.Home = u.HomeDir
+		}
+	}
 	env.PolicyFile = TestPolicyFile()
 	return env
 }

@@ -512,11 +512,13 @@ func cleanRoots(roots ...string) []string {
 }
 
 // derivedWorkspace is the workspace root when the agent named none: the
-// nearest enclosing git work tree of cwd, else cwd. The home directory and
-// the filesystem root are never derived as a workspace: that would make every
-// home write "inside".
+// nearest enclosing git work tree of cwd, else cwd. A root that is the home
+// directory, holds it (a git repository at / or /tmp, a home directory kept
+// in git) or is the filesystem root is never derived: every home write would
+// then be "inside". Nor is anything derived when the home directory is
+// unknown, since that cannot be checked.
 func derivedWorkspace(cwd, home string, gitRoot func(string) string) []string {
-	if cwd == "" {
+	if cwd == "" || home == "" {
 		return nil
 	}
 	if gitRoot == nil {
@@ -526,10 +528,16 @@ func derivedWorkspace(cwd, home string, gitRoot func(string) string) []string {
 	if root == "" {
 		root = cwd
 	}
-	if root == filepath.Dir(root) || (home != "" && root == filepath.Clean(home)) {
+	if root == filepath.Dir(root) || within(filepath.Clean(home), root) {
 		return nil
 	}
 	return []string{root}
+}
+
+// within reports whether path is dir or below it (both clean and absolute).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // findGitRoot walks up from dir to the first directory holding a .git entry.

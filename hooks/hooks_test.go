@@ -496,6 +496,11 @@ func TestDerivedWorkspace(t *testing.T) {
 		{"home is never derived", "/h", "/h", "", nil},
 		{"home git repo is never derived", "/h/x", "/h", "/h", nil},
 		{"root is never derived", "/", "/h", "", nil},
+		{"a git root holding home is never derived", "/t/h", "/t/h", "/t", nil},
+		{"a git root holding home, below home", "/t/h/x", "/t/h", "/t", nil},
+		{"git at the filesystem root", "/h/x", "/h", "/", nil},
+		{"a sibling of home is derived", "/hh/x", "/h", "", []string{"/hh/x"}},
+		{"unknown home derives nothing", "/r/a", "", "/r", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -812,7 +817,7 @@ func TestTerminalWritesNeedAHuman(t *testing.T) {
 	} {
 		log := &fakeLog{}
 		out := Run(context.Background(), tt.agent, strings.NewReader(tt.payload), Config{
-			Record: log.record, Now: fixedNow, Policy: autopilot, GitRoot: func(string) string { return "" },
+			Record: log.record, Now: fixedNow, Policy: autopilot, Home: "/home/u", GitRoot: func(string) string { return "" },
 		})
 		if d := decisionOf(t, tt.agent, out); d != tt.want {
 			t.Errorf("%s %s: %s, want %s", tt.agent, tt.payload, out.Stdout, tt.want)

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -778,5 +779,73 @@ func TestHookIngestsLargeJournal(t *testing.T) {
 	rows, err := l.Query(context.Background(), audit.Filter{Limit: 10000})
 	if err != nil || len(rows) != hookrun.IngestAbove/2000+11 || rows[0].Command != "ls" {
 		t.Fatalf("%d rows (%v), want every journalled verdict", len(rows), err)
+	}
+}
+
+// TestHookHomeNeverAWorkspace: Codex names no workspace, so the hook derives
+// one from the command's directory. With a budget that allows workspace
+// writes, a write in the home directory must still not be allowed when a git
+// repository holds the home directory (a repository at /tmp, at /, or
+// dotfiles kept in git), nor when the agent starts the hook without HOME
+// (the account's home directory is then used); a write in an ordinary work
+// tree is allowed. Nothing runs: the hook only judges. Both binaries.
+func TestHookHomeNeverAWorkspace(t *testing.T) {
+	s := newHookSandbox(t)
+	outer := filepath.Dir(s.home) // holds home and work: a git repository around HOME
+	if err := os.Mkdir(filepath.Join(outer, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settingsFile := filepath.Join(s.home, ".config", "Code", "User", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settingsFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settingsFile, []byte(`{"ml-ai.agentBudgets": {"codex": {"write-inside-workspace": "allow"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	payload := func(cwd, workdir string) string {
+		in := map[string]any{"command": "touch cs-test-x"}
+		if workdir != "" {
+			in["workdir"] = workdir
+		}
+		b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": in, "tool_use_id": "t"})
+		return string(b)
+	}
+	var noHome []string // the sandbox's environment without HOME
+	for _, kv := range s.env {
+		if !strings.HasPrefix(kv, "HOME=") {
+			noHome = append(noHome, kv)
+		}
+	}
+	accountHome := ""
+	if u, err := user.Current(); err == nil {
+		accountHome = u.HomeDir
+	}
+	for _, bin := range []string{hookBinary(t), hookOnlyBinary(t)} {
+		for _, tt := range []struct {
+			name, payload string
+			env           []string
+			want          string
+		}{
+			{"a work tree", payload(s.work, ""), s.env, ""},
+			{"home, inside a repository that holds it", payload(s.home, ""), s.env, "deny"},
+			{"home named by workdir", payload(s.work, s.home), s.env, "deny"},
+			{"below home, inside a repository that holds it", payload(filepath.Join(s.home, "sub"), ""), s.env, "deny"},
+			{"the account's home, HOME unset", payload(accountHome, ""), noHome, "deny"},
+		} {
+			cmd := exec.Command(bin, "hook", "codex")
+			cmd.Dir, cmd.Env, cmd.Stdin = s.work, tt.env, strings.NewReader(tt.payload)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s %s: %v", filepath.Base(bin), tt.name, err)
+			}
+			got := ""
+			if len(bytes.TrimSpace(out)) > 0 {
+				got = hookDecision(t, "codex", string(out))
+			}
+			if got != tt.want {
+				t.Errorf("%s, %s: answer %q (%s), want %q", filepath.Base(bin), tt.name, got, out, tt.want)
+			}
+		}
 	}
 }

@@ -269,17 +269,18 @@ func (s *sandbox) install(extra ...string) string {
 
 // logEntry is a row of `command-safety log --json`.
 type logEntry struct {
-	LogID    int64  `json:"logId"`
-	Command  string `json:"command"`
-	Agent    string `json:"agent"`
-	Decision string `json:"decision"`
-	Rule     string `json:"rule"`
-	Reason   string `json:"reason"`
-	Status   string `json:"status"`
-	Reviewer string `json:"reviewer"`
-	Session  string `json:"session"`
-	Cwd      string `json:"cwd"`
-	Note     string `json:"note"`
+	LogID      int64    `json:"logId"`
+	Command    string   `json:"command"`
+	Agent      string   `json:"agent"`
+	Decision   string   `json:"decision"`
+	Rule       string   `json:"rule"`
+	Reason     string   `json:"reason"`
+	Status     string   `json:"status"`
+	Reviewer   string   `json:"reviewer"`
+	Session    string   `json:"session"`
+	Cwd        string   `json:"cwd"`
+	Workspaces []string `json:"workspaces"`
+	Note       string   `json:"note"`
 }
 
 // entries reads the decision log, oldest first; none when it does not exist
@@ -440,7 +441,7 @@ func (s *sandbox) dump(tr turn) string {
 	fmt.Fprintf(&b, "exit %d killed %v after %s\n--- model calls\n%s", tr.code, tr.killed, tr.took, s.srv.Summary())
 	fmt.Fprintf(&b, "--- decision log\n")
 	for _, e := range s.entries() {
-		fmt.Fprintf(&b, "  #%d %s %s %q %s (%s)\n", e.LogID, e.Agent, e.Decision, e.Command, e.Status, clip(e.Reason, 200))
+		fmt.Fprintf(&b, "  #%d %s %s %q %s in %s, workspaces %q (%s)\n", e.LogID, e.Agent, e.Decision, e.Command, e.Status, e.Cwd, e.Workspaces, clip(e.Reason, 200))
 	}
 	fmt.Fprintf(&b, "--- stdout\n%s\n--- stderr\n%s", clip(tr.stdout, 3000), clip(tr.stderr, 3000))
 	return b.String()
