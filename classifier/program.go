@@ -445,12 +445,17 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 		if !endOpts && (!a.dynamic && isOption(a.value) || a.dynamic && inv.w.fixedLongOption(e, a)) {
-			if a.value == "--" {
-				endOpts = !e.DashOptions // `cargo fmt -- --check`: rustfmt's options
-				continue
-			}
 			n := len(inv.flags)
-			i += inv.option(e, a, args[i+1:])
+			if a.value == "--" {
+				f := findFlag(e, "--")
+				if f == nil || !f.Carries {
+					endOpts = !e.DashOptions // `cargo fmt -- --check`: rustfmt's options
+					continue
+				}
+				inv.applyFlag(flagHit{flag: f, name: "--"}) // `distrobox enter box -- CMD`
+			} else {
+				i += inv.option(e, a, args[i+1:])
+			}
 			if len(inv.flags) > n && inv.flags[len(inv.flags)-1].flag.Carries {
 				// The rest of the line is the command it runs.
 				inv.writeFlagValues()
@@ -589,6 +594,10 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if e.Joined && !inv.replacing {
 		// No command: the shell it starts reads its commands from stdin.
 		inv.fedShell()
+	}
+	if e.StartsShell && !inv.replacing {
+		// No command: the user's shell, here, reading stdin.
+		inv.stdinScript()
 	}
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
@@ -2313,7 +2322,7 @@ func remoteCode(v string) bool {
 // stdinScript classifies an interpreter that reads its program from stdin.
 func (inv *invocation) stdinScript() {
 	w := inv.w
-	shell := inv.entry.Special == effects.SpecialShell
+	shell := inv.entry.Special == effects.SpecialShell || inv.entry.StartsShell
 	red := inv.red
 	switch {
 	case red.script != nil && !red.scriptDyn:

@@ -1311,8 +1311,9 @@ func (inv *invocation) scriptCommand(e *effects.Program, args []field) bool {
 	}
 	c := inv.has("-c", "--command")
 	if c == nil || c.value == nil {
+		// The user's shell, reading stdin ([effects.Program.StartsShell]).
 		inv.emit()
-		inv.opaqueMedium("an interactive shell")
+		inv.stdinScript()
 		return true
 	}
 	inv.classes = []effects.Class{effects.Read}

@@ -168,6 +168,11 @@ type Program struct {
 	// -la`, `wsl 'rm -rf ~'`): the words are parsed as shell code. After a
 	// flag with [Flag.Exec] the words run as they are (`wsl -e CMD`).
 	Joined bool
+	// StartsShell: with no command to run, the program starts the user's
+	// shell, which reads its commands from stdin (`firejail`, `distrobox
+	// enter box`, `script`): commands fed to it are classified as that
+	// shell's code (read as bash), and with none it is an interactive shell.
+	StartsShell bool
 	// Shell, for a shell (SpecialShell): the dialect it reads code in,
 	// "bash", "zsh" or "sh" (`zsh -c 'ls *(e:rm:)'` is read as zsh).
 	Shell string
@@ -346,7 +351,9 @@ type Flag struct {
 	DeletesSources bool
 	// Carries: the words after the flag, to the end of the line, are a
 	// command the program runs (`ctest --build-and-test s b --test-command
-	// CMD ARGS`); it is classified as a wrapper's command is.
+	// CMD ARGS`); it is classified as a wrapper's command is. A program
+	// may declare `--` as such a flag: after it comes the command, and the
+	// operands before it are names (`distrobox enter box -- CMD`).
 	Carries bool
 	// PerPath: with Carries, the command runs on each path the program
 	// finds below its search paths (the operands after [Program.Skip], or

@@ -205,8 +205,9 @@ func TestExamplesUnique(t *testing.T) {
 }
 
 // TestFlags checks the shape of every flag: names start with a dash and are
-// not repeated within one flag, effects and Replace go together, and a
-// single-dash program's flags are words.
+// not repeated within one flag (`--` only as a flag that carries a
+// command), effects and Replace go together, and a single-dash program's
+// flags are words.
 func TestFlags(t *testing.T) {
 	walkTable(func(path string, p *Program) {
 		for _, f := range p.Flags {
@@ -215,7 +216,7 @@ func TestFlags(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, n := range f.Names {
-				if !strings.HasPrefix(n, "-") || n == "-" || n == "--" || strings.ContainsAny(n, " =") {
+				if !strings.HasPrefix(n, "-") || n == "-" || n == "--" && !f.Carries || strings.ContainsAny(n, " =") {
 					t.Errorf("%s: flag name %q must be an option as typed (-x, --name)", path, n)
 				}
 				if seen[n] {

@@ -238,6 +238,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Joined {
 		b.WriteString("Joined: true, ")
 	}
+	if p.StartsShell {
+		b.WriteString("StartsShell: true, ")
+	}
 	str(b, "Shell", p.Shell)
 	if p.Zsh {
 		b.WriteString("Zsh: true, ")
