@@ -99,7 +99,7 @@ func testInteractive(t *testing.T, it interactive) {
 	rejected := filepath.Join(s.proj, "e2e-rejected")
 
 	tty.waitFor("the input box", it.input, 60*time.Second)
-	tty.submit("Run the two e2e write commands, one after the other.")
+	tty.submit("Run the two e2e write commands, one after the other.", tty.asked())
 
 	// First dialog: Yes.
 	scr := tty.waitDialog(it.dialog(approveCmd), approveCmd)
@@ -127,7 +127,7 @@ func testInteractive(t *testing.T, it interactive) {
 	}
 
 	// End the session: its end-of-session hooks run.
-	tty.submit(it.quit)
+	tty.submit(it.quit, tty.exited)
 	code := tty.waitExit(30 * time.Second)
 	t.Logf("%s exited with %d; model calls:\n%s", ag.name, code, s.srv.Summary())
 	tr := turn{code: code, connects: tty.connects()}
@@ -318,38 +318,38 @@ func (t *tty) answer(re *regexp.Regexp, scr, label string) {
 	}
 }
 
-// inputHas matches a line that shows text after the input box's ❯ or >
-// mark. The box's rule above it is not required: the CLIs print notices
-// into the box's frame (Claude Code's "tmux focus-events off", which hid a
-// dropped Enter from the stricter match). A submitted prompt also shows so
-// in the transcript; see submit.
-func inputHas(text string) *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\s*[❯>] +` + regexp.QuoteMeta(text) + `\s*$`)
-}
-
-// submit types text and presses Enter. While the text still shows after the
-// input mark 2 s later and the model server has had no request since it
-// was typed (an Enter the CLI dropped, seen under load), Enter is pressed
-// again, at most three times more. No dialog can be up then (dialogs follow
-// a model reply), so the extra Enter answers nothing.
-func (t *tty) submit(text string) {
+// submit types text and presses Enter, then waits for taken: the model
+// server's first request for a prompt, the exit for a quit command. A
+// screen without the text is no proof (the TUI redraws: on CI Gemini CLI
+// showed its empty input box between the typing and the text, then kept
+// the text and dropped the Enter), so until taken holds Enter is pressed
+// again every 3 s, at most five times more. No dialog can be up then
+// (dialogs follow a model reply), so an extra Enter answers nothing, and
+// an Enter on an empty input box sends nothing.
+func (t *tty) submit(text string, taken func() bool) {
 	t.s.t.Helper()
-	asked := len(t.s.srv.Exchanges())
 	t.typeLine(text)
-	re := inputHas(text)
-	for try := 1; try <= 3; try++ {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		sent := t.s.waitFor(ctx, func() bool {
-			return len(t.s.srv.Exchanges()) > asked || exists(t.exitFile) || !re.MatchString(t.screen())
-		})
+	for try := 1; try <= 5; try++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		sent := t.s.waitFor(ctx, taken)
 		cancel()
 		if sent {
 			return
 		}
-		t.s.t.Logf("%q is still in the input box 2 s after Enter; pressing Enter again", text)
+		t.s.t.Logf("%q not taken 3 s after Enter (model requests: %d); pressing Enter again", text, len(t.s.srv.Exchanges()))
 		t.tmux(nil, "send-keys", "-t", "0", "Enter")
 	}
 }
+
+// asked is submit's test for a prompt: the model server has had a request
+// since now.
+func (t *tty) asked() func() bool {
+	n := len(t.s.srv.Exchanges())
+	return func() bool { return len(t.s.srv.Exchanges()) > n || exists(t.exitFile) }
+}
+
+// exited is submit's test for a quit command.
+func (t *tty) exited() bool { return exists(t.exitFile) }
 
 // typeLine types text into the pane and presses Enter.
 func (t *tty) typeLine(text string) {
