@@ -458,6 +458,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 			if len(inv.flags) > n && inv.flags[len(inv.flags)-1].flag.Carries {
 				// The rest of the line is the command it runs.
+				inv.codeOperandsSoFar(e)
 				inv.writeFlagValues()
 				inv.finishSpecial(e)
 				inv.homeWrites(e)
@@ -535,6 +536,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 		}
 		if e.Operands == effects.Command && len(inv.operands) >= e.Skip {
+			inv.codeOperandsSoFar(e)
 			inv.writeFlagValues()
 			inv.finishSpecial(e)
 			inv.homeWrites(e)
@@ -1404,17 +1406,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.TreeDir, effects.RepoDir:
 		inv.trees = append(inv.trees, h)
 	case effects.CodePath:
-		if val.dynamic {
-			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from a file only known at run time", inv.text)))
-			break
-		}
-		w.noteReadValue(inv.at, val.value, val.glob)
-		for _, r := range w.resolveIn(val.value, val.glob, inv.dirs) {
-			if l := w.locateCode(r); l != locInside && l != locRoot {
-				w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s", inv.text, w.describe(r, l))))
-				break
-			}
-		}
+		inv.codePath(val)
 	case effects.Mode:
 		if val.dynamic {
 			w.add(w.part(inv.at, effects.SystemChange, inv.prog, fmt.Sprintf("`%s` sets a mode only known at run time", inv.text)))
@@ -1795,6 +1787,44 @@ func (inv *invocation) codeOperands(p *Part) {
 	}
 }
 
+// codeOperandsSoFar classifies the operands seen before the command the
+// program carries when they are code it loads ([effects.Program.SkipCode],
+// [effects.CodePaths]): `direnv exec DIR CMD`, `nix develop FLAKE -c CMD`.
+func (inv *invocation) codeOperandsSoFar(e *effects.Program) {
+	if !e.SkipCode && e.Operands != effects.CodePaths {
+		return
+	}
+	for _, o := range inv.operands {
+		inv.codePath(o)
+	}
+}
+
+// codePath classifies v, a file (or a directory's file) of code the
+// program loads and runs ([effects.CodePath]): read, and opaque-medium
+// outside the workspace, fetched (`github:o/r`, `https://...`) or only
+// known at run time.
+func (inv *invocation) codePath(v field) {
+	w := inv.w
+	if v.dynamic {
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from a file only known at run time", inv.text)))
+		return
+	}
+	if rest, ok := strings.CutPrefix(v.value, "path:"); ok {
+		v.value = rest // a flake's local path (`nix develop path:/tmp/x`)
+	}
+	if remoteCode(v.value) {
+		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s, fetched at run time", inv.text, v.value)))
+		return
+	}
+	w.noteReadValue(inv.at, v.value, v.glob)
+	for _, r := range w.resolveIn(v.value, v.glob, inv.dirs) {
+		if l := w.locateCode(r); l != locInside && l != locRoot {
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s", inv.text, w.describe(r, l))))
+			return
+		}
+	}
+}
+
 // sourceDeletions classifies the operands a [effects.Flag.DeletesSources]
 // flag deletes: every operand but a copy's destination (`rsync
 // --remove-source-files ~/.ssh/ k/` deletes in ~/.ssh).
@@ -1988,6 +2018,10 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 	case effects.ReadPaths:
 		for _, o := range ops {
 			w.noteReadField(inv.at, o)
+		}
+	case effects.CodePaths:
+		for _, o := range ops {
+			inv.codePath(o)
 		}
 	case effects.WritePaths:
 		for _, o := range ops {
@@ -2305,15 +2339,16 @@ func (w *walker) runWritten(v string, at syntax.Node, depth int, ctx callCtx) {
 }
 
 // remoteCode reports whether a script operand names code the interpreter
-// fetches: a URL (`https://x/y.ts`) or a registry specifier (`npm:cowsay`,
-// `jsr:@std/x`).
+// fetches: a URL (`https://x/y.ts`), a registry specifier (`npm:cowsay`,
+// `jsr:@std/x`) or a flake reference (`github:o/r`, `tarball+https://...`).
 func remoteCode(v string) bool {
 	scheme, _, ok := strings.Cut(v, ":")
 	if !ok || scheme == "" || strings.ContainsAny(scheme, "/.") {
 		return false
 	}
 	switch strings.ToLower(scheme) {
-	case "http", "https", "ftp", "npm", "jsr", "git", "git+https", "git+ssh", "github", "data", "blob":
+	case "http", "https", "ftp", "npm", "jsr", "git", "git+https", "git+http", "git+ssh", "github", "gitlab", "sourcehut",
+		"hg+https", "tarball+https", "file+https", "data", "blob":
 		return true
 	}
 	return false

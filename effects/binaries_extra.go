@@ -186,11 +186,11 @@ var extraPrograms = []Program{
 			// -c the command after it (the rest of the line), in an
 			// environment whose packages they fetch: the flake's shellHook
 			// is the project's code.
-			{Name: "develop", Aliases: names("shell"), Effects: fx(Network, OpaqueMedium), Why: "nix develop fetches packages and starts an interactive shell from them",
+			{Name: "develop", Aliases: names("shell"), Effects: fx(Network, OpaqueMedium), Operands: CodePaths, Why: "nix develop fetches packages and starts an interactive shell from them",
 				Flags: fl(Flag{Names: names("-c", "--command"), Carries: true, Replace: true, Effects: fx(Network, OpaqueLow), Why: "nix develop -c fetches the environment's packages and runs the command in it",
 					Examples: ex("nix develop -c ls")}, arg("-k", "--keep", "--keep-env-var", "-u", "--unset", "--unset-env-var", "--profile", "--override-input", "--system", "--option"),
 					Flag{Names: names("-i", "--ignore-environment", "--impure", "--offline", "--refresh", "--no-write-lock-file", "-L", "--print-build-logs", "-v", "--verbose", "--quiet")}),
-				Examples: ex("nix develop"), NotExamples: ex("nix develop -c rm -rf ~", "nix shell nixpkgs#hello -c rm -rf ~")},
+				Examples: ex("nix develop"), NotExamples: ex("nix develop -c rm -rf ~", "nix shell nixpkgs#hello -c rm -rf ~", "nix develop /tmp/flake -c ls", "nix develop github:o/r -c ls")},
 			{Name: "eval", Aliases: names("log", "path-info", "search", "show-config", "why-depends"), Effects: fx(Read), Examples: ex("nix eval .#x")},
 			{Name: "flake", Effects: fx(Network), Why: "nix flake fetches inputs", Other: fx(Network, WriteInside),
 				Subcommands: []Program{

@@ -6,12 +6,12 @@ package effects
 // macOS and Linux administration, media and document converters, databases,
 // process managers, multiplexers and deploy CLIs.
 var miscPrograms = []Program{
-	{Name: "ansible", Aliases: names("ansible-playbook"), Effects: fx(Network, SystemChange, OpaqueLow), Why: "ansible runs the playbook's tasks on remote hosts",
+	{Name: "ansible", Aliases: names("ansible-playbook"), Effects: fx(Network, SystemChange, OpaqueLow), Operands: CodePaths, Why: "ansible runs the playbook's tasks on remote hosts",
 		Flags: fl(arg("-i", "--inventory", "-l", "--limit", "-e", "--extra-vars", "-t", "--tags", "--skip-tags", "-u", "--user", "--become-user", "-f", "--forks", "-m", "--module-name", "-a", "--args"),
 			rpath("--private-key", "--vault-password-file"),
 			Flag{Names: names("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks"), Replace: true, Effects: fx(Network), Why: "ansible --check only connects to the hosts",
 				Examples: ex("ansible-playbook --check site.yml")}),
-		Examples: ex("ansible-playbook -i hosts site.yml", "ansible all -m ping")},
+		Examples: ex("ansible-playbook -i hosts site.yml", "ansible all -m ping"), NotExamples: ex("ansible-playbook /tmp/site.yml")},
 	{Name: "arp", Aliases: names("route"), Effects: fx(SystemChange), Why: "route with a command changes the routing table",
 		Flags:    fl(Flag{Names: names("-a", "-n", "-e", "-v"), Replace: true, Effects: fx(Read), Examples: ex("route -n", "arp -a")}),
 		Examples: ex("route add default gw 10.0.0.1")},
@@ -33,7 +33,7 @@ var miscPrograms = []Program{
 		Subcommands: []Program{
 			{Name: "allow", Aliases: names("grant", "permit"), Effects: fx(WriteOutside, OpaqueLow), HomeWrite: "~/.local/share/direnv/allow", Why: "direnv allow trusts .envrc, which the shell then runs on every cd", Examples: ex("direnv allow")},
 			{Name: "deny", Aliases: names("block", "revoke"), Effects: fx(WriteOutside), HomeWrite: "~/.local/share/direnv/allow", Why: "direnv deny changes direnv's trust list", Examples: ex("direnv deny")},
-			{Name: "exec", Effects: fx(OpaqueLow), Operands: Command, Skip: 1, Why: "direnv exec loads the directory's .envrc and runs the command", Examples: ex("direnv exec . ls")},
+			{Name: "exec", Effects: fx(OpaqueLow), Operands: Command, Skip: 1, SkipCode: true, Why: "direnv exec loads the directory's .envrc and runs the command", Examples: ex("direnv exec . ls")},
 			rsub("status", "direnv status"),
 			rsub("version", "direnv version"),
 		},

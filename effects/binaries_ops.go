@@ -86,7 +86,7 @@ func dockerLike(name string) Program {
 				Examples: ex(d + " buildx")},
 			{Name: "commit", Effects: fx(SystemChange), Why: d + " commit writes a new image", Examples: ex(d + " commit web app:snap")},
 			{Name: "compose", Effects: fx(Read), Other: fx(SystemChange, Network, OpaqueLow),
-				Flags: fl(rpath("-f", "--file", "--env-file"), arg("-p", "--project-name", "--profile", "--progress", "--ansi"), dir("--project-directory")),
+				Flags: fl(code("-f", "--file"), rpath("--env-file"), arg("-p", "--project-name", "--profile", "--progress", "--ansi"), dir("--project-directory")),
 				Subcommands: []Program{
 					{Name: "build", Effects: fx(OpaqueLow, Network), Why: d + " compose build runs the Dockerfiles' steps", Examples: ex(c + " build")},
 					read(c, "config"),

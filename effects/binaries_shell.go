@@ -378,7 +378,7 @@ var shellPrograms = []Program{
 			optArg("--forward-fd", "--env", "--unset-env", "--sandbox-expose", "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag", "--app-path", "--usr-path"),
 			Flag{Names: names("--directory"), Value: Dir}),
 		Examples: ex("flatpak-spawn --host ls", "flatpak-spawn --host --directory=src ls"), NotExamples: ex("flatpak-spawn --host rm -rf ~", "flatpak-spawn --host --directory=/ rm -rf home")},
-	{Name: "nix-shell", Effects: fx(Network, OpaqueMedium), Why: "nix-shell fetches packages and starts an interactive shell from them",
+	{Name: "nix-shell", Effects: fx(Network, OpaqueMedium), Operands: CodePaths, Why: "nix-shell fetches packages and starts an interactive shell from them",
 		Flags: fl(Flag{Names: names("--run", "--command"), Value: ShellCode, Replace: true, Effects: fx(Network, OpaqueLow), Why: "nix-shell --run fetches the packages and runs the shell's hook and the code",
 			Examples: ex("nix-shell --run ls")},
 			Flag{Names: names("--arg", "--argstr"), Value: Arg, More: 1}, arg("-I", "-A", "--attr", "--option", "-j", "--max-jobs", "--cores", "--keep", "--exclude"),

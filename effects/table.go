@@ -41,6 +41,10 @@ type Program struct {
 	// Skip is the number of leading operands that are not paths or commands:
 	// `timeout 5 CMD` skips 1; `ssh host CMD` skips 1; `chmod MODE FILE` skips 1.
 	Skip  int
+	// SkipCode: the operands Skip passes over are code the program loads,
+	// each classified as a [CodePath] flag's value (`direnv exec DIR CMD`
+	// runs DIR's .envrc before CMD).
+	SkipCode bool
 	Flags []Flag
 	// Subcommands are matched on the first operand. An entry may use both
 	// Subcommands and Operands: Operands applies when no subcommand matched
@@ -665,6 +669,11 @@ const (
 	// ShellCodes: every operand is shell code the program has a shell run
 	// (`hyperfine 'make' 'make -j8'`), each classified as `sh -c CODE` is.
 	ShellCodes
+	// CodePaths: every operand is a file (or a directory's file) of code
+	// the program loads and runs (`nix-shell /tmp/shell.nix`), each
+	// classified as a [CodePath] flag's value: opaque-medium outside the
+	// workspace or when only known at run time.
+	CodePaths
 )
 
 // Scripts says how the operands of a script runner name the project's

@@ -53,11 +53,12 @@ func _() {
 	_ = x[ArchiveFirst-8]
 	_ = x[InputOutput-9]
 	_ = x[ShellCodes-10]
+	_ = x[CodePaths-11]
 }
 
-const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptArchiveFirstInputOutputShellCodes"
+const _Operands_name = "NoPathsReadPathsWritePathsDeletePathsCopyPathsMovePathsCommandScriptArchiveFirstInputOutputShellCodesCodePaths"
 
-var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 80, 91, 101}
+var _Operands_index = [...]uint8{0, 7, 16, 26, 37, 46, 55, 62, 68, 80, 91, 101, 110}
 
 func (i Operands) String() string {
 	idx := int(i) - 0

@@ -155,6 +155,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.Skip != 0 {
 		fmt.Fprintf(b, "Skip: %d, ", p.Skip)
 	}
+	if p.SkipCode {
+		b.WriteString("SkipCode: true, ")
+	}
 	if len(p.Flags) > 0 {
 		var fb bytes.Buffer
 		fb.WriteString("[]Flag{")
