@@ -243,19 +243,8 @@ func testSIGKILLDurability(t *testing.T, goroutines int) {
 	for round := range 3 {
 		cmd, r := startWriter(t, l.Path(), "burst"+strconv.Itoa(round), 1_000_000, "AUDIT_TEST_GOROUTINES="+strconv.Itoa(goroutines))
 		killAt := 20 + 40*round
-		ids := readIDs(t, r, func(n int) bool {
-			if n == killAt {
-				if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-					t.Error(err)
-				}
-				return true
-			}
-			return false
-		})
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-			t.Fatalf("round %d: writer ended with %v, want killed by SIGKILL", round, err)
-		}
+		ids := readIDs(t, r, killAfter(t, cmd, killAt))
+		waitKilled(t, cmd, round)
 		if len(ids) < killAt {
 			t.Fatalf("round %d: %d ids reported, want at least %d", round, len(ids), killAt)
 		}
@@ -275,6 +264,29 @@ func testSIGKILLDurability(t *testing.T, goroutines int) {
 	defer cancel()
 	if _, err := l.Append(ctx, verdict("ls", "a", part(effects.Read, "ls", "ls", effects.Allow)), "", StatusAsked); err != nil {
 		t.Errorf("append after kills: %v", err)
+	}
+}
+
+// killAfter is a reader's callback that kills cmd with SIGKILL once it has
+// reported killAt verdicts, and ends the reading.
+func killAfter(t *testing.T, cmd *exec.Cmd, killAt int) func(n int) bool {
+	return func(n int) bool {
+		if n != killAt {
+			return false
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Error(err)
+		}
+		return true
+	}
+}
+
+// waitKilled waits for cmd and fails unless SIGKILL ended it.
+func waitKilled(t *testing.T, cmd *exec.Cmd, round int) {
+	t.Helper()
+	err := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("round %d: writer ended with %v, want killed by SIGKILL", round, err)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/ml-ai/command-safety/effects"
@@ -249,19 +248,8 @@ func TestSIGKILLDurabilityRing(t *testing.T) {
 		cmd, r := startWriter(t, l.Path(), "ring"+strconv.Itoa(round), 1_000_000,
 			"AUDIT_TEST_RING=1", "AUDIT_TEST_GOROUTINES="+strconv.Itoa(1+7*(round%2)))
 		killAt := 50 + 300*round // the last round wraps the ring
-		keys := readKeys(t, r, func(n int) bool {
-			if n == killAt {
-				if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-					t.Error(err)
-				}
-				return true
-			}
-			return false
-		})
-		_ = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("round %d: writer not killed", round)
-		}
+		keys := readKeys(t, r, killAfter(t, cmd, killAt))
+		waitKilled(t, cmd, round)
 		if len(keys) < killAt {
 			t.Fatalf("round %d: %d keys reported, want at least %d", round, len(keys), killAt)
 		}

@@ -23,6 +23,19 @@ func payloads(cmds ...string) [][]byte {
 
 func ringCommands(t *testing.T, path string, after uint64) ([]string, []uint64, uint64) {
 	t.Helper()
+	es, last := readRing(t, path, after)
+	var cmds []string
+	var seqs []uint64
+	for _, e := range es {
+		cmds = append(cmds, e.Record.Row.Command)
+		seqs = append(seqs, e.Seq)
+	}
+	return cmds, seqs, last
+}
+
+// readRing opens the ring at path and reads its frames after seq after.
+func readRing(t *testing.T, path string, after uint64) ([]RingEntry, uint64) {
+	t.Helper()
 	rr, err := OpenRing(path)
 	if err != nil {
 		t.Fatal(err)
@@ -32,13 +45,7 @@ func ringCommands(t *testing.T, path string, after uint64) ([]string, []uint64, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cmds []string
-	var seqs []uint64
-	for _, e := range es {
-		cmds = append(cmds, e.Record.Row.Command)
-		seqs = append(seqs, e.Seq)
-	}
-	return cmds, seqs, last
+	return es, last
 }
 
 // TestRingWriteRead: frames read back in order after a sequence number;
@@ -195,15 +202,7 @@ func FuzzRingRead(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer os.Remove(path)
-		rr, err := OpenRing(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rr.Close()
-		es, last, err := rr.Read(after)
-		if err != nil {
-			t.Fatal(err)
-		}
+		es, last := readRing(t, path, after)
 		for i, e := range es {
 			if e.Seq <= after || e.Seq > last || (i > 0 && e.Seq != es[i-1].Seq+1) {
 				t.Fatalf("entry %d: seq %d (after %d, last %d, entries %v)", i, e.Seq, after, last, es)
