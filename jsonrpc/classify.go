@@ -241,8 +241,22 @@ func (s *Server) decide(ctx context.Context, c *call, req jsonrpc2.Request, cr c
 			s.decisionDB.retry()
 		}
 	}
+	s.mu.Lock()
+	inReply := s.verdictLine
+	s.mu.Unlock()
+	if inReply {
+		_ = c.reply(context.WithoutCancel(ctx), lineVerdict{Verdict: v, Line: FormatLine(v)}, nil)
+		return
+	}
 	s.logVerdict(v)
 	_ = c.reply(context.WithoutCancel(ctx), v, nil)
+}
+
+// lineVerdict is a classify reply with the verdict's log line, for a client
+// that asked for it ([InitializationOptions.VerdictLine]).
+type lineVerdict struct {
+	gate.Verdict
+	Line string `json:"line"`
 }
 
 // logVerdict queues the verdict's logMessage to go out in the same write as

@@ -82,6 +82,7 @@ type Server struct {
 	clientConfig bool           // the client answers workspace/configuration
 	client       clientSections // its last answer
 	wantHeld     bool           // the client asked for commandSafety/held
+	verdictLine  bool           // the client asked for verdict lines in the replies
 	inflight     map[jsonrpc2.ID]*call
 
 	settings   atomic.Pointer[settings.Snapshot]

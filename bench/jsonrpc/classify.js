@@ -6,7 +6,12 @@
 // throughput, against the sequential run's.
 //
 //   go build -o /tmp/command-safety ./cmd/command-safety
-//   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR] [--concurrency 8]
+//   cd bench/jsonrpc && npm ci && node classify.js --bin /tmp/command-safety [--n 10000] [--command 'git status'] [--log DIR] [--concurrency 8] [--log-messages]
+//
+// Like the extension, the client asks for each verdict's log line in its
+// reply (initializationOptions.verdictLine); --log-messages has the server
+// send it as a window/logMessage before the reply instead, as a client that
+// does not ask gets it.
 //
 // The floors, measured in the same run: a bare 4 KiB write + fsync on the
 // log's own directory, and the client's empty round trip (a request the
@@ -30,7 +35,7 @@ const path = require('node:path');
 const rpc = require('vscode-jsonrpc/node');
 
 function parseArgs(argv) {
-  const opts = { bin: process.env.COMMAND_SAFETY_BIN || '', n: 10000, warmup: 200, command: 'git status', log: '', concurrency: 1, fsyncs: 2000 };
+  const opts = { bin: process.env.COMMAND_SAFETY_BIN || '', n: 10000, warmup: 200, command: 'git status', log: '', concurrency: 1, fsyncs: 2000, logMessages: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -43,6 +48,7 @@ function parseArgs(argv) {
     else if (a === '--command') opts.command = next();
     else if (a === '--log') opts.log = next();
     else if (a === '--concurrency') opts.concurrency = Number(next());
+    else if (a === '--log-messages') opts.logMessages = true;
     else if (a === '--fsyncs') opts.fsyncs = Number(next());
     else throw new Error(`unknown argument ${a}`);
   }
@@ -112,6 +118,7 @@ async function main() {
     new rpc.StreamMessageWriter(child.stdin),
   );
   let logMessages = 0;
+  let lines = 0; // verdict lines in replies
   conn.onNotification('window/logMessage', () => { logMessages++; });
   conn.listen();
 
@@ -119,7 +126,9 @@ async function main() {
     processId: process.pid,
     rootUri: 'file://' + ws,
     capabilities: {},
-    initializationOptions: { agent: 'bench' },
+    // As the extension does: each verdict's line in its reply (one message
+    // per verdict); --log-messages measures a window/logMessage per verdict.
+    initializationOptions: { agent: 'bench', verdictLine: !opts.logMessages },
   });
   await conn.sendNotification('initialized', {});
 
@@ -152,8 +161,9 @@ async function main() {
     while (sent < opts.n) {
       const i = sent++;
       const start = process.hrtime.bigint();
-      await conn.sendRequest('commandSafety/classify', params);
+      const v = await conn.sendRequest('commandSafety/classify', params);
       lat[i] = Number(process.hrtime.bigint() - start) / 1000;
+      if (v.line) lines++;
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
@@ -189,8 +199,12 @@ async function main() {
     leastDurableMicros: Math.round(emptyRoundTrip + floor),
     loadavg: [loadBefore, loadAfter],
     logMessages,
+    lines,
     exitCode: code,
   };
+  // Every verdict's line reached the client, in its reply or as a logMessage.
+  const seen = opts.logMessages ? logMessages : lines;
+  if (seen < opts.n) throw new Error(`${seen} verdict lines for ${opts.n} verdicts (${opts.logMessages ? 'logMessages' : 'lines in replies'})`);
   const how = opts.concurrency > 1 ? `${opts.concurrency} in flight at once` : 'sequential';
   console.log(`${res.n} classify round trips, ${how} (${JSON.stringify(res.command)} -> ${decision}), vscode-jsonrpc over stdio:`);
   console.log(`  median ${res.medianMicros} µs, p90 ${res.p90Micros} µs, p99 ${res.p99Micros} µs, max ${res.maxMicros} µs, total ${res.totalMs} ms (${res.perSecond}/s)`);

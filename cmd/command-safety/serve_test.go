@@ -542,6 +542,7 @@ type verdict struct {
 		Text   string `json:"text"`
 	} `json:"decidedBy"`
 	Micros *int64 `json:"micros"`
+	Line   string `json:"line"`
 }
 
 func (c *client) classify(params map[string]any) verdict {
@@ -777,9 +778,18 @@ func TestServeUnknownModeFromInitializationOptions(t *testing.T) {
 	}
 }
 
+// TestServeLogMessagePerVerdict: one window/logMessage per verdict, of the
+// decision's type; a client that asks for verdictLine gets the same line
+// in the reply's `line` instead, and no logMessage.
 func TestServeLogMessagePerVerdict(t *testing.T) {
+	for _, inReply := range []bool{false, true} {
+		t.Run(fmt.Sprintf("verdictLine=%v", inReply), func(t *testing.T) { testVerdictLines(t, inReply) })
+	}
+}
+
+func testVerdictLines(t *testing.T, inReply bool) {
 	c := startServe(t, serveOpts{})
-	c.initialize(nil)
+	c.initialize(map[string]any{"initializationOptions": map[string]any{"agent": "copilot", "verdictLine": inReply}})
 	// Settings may log at start; count from here.
 	before := c.logCount()
 	commands := []string{"ls", "frobnicate --all", "rm -rf ~", "git status", "echo one\necho two"}
@@ -788,10 +798,24 @@ func TestServeLogMessagePerVerdict(t *testing.T) {
 		verdicts = append(verdicts, c.classify(map[string]any{"command": cmd}))
 	}
 	logs := c.logsSnapshot()[before:]
+	wantType := map[string]int{"allow": messageTypeInfo, "prompt": messageTypeWarning, "refuse": messageTypeError}
+	if inReply {
+		if len(logs) != 0 {
+			t.Fatalf("%d logMessages with verdictLine, want none: %+v", len(logs), logs)
+		}
+		for _, v := range verdicts {
+			logs = append(logs, logMessage{Type: wantType[v.Decision], Message: v.Line})
+		}
+	} else {
+		for _, v := range verdicts {
+			if v.Line != "" {
+				t.Errorf("%q: a line in the reply the client did not ask for", v.Command)
+			}
+		}
+	}
 	if len(logs) != len(commands) {
 		t.Fatalf("%d logMessages for %d verdicts: %+v", len(logs), len(commands), logs)
 	}
-	wantType := map[string]int{"allow": messageTypeInfo, "prompt": messageTypeWarning, "refuse": messageTypeError}
 	for i, l := range logs {
 		v := verdicts[i]
 		if l.Type != wantType[v.Decision] {

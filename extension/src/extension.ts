@@ -82,7 +82,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
 
   const core = new GateCore(async (params) => {
     if (!client) throw new Error("no client");
-    return client.sendRequest(Methods.classify, params);
+    const v: Verdict = await client.sendRequest(Methods.classify, params);
+    // The server puts the verdict's log line in the reply (verdictLine below).
+    if (v.line) channel[format.lineLevel(v.decision)](v.line);
+    return v;
   });
 
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(ConfigSection);
@@ -263,7 +266,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<API> {
     const exe = serverPath(config().get<string>("serverPath"), context.extensionPath, process.platform);
     const serverOptions: ServerOptions = { command: exe, args: ["serve"], transport: TransportKind.stdio };
     // API callers that name no agent get the server's default budget.
-    const init: InitializationOptions = { agent: "", mode: "", held: true };
+    // verdictLine: each verdict's line comes in its reply, not as a
+    // window/logMessage before it (one message per verdict, not two).
+    const init: InitializationOptions = { agent: "", mode: "", held: true, verdictLine: true };
     const clientOptions: LanguageClientOptions = {
       outputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,

@@ -136,6 +136,22 @@ export function toolResultText(r: RunResult): string {
 export type LogLevel = "error" | "warn" | "info" | "debug";
 
 /**
+ * lineLevel is the channel level of a verdict's log line: the level its
+ * `window/logMessage` would have had (PROTOCOL.md: Info for allow, Warning
+ * for prompt, Error for refuse).
+ */
+export function lineLevel(decision: Verdict["decision"]): LogLevel {
+  switch (decision) {
+    case "allow":
+      return "info";
+    case "prompt":
+      return "warn";
+    default:
+      return "error";
+  }
+}
+
+/**
  * stderrLevel picks the channel level for one line of the server's stderr
  * (log/slog text: `time=… level=INFO msg=…`): its errors and warnings show at
  * the channel's default level, its info and debug chatter only when the user

@@ -55,6 +55,8 @@ export interface Verdict {
   teach?: Teachable;
   /** Set by the extension (never by the server) when the gate is down and it failed closed. */
   failedClosed?: boolean;
+  /** The verdict's log line (PROTOCOL.md), when initializationOptions.verdictLine asked for it. */
+  line?: string;
 }
 
 /** Params of `commandSafety/classify`. */
@@ -85,6 +87,8 @@ export interface InitializationOptions {
   mode: string;
   /** Ask for `commandSafety/held` notifications. */
   held?: boolean;
+  /** Ask for each verdict's log line in the classify reply's `line` instead of a `window/logMessage`. */
+  verdictLine?: boolean;
 }
 
 /** One command a hook in hold mode waits on (jsonrpc.HeldCommand). */

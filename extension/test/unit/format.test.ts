@@ -85,6 +85,12 @@ test("toolResultText", () => {
   assert.match(format.toolResultText({ ...base, exitCode: null, spawnError: "spawn bash ENOENT" }), /could not be started: spawn bash ENOENT/);
 });
 
+test("lineLevel gives a verdict line the level its logMessage had", () => {
+  assert.equal(format.lineLevel("allow"), "info");
+  assert.equal(format.lineLevel("prompt"), "warn");
+  assert.equal(format.lineLevel("refuse"), "error");
+});
+
 test("stderrLevel maps slog levels; anything else is an error", () => {
   const cases: [string, format.LogLevel][] = [
     ['time=2026-11-30T08:41:51.886Z level=INFO msg=initialize roots=[/w]', "debug"],
