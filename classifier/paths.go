@@ -535,14 +535,14 @@ func (w *walker) describe(p string, loc location) string {
 		return "the workspace root " + shown
 	case locHome:
 		if w.same(p, w.opts.Home) {
-			return "the home directory"
+			return "the home directory" + w.broadNote()
 		}
-		return shown + " in the home directory"
+		return shown + " in the home directory" + w.broadNote()
 	case locSystem:
 		if p == "/" {
-			return "the root directory"
+			return "the root directory" + w.broadNote()
 		}
-		return "the system path " + shown
+		return "the system path " + shown + w.broadNote()
 	case locDevice:
 		return "the device " + shown
 	case locRuleStore:
@@ -554,6 +554,15 @@ func (w *walker) describe(p string, loc location) string {
 		return shown + " inside the workspace"
 	}
 	return shown + " outside the workspace"
+}
+
+// broadNote tells, in a reason about a home or system path, that the
+// workspace root given was too broad to be one (see [walker.tooBroad]).
+func (w *walker) broadNote() string {
+	if w.broadRoot == "" {
+		return ""
+	}
+	return " (the workspace root " + w.display(w.broadRoot) + " is the filesystem root or holds the home directory, so it is not taken as a workspace)"
 }
 
 // write classifies a write of path p by the part base (whose Class is ignored).

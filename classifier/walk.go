@@ -50,6 +50,10 @@ type walker struct {
 	// startCwd is the directory the agent runs the command in, as given:
 	// a verifier there runs the project's own code (see emitClass).
 	startCwd  string
+	// broadRoot is a workspace root given that is the filesystem root, the
+	// home directory or a directory holding it: it is not taken as a root
+	// (see init), and reasons about home and system paths say so.
+	broadRoot string
 	ldirStack [][]string
 	// stackUncertain: a pushd may have failed, so the stack may lack what
 	// the walker pushed and a popd may fail.
@@ -226,8 +230,15 @@ func (w *walker) init(src string, opts Options) {
 	// A copy: the caller's slice may be shared by classifications running
 	// at once (the rule checker's), and is never written.
 	w.opts.Workspaces = make([]string, len(opts.Workspaces))
+	w.broadRoot = ""
 	for i, r := range opts.Workspaces {
 		w.opts.Workspaces[i] = w.absPath(r)
+		if a := w.opts.Workspaces[i]; a != "" && w.tooBroad(a) {
+			// `/`, `~` or `/home` as a workspace would make every write to
+			// the home directory or the system "inside" (SPEC §5.2 protects
+			// them): such a root is skipped, as one that cannot be placed is.
+			w.opts.Workspaces[i], w.broadRoot = "", a
+		}
 	}
 	if opts.Platform == Windows && len(opts.RuleStore) > 0 {
 		// The store as the classifier spells paths (the caller's slice
@@ -240,6 +251,17 @@ func (w *walker) init(src string, opts Options) {
 		}
 		w.opts.RuleStore = store
 	}
+}
+
+// tooBroad reports whether the workspace root r (absolute, in the
+// classifier's spelling) is the filesystem root, a drive's root on
+// Windows, the home directory or a directory that holds it.
+func (w *walker) tooBroad(r string) bool {
+	if r == "/" || w.opts.Platform == Windows && dirOf(r) == "/" {
+		return true
+	}
+	h := w.opts.Home
+	return h != "" && (w.same(r, h) || w.under(h, r))
 }
 
 // release gives w back to [walkers], zero but for its scratch space, as
