@@ -365,8 +365,14 @@ func (w *walker) roots() []string {
 	}
 	w.rootsDone = true
 	for _, r := range w.opts.Workspaces {
-		if r != "" {
-			w.physRoots = append(w.physRoots, w.evalPrefix(r))
+		if r == "" {
+			continue
+		}
+		// A root that is a link to the home directory is as broad as it.
+		if p := w.evalPrefix(r); !w.tooBroad(p) && !w.holdsPhysicalHome(p) {
+			w.physRoots = append(w.physRoots, p)
+		} else {
+			w.broadRoot = r
 		}
 	}
 	return w.physRoots

@@ -264,6 +264,16 @@ func (w *walker) tooBroad(r string) bool {
 	return h != "" && (w.same(r, h) || w.under(h, r))
 }
 
+// holdsPhysicalHome reports whether the physical root p is the home
+// directory, as links resolve it, or holds it.
+func (w *walker) holdsPhysicalHome(p string) bool {
+	if w.opts.Home == "" {
+		return false
+	}
+	h := w.evalPrefix(w.opts.Home)
+	return w.same(p, h) || w.under(h, p)
+}
+
 // release gives w back to [walkers], zero but for its scratch space, as
 // [walker.init] expects it: it holds nothing of the classification it made
 // (its parts are the caller's now).

@@ -109,6 +109,7 @@ var (
 	}
 	corpusLinks = map[string]string{
 		"/home/u/ws/link-out": "/etc",
+		"/srv/home-link":      "/home/u", // a workspace root that is the home directory by another name
 		"/home/u/ws/link-in":  "/home/u/ws/src",
 		"/home/u/ws/deep-in":  "/home/u/ws/src/a/b",
 		// The rule store's aliases.

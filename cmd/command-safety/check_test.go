@@ -61,8 +61,11 @@ func TestCheckExitCodes(t *testing.T) {
 
 func TestCheckJSONL(t *testing.T) {
 	home := sandbox(t)
+	// A directory beside HOME: /tmp holds the sandbox's HOME, so it is no
+	// workspace here (a root that holds the home directory is not taken).
+	ws, _ := json.Marshal(t.TempDir())
 	in := strings.Join([]string{
-		`{"id": "a", "command": "git status", "cwd": "/tmp"}`,
+		`{"id": "a", "command": "git status", "cwd": ` + string(ws) + `}`,
 		`{"id": 7, "command": "rm -rf ~", "workspaces": ["/tmp/ws"]}`,
 		`{"id": "c", "command": `,
 		`{"id": "d", "command": "touch x", "workspace": "/tmp/ws"}`,
