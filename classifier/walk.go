@@ -193,6 +193,12 @@ type walker struct {
 	// pipedText is the literal text the producer of the pipe walked now
 	// prints (`echo CODE | tee x.sh`), or nil.
 	pipedText *string
+	// input is the stdin of the command whose statements are walked (a
+	// group, a loop, a function call, a program running code), read by
+	// each of them that does not redirect its own; nil for the caller's.
+	input *redirInfo
+	// execInput is the shell's stdin after `exec < FILE` in the line.
+	execInput *redirInfo
 	// gitWorkTree is the work tree a `git config core.worktree VALUE`
 	// earlier in the line set: git's later commands work there.
 	gitWorkTree *field
@@ -404,8 +410,16 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	switch {
 	case red.hasInput():
 		// a redirection overrides the pipe
-	default:
+	case in == stdinPipe:
 		red.stdin = in
+	case w.input != nil:
+		// What the enclosing command reads: a group's or loop's
+		// redirection or pipe, a function call's, the stdin of a
+		// program running this code (`echo .. | { bash; }`, `sh -c bash
+		// < f`, `ssh host bash < f`).
+		red = w.input.withWrote(red.wrote)
+	case w.execInput != nil:
+		red = w.execInput.withWrote(red.wrote) // after `exec < f`
 	}
 	if s.Cmd == nil {
 		if len(s.Redirs) > 0 && !red.wrote {
@@ -446,6 +460,31 @@ type redirInfo struct {
 // hasInput reports whether the redirections or the pipe give stdin.
 func (r redirInfo) hasInput() bool {
 	return r.stdin != stdinNone || r.stdinFile != "" || r.stdinDyn || r.script != nil || r.scriptDyn
+}
+
+// input is what a command carried by the one with these redirections reads
+// (`timeout 5 bash < f`): its stdin, not its writes.
+func (r redirInfo) input() redirInfo {
+	r.wrote = false
+	return r
+}
+
+// shared is the stdin that the commands of a group, a loop, a function or
+// a program's code read in turn: a literal document is consumed by whichever
+// reads first, so what an interpreter among them gets of it is only known
+// at run time (`{ head -c3; bash; } <<< CODE`).
+func (r redirInfo) shared() redirInfo {
+	r = r.input()
+	if r.script != nil {
+		r.script, r.scriptDyn = nil, true
+	}
+	return r
+}
+
+// withWrote is r with the given wrote.
+func (r redirInfo) withWrote(wrote bool) redirInfo {
+	r.wrote = wrote
+	return r
 }
 
 func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
@@ -576,6 +615,16 @@ func dupOfStdin(r *syntax.Redirect) bool {
 	}
 	lit := r.Word.Lit()
 	return lit == "0"
+}
+
+// execOnly reports whether c is `exec` with no command: its redirections
+// stay the shell's (`exec < /tmp/x; bash` runs /tmp/x).
+func (w *walker) execOnly(c *syntax.CallExpr) bool {
+	if len(c.Args) != 1 {
+		return false
+	}
+	e := w.lookup(c.Args[0].Lit())
+	return e != nil && e.Name == "exec"
 }
 
 // stdinRedirect reports whether r may change what descriptor 0 reads: an
@@ -770,8 +819,21 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		w.tooDeep()
 		return
 	}
+	if red.hasInput() {
+		// The statements inside (a group's, a loop's, a function's, the
+		// code a program runs) read this stdin unless they redirect
+		// their own.
+		saved := w.input
+		in := red.shared()
+		w.input = &in
+		defer func() { w.input = saved }()
+	}
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
+		if in := w.input; in != nil && red.hasInput() && w.execOnly(c) {
+			// `exec < f`: the shell's own stdin, for the rest of the line.
+			w.execInput = in
+		}
 		w.call(c, depth, red)
 	case *syntax.BinaryCmd:
 		// A chain of `&&`, `||` and `|` is a list, not nesting: the
@@ -1208,7 +1270,10 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	}
 	w.enter(def)
 	vars := w.saveVars() // the body assigns when it is called
+	input := w.input
+	w.input = nil // the body reads its caller's stdin
 	w.stmt(c.Body, depth+1, stdinNone)
+	w.input = input
 	w.restoreVars(vars)
 	w.settle()
 	w.leave(def)
@@ -1239,7 +1304,7 @@ func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, 
 	case w.calling[def]:
 		// A recursive call: where it leaves the shell is not known.
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
-	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env:
+	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env && w.input == nil:
 		w.restoreCwd(def.end) // the walk at the definition holds here
 	default:
 		saved := w.frame
