@@ -468,7 +468,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 					inv.carryPerPath(e, args[i+1:])
 					return
 				}
-				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
+				inv.carry(args[i+1:], inv.red.input())
 				return
 			}
 			continue
@@ -546,7 +546,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 			inv.emit()
 			inv.emitFlags()
-			inv.carry(args[i:], redirInfo{stdin: inv.red.stdin})
+			inv.carry(args[i:], inv.red.input())
 			return
 		}
 		inv.operands = append(inv.operands, a)
