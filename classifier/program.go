@@ -469,7 +469,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 					inv.carryPerPath(e, args[i+1:])
 					return
 				}
-				inv.carry(args[i+1:], redirInfo{stdin: inv.red.stdin})
+				inv.carry(args[i+1:], inv.red.input())
 				return
 			}
 			continue
@@ -548,7 +548,7 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 			}
 			inv.emit()
 			inv.emitFlags()
-			inv.carry(args[i:], redirInfo{stdin: inv.red.stdin})
+			inv.carry(args[i:], inv.red.input())
 			return
 		}
 		inv.operands = append(inv.operands, a)
@@ -600,6 +600,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	if e.StartsShell && !inv.replacing {
 		// No command: the user's shell, here, reading stdin.
 		inv.stdinScript()
+	}
+	if e.StdinCommands != effects.NoValue && !inv.replacing {
+		inv.stdinCommands(e)
 	}
 	if inv.bin != nil {
 		inv.runInstalled(inv.binEntry, inv.bin)
@@ -1420,15 +1423,11 @@ func (inv *invocation) applyFlag(h flagHit) {
 		ctx.dialect = Sh
 		inv.nestedFieldIn(val, ctx)
 	case effects.DebuggerCommand:
-		if val.dynamic {
-			inv.opaqueHigh("a debugger command only known at run time")
-		} else if code, ok := debuggerShell(val.value); ok {
-			ctx := inv.carried()
-			ctx.dialect = Sh
-			inv.shellCode(code, inv.at, ctx)
-		}
+		inv.debuggerCommand(val)
 	case effects.ClientCommands:
 		inv.clientCommands(val)
+	case effects.ReplCommands:
+		inv.replCommands(inv.entry, val)
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
@@ -1445,6 +1444,81 @@ func (inv *invocation) applyFlag(h flagHit) {
 				// git finds at run time.
 				w.codeValue(value, val.dynamic, inv.at, inv.depth, processCtx(unknownDirs, unknownDirs))
 			}
+		}
+	}
+}
+
+// stdinCommands classifies what a program that reads its own commands from
+// stdin is fed ([effects.Program.StdinCommands]): a pipe, a file outside the
+// workspace or an input only known at run time is code that cannot be
+// identified (`echo '.shell rm -rf ~' | sqlite3`, `psql < /tmp/x.sql`), a
+// literal here-document is a value of the entry's kind (`gdb <<< 'shell
+// rm -rf ~'`). Its operands after the first are scanned for shell escapes
+// too (`sqlite3 app.db '.shell rm -rf ~'`).
+func (inv *invocation) stdinCommands(e *effects.Program) {
+	w := inv.w
+	if len(e.ShellEscapes) > 0 && len(inv.operands) > 1 {
+		for _, o := range inv.operands[1:] {
+			inv.replCommands(e, o)
+		}
+	}
+	red := inv.red
+	switch {
+	case red.script != nil && !red.scriptDyn:
+		doc := field{value: *red.script}
+		switch e.StdinCommands {
+		case effects.DebuggerCommand:
+			for _, line := range strings.Split(doc.value, "\n") {
+				inv.debuggerCommand(field{value: line})
+			}
+		case effects.ClientCommands:
+			inv.clientCommands(doc)
+		default:
+			inv.replCommands(e, doc)
+		}
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
+		inv.opaqueHigh(fmt.Sprintf("the commands fed to %s at run time", inv.prog))
+	case red.stdinFile != "" && red.stdinFile != "/dev/null":
+		if l := w.locate(red.stdinFile); l != locInside && l != locRoot {
+			w.allKnown = false
+			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs the commands of %s, from outside the workspace", inv.text, red.stdinFile)))
+		}
+	}
+}
+
+// debuggerCommand classifies a [effects.DebuggerCommand] value: its shell
+// forms run code in a shell.
+func (inv *invocation) debuggerCommand(val field) {
+	if val.dynamic {
+		inv.opaqueHigh("a debugger command only known at run time")
+	} else if code, ok := debuggerShell(val.value); ok {
+		ctx := inv.carried()
+		ctx.dialect = Sh
+		inv.shellCode(code, inv.at, ctx)
+	}
+}
+
+// replCommands classifies a [effects.ReplCommands] value of entry e: a line
+// that starts with one of its [effects.Program.ShellEscapes] runs the rest
+// of the line in a shell; the rest is the client's language, not analysed.
+func (inv *invocation) replCommands(e *effects.Program, val field) {
+	if val.dynamic || e == nil {
+		return
+	}
+	for _, line := range strings.Split(val.value, "\n") {
+		line = strings.TrimSpace(line)
+		for _, esc := range e.ShellEscapes {
+			code, ok := strings.CutPrefix(line, esc)
+			if !ok || code != "" && !strings.ContainsAny(code[:1], " \t") && !strings.HasPrefix(esc, "\\") {
+				continue // `.systemx` is no escape; psql's `\!rm` is
+			}
+			w := inv.w
+			w.allKnown = false
+			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run shell code", brief(inv.text), inv.prog)))
+			ctx := inv.carried()
+			ctx.dialect = Sh
+			inv.shellCode(code, inv.at, ctx)
+			break
 		}
 	}
 }

@@ -273,5 +273,5 @@ func (inv *invocation) runInstalled(entry *effects.Program, args []field) {
 		w.add(w.part(inv.at, effects.OpaqueLow, args[0].value, fmt.Sprintf("`%s` runs the project's installed program %s, which is not inspected", inv.text, args[0].value)))
 		return
 	}
-	inv.carry(args, redirInfo{stdin: inv.red.stdin})
+	inv.carry(args, inv.red.input())
 }

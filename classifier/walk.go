@@ -197,6 +197,12 @@ type walker struct {
 	// pipedText is the literal text the producer of the pipe walked now
 	// prints (`echo CODE | tee x.sh`), or nil.
 	pipedText *string
+	// input is the stdin of the command whose statements are walked (a
+	// group, a loop, a function call, a program running code), read by
+	// each of them that does not redirect its own; nil for the caller's.
+	input *redirInfo
+	// execInput is the shell's stdin after `exec < FILE` in the line.
+	execInput *redirInfo
 	// gitWorkTree is the work tree a `git config core.worktree VALUE`
 	// earlier in the line set: git's later commands work there.
 	gitWorkTree *field
@@ -433,10 +439,19 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	}
 	red := w.redirects(s.Redirs, depth)
 	w.hookContent, w.hookFromDoc = nil, false
-	if red.stdin != stdinNone || red.stdinFile != "" || red.script != nil {
+	switch {
+	case red.hasInput():
 		// a redirection overrides the pipe
-	} else {
+	case in == stdinPipe:
 		red.stdin = in
+	case w.input != nil:
+		// What the enclosing command reads: a group's or loop's
+		// redirection or pipe, a function call's, the stdin of a
+		// program running this code (`echo .. | { bash; }`, `sh -c bash
+		// < f`, `ssh host bash < f`).
+		red = w.input.withWrote(red.wrote)
+	case w.execInput != nil:
+		red = w.execInput.withWrote(red.wrote) // after `exec < f`
 	}
 	if s.Cmd == nil {
 		if len(s.Redirs) > 0 && !red.wrote {
@@ -474,98 +489,190 @@ type redirInfo struct {
 	wrote     bool
 }
 
+// hasInput reports whether the redirections or the pipe give stdin.
+func (r redirInfo) hasInput() bool {
+	return r.stdin != stdinNone || r.stdinFile != "" || r.stdinDyn || r.script != nil || r.scriptDyn
+}
+
+// input is what a command carried by the one with these redirections reads
+// (`timeout 5 bash < f`): its stdin, not its writes.
+func (r redirInfo) input() redirInfo {
+	r.wrote = false
+	return r
+}
+
+// shared is the stdin that the commands of a group, a loop, a function or
+// a program's code read in turn: a literal document is consumed by whichever
+// reads first, so what an interpreter among them gets of it is only known
+// at run time (`{ head -c3; bash; } <<< CODE`).
+func (r redirInfo) shared() redirInfo {
+	r = r.input()
+	if r.script != nil {
+		r.script, r.scriptDyn = nil, true
+	}
+	return r
+}
+
+// withWrote is r with the given wrote.
+func (r redirInfo) withWrote(wrote bool) redirInfo {
+	r.wrote = wrote
+	return r
+}
+
 func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 	var info redirInfo
 	for _, r := range rs {
-		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
-			// `{name}>f` assigns the descriptor to name, evaluating its subscript.
-			w.nameField(field{value: strings.Trim(r.N.Value, "{}")}, r)
-			if name := strings.Trim(r.N.Value, "{}"); isNameLit(name) {
-				w.setVar(name, numberValue)
-			}
+		// Only a redirection of descriptor 0 is what the command reads as
+		// stdin (`bash 3<<<ls` reads its pipe, not the here-string), and
+		// the last one wins (`bash <<<ls </tmp/x` reads /tmp/x).
+		prev := info
+		if stdinRedirect(r) && !dupOfStdin(r) {
+			info = redirInfo{wrote: info.wrote}
 		}
-		if r.Word != nil {
-			w.wordSubst(r.Word, depth)
-			if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
-				w.zshGlobs(r.Word, depth)
-			}
-		}
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
-			syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
-			info.wrote = true
-			w.redirectWrite(r)
-		case syntax.DplOut, syntax.DplIn:
-			// `2>&1`, `>&-`: duplications are not writes. `>&file` is.
-			if lit := r.Word.Lit(); lit != "" && (lit == "-" || isDigits(strings.TrimSuffix(lit, "-"))) {
-				continue
-			}
-			if r.Op == syntax.DplOut {
-				info.wrote = true
-				w.redirectWrite(r)
-			}
-		case syntax.RdrIn:
-			if hasProcSubst(r.Word) {
-				info.stdinDyn = true
-				continue
-			}
-			f := w.word(r.Word)
-			if f.dynamic || len(f.fields) != 1 {
-				w.noteDynamicRead(r, r.Word) // `< /proc/$$/environ`
-				info.stdinDyn = true
-				continue
-			}
-			w.netRedirect(r, f.fields[0].value)
-			p := w.resolve(f.fields[0].value, f.fields[0].glob)
-			w.noteRead(r, f.fields[0].value, p)
-			w.noteReadField(r, f.fields[0]) // a glob: `< ~/.env*`
-			if len(p) == 1 && p[0] != "" {
-				info.stdinFile = p[0]
-			} else {
-				info.stdinDyn = true
-			}
-		case syntax.Hdoc, syntax.DashHdoc:
-			info.scriptAt = r
-			if r.Hdoc == nil {
-				s := ""
-				info.script = &s
-				continue
-			}
-			if quotedDelimiter(r.Word) {
-				// A quoted delimiter (even in part: E"O"F) makes the body
-				// data. mvdan/sh parses `E"O"F` bodies as if unquoted, so
-				// take the body's source text then.
-				s := literalDoc(r.Hdoc)
-				if !allLit(r.Hdoc) {
-					_, _, s = w.spanOf(int(r.Hdoc.Pos().Offset()), int(r.Hdoc.Parts[len(r.Hdoc.Parts)-1].End().Offset()))
-					if delim := w.word(r.Word).values(); len(delim) == 1 {
-						s = strings.TrimSuffix(strings.TrimRight(s, "\n"), delim[0])
-					}
-				}
-				info.script = &s
-				continue
-			}
-			w.wordSubst(r.Hdoc, depth)
-			if isDynamicWord(r.Hdoc, w.opts.Home != "") {
-				info.scriptDyn = true
-				continue
-			}
-			s := literalDoc(r.Hdoc)
-			info.script = &s
-		case syntax.WordHdoc:
-			info.scriptAt = r
-			f := w.word(r.Word)
-			if f.dynamic {
-				info.scriptDyn = true
-				continue
-			}
-			s := strings.Join(f.values(), " ") + "\n"
-			info.script = &s
-		default:
-			w.unsupported(r, "the redirection "+r.Op.String())
+		w.redirect(r, &info, depth)
+		if !stdinRedirect(r) {
+			// Another descriptor (`3<<<CODE`, `4</tmp/x`): read, its
+			// substitutions walked, but not stdin.
+			prev.wrote = info.wrote
+			info = prev
 		}
 	}
 	return info
+}
+
+// redirect classifies one redirection into info.
+func (w *walker) redirect(r *syntax.Redirect, info *redirInfo, depth int) {
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+		// `{name}>f` assigns the descriptor to name, evaluating its subscript.
+		w.nameField(field{value: strings.Trim(r.N.Value, "{}")}, r)
+		if name := strings.Trim(r.N.Value, "{}"); isNameLit(name) {
+			w.setVar(name, numberValue)
+		}
+	}
+	if r.Word != nil {
+		w.wordSubst(r.Word, depth)
+		if w.zsh() && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			w.zshGlobs(r.Word, depth)
+		}
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+		syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
+		info.wrote = true
+		w.redirectWrite(r)
+		if r.Op == syntax.RdrInOut && stdinRedirect(r) {
+			info.stdinDyn = true // `bash <>FILE` reads FILE as its script
+		}
+	case syntax.DplOut, syntax.DplIn:
+		// `2>&1`, `>&-`: duplications are not writes. `>&file` is.
+		if lit := r.Word.Lit(); lit != "" && (lit == "-" || isDigits(strings.TrimSuffix(lit, "-"))) {
+			if stdinRedirect(r) && lit != "-" && strings.TrimSuffix(lit, "-") != "0" {
+				// `<&3`, `0<&3`, `0>&3`: stdin is what descriptor 3
+				// holds, opened earlier or inherited.
+				info.stdinDyn = true
+			}
+			return
+		}
+		if r.Op == syntax.DplOut {
+			info.wrote = true
+			w.redirectWrite(r)
+		}
+	case syntax.RdrIn:
+		if hasProcSubst(r.Word) {
+			info.stdinDyn = true
+			return
+		}
+		f := w.word(r.Word)
+		if f.dynamic || len(f.fields) != 1 {
+			w.noteDynamicRead(r, r.Word) // `< /proc/$$/environ`
+			info.stdinDyn = true
+			return
+		}
+		w.netRedirect(r, f.fields[0].value)
+		p := w.resolve(f.fields[0].value, f.fields[0].glob)
+		w.noteRead(r, f.fields[0].value, p)
+		w.noteReadField(r, f.fields[0]) // a glob: `< ~/.env*`
+		if len(p) == 1 && p[0] != "" {
+			info.stdinFile = p[0]
+		} else {
+			info.stdinDyn = true
+		}
+	case syntax.Hdoc, syntax.DashHdoc:
+		info.scriptAt = r
+		if r.Hdoc == nil {
+			s := ""
+			info.script = &s
+			return
+		}
+		if quotedDelimiter(r.Word) {
+			// A quoted delimiter (even in part: E"O"F) makes the body
+			// data. mvdan/sh parses `E"O"F` bodies as if unquoted, so
+			// take the body's source text then.
+			s := literalDoc(r.Hdoc)
+			if !allLit(r.Hdoc) {
+				_, _, s = w.spanOf(int(r.Hdoc.Pos().Offset()), int(r.Hdoc.Parts[len(r.Hdoc.Parts)-1].End().Offset()))
+				if delim := w.word(r.Word).values(); len(delim) == 1 {
+					s = strings.TrimSuffix(strings.TrimRight(s, "\n"), delim[0])
+				}
+			}
+			info.script = &s
+			return
+		}
+		w.wordSubst(r.Hdoc, depth)
+		if isDynamicWord(r.Hdoc, w.opts.Home != "") {
+			info.scriptDyn = true
+			return
+		}
+		s := literalDoc(r.Hdoc)
+		info.script = &s
+	case syntax.WordHdoc:
+		info.scriptAt = r
+		f := w.word(r.Word)
+		if f.dynamic {
+			info.scriptDyn = true
+			return
+		}
+		s := strings.Join(f.values(), " ") + "\n"
+		info.script = &s
+	default:
+		w.unsupported(r, "the redirection "+r.Op.String())
+	}
+}
+
+// dupOfStdin reports whether r duplicates descriptor 0 onto itself
+// (`<&0`), which changes nothing.
+func dupOfStdin(r *syntax.Redirect) bool {
+	if r.Op != syntax.DplIn && r.Op != syntax.DplOut {
+		return false
+	}
+	lit := r.Word.Lit()
+	return lit == "0"
+}
+
+// execOnly reports whether c is `exec` with no command: its redirections
+// stay the shell's (`exec < /tmp/x; bash` runs /tmp/x).
+func (w *walker) execOnly(c *syntax.CallExpr) bool {
+	if len(c.Args) != 1 {
+		return false
+	}
+	e := w.lookup(c.Args[0].Lit())
+	return e != nil && e.Name == "exec"
+}
+
+// stdinRedirect reports whether r may change what descriptor 0 reads: an
+// input redirection (`<`, `<>`, here-documents, `<&N`) of no descriptor or
+// of 0, or `0>&N`. `{name}<f` opens a new descriptor.
+func stdinRedirect(r *syntax.Redirect) bool {
+	if r.N != nil && r.N.Value != "0" {
+		return false
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return true
+	case syntax.DplOut:
+		return r.N != nil // `0>&3`
+	}
+	return false
 }
 
 // echoed returns what an `echo` or `printf` of literal words prints, or nil.
@@ -614,21 +721,31 @@ func (w *walker) catDoc(c *syntax.CallExpr, rs []*syntax.Redirect) *string {
 // literalDoc is the text of the literal here-document or here-string
 // among rs, or nil.
 func (w *walker) literalDoc(rs []*syntax.Redirect) *string {
+	var doc *string
 	for _, r := range rs {
+		if !stdinRedirect(r) {
+			continue // `cat 3<<<x` prints its stdin, not x
+		}
+		if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
+			if lit := r.Word.Lit(); lit == "0" || lit == "0-" {
+				continue
+			}
+		}
+		doc = nil // the last redirection of stdin wins
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil && allLit(r.Hdoc) {
 				s := literalDoc(r.Hdoc)
-				return &s
+				doc = &s
 			}
 		case syntax.WordHdoc:
 			if f := w.word(r.Word); !f.dynamic {
 				s := strings.Join(f.values(), " ") + "\n"
-				return &s
+				doc = &s
 			}
 		}
 	}
-	return nil
+	return doc
 }
 
 func allLit(word *syntax.Word) bool {
@@ -734,8 +851,21 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 		w.tooDeep()
 		return
 	}
+	if red.hasInput() {
+		// The statements inside (a group's, a loop's, a function's, the
+		// code a program runs) read this stdin unless they redirect
+		// their own.
+		saved := w.input
+		in := red.shared()
+		w.input = &in
+		defer func() { w.input = saved }()
+	}
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
+		if in := w.input; in != nil && red.hasInput() && w.execOnly(c) {
+			// `exec < f`: the shell's own stdin, for the rest of the line.
+			w.execInput = in
+		}
 		w.call(c, depth, red)
 	case *syntax.BinaryCmd:
 		// A chain of `&&`, `||` and `|` is a list, not nesting: the
@@ -1172,7 +1302,10 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, depth int) {
 	}
 	w.enter(def)
 	vars := w.saveVars() // the body assigns when it is called
+	input := w.input
+	w.input = nil // the body reads its caller's stdin
 	w.stmt(c.Body, depth+1, stdinNone)
+	w.input = input
 	w.restoreVars(vars)
 	w.settle()
 	w.leave(def)
@@ -1203,7 +1336,7 @@ func (w *walker) callFunc(def *funcDef, at syntax.Node, name string, depth int, 
 	case w.calling[def]:
 		// A recursive call: where it leaves the shell is not known.
 		w.restoreCwd(cwdState{cwd: unknownDirs, lcwd: unknownDirs, stackUncertain: true})
-	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env:
+	case def.gen == w.funcGen && sameState(w.saveCwd(), def.start) && len(w.env) == def.env && w.input == nil:
 		w.restoreCwd(def.end) // the walk at the definition holds here
 	default:
 		saved := w.frame

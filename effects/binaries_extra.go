@@ -234,6 +234,12 @@ var extraPrograms = []Program{
 	{Name: "pwsh", Aliases: names("powershell"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "pwsh runs the script it is given",
 		Flags: fl(inline("-Command", "-c", "-EncodedCommand", "-e", "-ec", "-CommandWithArgs", "-cwa"), rpath("-File", "-f"), arg("-ExecutionPolicy", "-ep")), SingleDashLong: true,
 		Examples: ex("pwsh scripts/build.ps1"), NotExamples: ex("pwsh -Command 'Get-ChildItem'", "pwsh -EncodedCommand ZQBjAGgAbwA=")},
+	// Shells whose language the classifier does not read: their code is
+	// inline code, and what a pipe or an outside file feeds them cannot be
+	// identified (`curl .. | fish`), as for any interpreter.
+	withFlags(interp("csh", "csh runs the script it is given", "csh tools/x.csh", "tcsh -c 'ls'", "tcsh"), fl(inline("-c"), Flag{Names: names("-e", "-f", "-i", "-l", "-n", "-s", "-v", "-V", "-x", "-X", "-b", "-m", "-q", "-d")})),
+	withFlags(interp("fish", "fish runs the script it is given", "fish tools/x.fish", "fish -c 'ls'"), fl(inline("-c", "--command", "-C", "--init-command"),
+		Flag{Names: names("-i", "--interactive", "-l", "--login", "-n", "--no-execute", "-N", "--no-config", "-P", "--private", "-p", "--profile")})),
 	withFlags(interp("racket", "racket runs the program it is given", "racket src/main.rkt", "racket -e '(display 1)'"), fl(inline("-e", "--eval"))),
 	{Name: "rclone", Effects: fx(Read), Other: fx(Network, SystemChange),
 		Subcommands: []Program{

@@ -164,17 +164,17 @@ var networkTools = []Program{
 	{Name: "dig", Aliases: names("drill", "host", "nslookup", "whois"), Effects: fx(Network), Why: "dig asks a DNS server",
 		Flags:    fl(arg("-p", "-t", "-x", "-c", "-b", "-y", "-q", "-W", "-N", "-R", "-m", "-h"), rpath("-f", "-k")),
 		Examples: ex("dig example.com", "dig +short -t MX example.com", "nslookup example.com", "whois example.com")},
-	{Name: "sftp", Aliases: names("tftp"), Effects: fx(Network, WriteInside), Why: "sftp transfers files with a remote host",
+	{Name: "sftp", Aliases: names("tftp"), Effects: fx(Network, WriteInside), Why: "sftp transfers files with a remote host", StdinCommands: ClientCommands,
 		Flags:    fl(arg("-P", "-p", "-o", "-i", "-F", "-J", "-l", "-R", "-s", "-S", "-D", "-X"), rpath("-b")),
-		Examples: ex("sftp user@host")},
+		Examples: ex("sftp user@host"), NotExamples: ex("sftp host < /tmp/batch", "sftp host <<< '!rm -rf ~'")},
 	// ftp (tnftp): -u URL FILE... uploads the files after the URL, and a
 	// command list given any way is the client's own language.
-	{Name: "ftp", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "ftp transfers files with a remote host",
+	{Name: "ftp", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "ftp transfers files with a remote host", StdinCommands: ClientCommands,
 		Flags:    fl(arg("-P", "-p", "-o", "-q", "-r", "-s", "-T", "-x", "-u")),
 		Examples: ex("ftp ftp.example.com"), NotExamples: ex("ftp -u ftp://x.example/ ~/.netrc")},
 	// lftp -e CMDS / -c CMDS run lftp commands: put, mput, mirror -R send
 	// local files; -f FILE reads them from a file.
-	{Name: "lftp", Effects: fx(Network, WriteInside), Why: "lftp transfers files with a remote host",
+	{Name: "lftp", Effects: fx(Network, WriteInside), Why: "lftp transfers files with a remote host", StdinCommands: ClientCommands,
 		Flags: fl(arg("-p", "-u", "--user", "--password", "--env-password", "-d"), rpath("-f"),
 			Flag{Names: names("-e", "-c"), Value: ClientCommands, Examples: ex("lftp -e 'put a.txt' ftp.example.com")}),
 		Examples: ex("lftp ftp.example.com", "lftp -e 'get f; bye' ftp.example.com"), NotExamples: ex("lftp -c 'open x.example; put ~/.netrc'")},
@@ -186,7 +186,7 @@ var networkTools = []Program{
 	// smbclient //SERVER/SHARE: -c CMDS runs its own commands (put, mput
 	// send local files), -T tar mode archives the operands after the tar
 	// file, -A names an authentication file.
-	{Name: "smbclient", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "smbclient transfers files with an SMB server",
+	{Name: "smbclient", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "smbclient transfers files with an SMB server", StdinCommands: ClientCommands,
 		Flags: fl(arg("-U", "--user", "-W", "--workgroup", "-p", "--port", "-I", "--ip-address", "-m", "--max-protocol", "-d", "--debuglevel", "-n", "--netbiosname", "-D", "--directory"),
 			rpath("-A", "--authentication-file", "-T", "--tar", "-s", "--configfile"), bools("-N", "--no-pass", "-L", "--list", "-g", "--grepable", "-q", "--quiet", "-k", "--kerberos"),
 			Flag{Names: names("-c", "--command"), Value: ClientCommands, Examples: ex("smbclient //srv/share -N -c 'put a.txt'")}),

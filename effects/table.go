@@ -177,6 +177,22 @@ type Program struct {
 	// enter box`, `script`): commands fed to it are classified as that
 	// shell's code (read as bash), and with none it is an interactive shell.
 	StartsShell bool
+	// StdinCommands: the program reads commands in this language from
+	// stdin (a database client, a debugger, a file-transfer client), and
+	// the language can run programs ([Program.ShellEscapes], gdb's `shell
+	// CMD`, ftp's `!CMD`). Commands fed by a pipe, a file outside the
+	// workspace or an input only known at run time cannot be identified
+	// (opaque-high, SPEC §3 rule 12: `echo '.shell rm -rf ~' | sqlite3`,
+	// `psql < /tmp/x.sql`); a literal here-document is classified as a
+	// value of this kind (`gdb <<< 'shell rm -rf ~'`); `< /dev/null`
+	// feeds nothing. [NoValue] for the others.
+	StdinCommands Value
+	// ShellEscapes are the commands of the program's own language that run
+	// the rest of their line in a shell (sqlite3's `.shell` and `.system`,
+	// psql's `\!`, mysql's `system`): in its [ReplCommands] values, its
+	// operands after the first and a literal stdin, such a line is
+	// classified as `sh -c` is.
+	ShellEscapes []string
 	// Shell, for a shell (SpecialShell): the dialect it reads code in,
 	// "bash", "zsh" or "sh" (`zsh -c 'ls *(e:rm:)'` is read as zsh).
 	Shell string
@@ -447,7 +463,7 @@ func (f *Flag) Changes() bool {
 		}
 	}
 	switch f.Value {
-	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ShellCode, DebuggerCommand, ClientCommands:
+	case WritePath, Dir, ProgramArg, Config, TreeDir, RepoDir, InlineCode, ProjectDir, CodePath, Mode, ShellCode, DebuggerCommand, ClientCommands, ReplCommands:
 		return true
 	}
 	return f.Outside || f.HomeWrite != "" || f.Links || f.Elsewhere || f.DeletesSources || f.Carries || f.Credential || f.InPlace
@@ -606,6 +622,11 @@ const (
 	// name (put, mput, reput, append, mirror -R) are read and sent, and a
 	// `!` command is shell code.
 	ClientCommands
+	// ReplCommands: commands of a client's own language, one a line (SQL,
+	// dot- and backslash-commands: `psql -c CMD`, `sqlite3 -cmd CMD`): not
+	// analysed, except a line that starts with one of the entry's
+	// [Program.ShellEscapes] (`\! rm -rf ~`), whose rest is shell code.
+	ReplCommands
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is

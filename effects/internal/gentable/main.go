@@ -244,6 +244,10 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.StartsShell {
 		b.WriteString("StartsShell: true, ")
 	}
+	if p.StdinCommands != 0 {
+		fmt.Fprintf(b, "StdinCommands: %s, ", p.StdinCommands)
+	}
+	strs(b, "ShellEscapes", p.ShellEscapes)
 	str(b, "Shell", p.Shell)
 	if p.Zsh {
 		b.WriteString("Zsh: true, ")
