@@ -2446,6 +2446,9 @@ func (inv *invocation) stdinScript() {
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a program fed to it at run time, which cannot be identified", inv.text)))
+	case red.stdinFile == "/dev/null":
+		// An empty program: `bash < /dev/null` runs nothing.
+		w.add(w.part(inv.at, effects.Read, inv.prog, ""))
 	case red.stdinFile != "":
 		w.allKnown = false
 		if l := w.locate(red.stdinFile); l == locInside {
