@@ -2246,12 +2246,18 @@ func (inv *invocation) parallel(e *effects.Program, args []field) bool {
 // pathspecs classifies the pathspec operands of a git command that writes
 // them in the work tree, or deletes them ([effects.Program.Pathspecs]): a
 // rule-store member among them is refused (`git checkout main --
-// .vscode/settings.json`, SPEC §5.6), and so is a deletion outside the
-// workspace (`git clean -fdx ..`, §5.1). Revisions among the operands
-// resolve to names inside the workspace, which change nothing here.
+// .vscode/settings.json`, SPEC §5.6), and so are a deletion outside the
+// workspace (`git clean -fdx ..`, §5.1) and a write to the home directory
+// or a system path (`git restore ../.bashrc` from a repository in ~,
+// §5.2). Revisions among the operands resolve to names inside the
+// workspace, which change nothing here.
 func (inv *invocation) pathspecs() {
 	w := inv.w
 	deletes := slices.Contains(inv.classes, effects.Deletion)
+	// A flag that replaced the entry's effects with another's and left no
+	// history rewrite (`git restore --staged`, without `--worktree`) keeps
+	// the work tree as it is.
+	indexOnly := inv.replacing && !slices.Contains(inv.classes, effects.HistoryRewrite) && inv.has("-W", "--worktree") == nil
 	base := w.part(inv.at, effects.WriteOutside, inv.prog, "")
 	if deletes {
 		base = w.part(inv.at, effects.Deletion, inv.prog, inv.why)
@@ -2286,10 +2292,20 @@ func (inv *invocation) pathspecs() {
 				unknown()
 			case deletes:
 				inv.removeIn(base, p)
-			case w.locateChange(p) == locRuleStore:
-				part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
-				part.Refusal = effects.RuleStoreModification
-				w.add(part)
+			default:
+				switch w.locateChange(p) {
+				case locRuleStore:
+					part := w.part(inv.at, effects.WriteOutside, inv.prog, fmt.Sprintf("`%s` changes %s", inv.text, w.describe(p, locRuleStore)))
+					part.Refusal = effects.RuleStoreModification
+					w.add(part)
+				case locHome, locSystem, locDevice:
+					// A work tree above the workspace (dotfiles kept in
+					// git in ~): `git restore ../.bashrc` writes home,
+					// `git restore --staged` only the index.
+					if !indexOnly {
+						w.write(base, p, false)
+					}
+				}
 			}
 		}
 	}
