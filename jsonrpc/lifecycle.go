@@ -33,9 +33,9 @@ type InitializationOptions struct {
 	Held bool `json:"held,omitempty"`
 	// VerdictLine asks for each classify verdict's log line in the reply's
 	// `line` field instead of a `window/logMessage` before it: one message
-	// per verdict instead of two, which a Node client handles in about two
-	// thirds of the time (bench/jsonrpc). Verdicts of other processes still
-	// come as logMessages.
+	// per verdict instead of two, for the client to parse and dispatch
+	// (bench/jsonrpc). Verdicts of other processes still come as
+	// logMessages.
 	VerdictLine bool `json:"verdictLine,omitempty"`
 }
 
