@@ -49,7 +49,7 @@ type walker struct {
 	lcwd []string
 	// startCwd is the directory the agent runs the command in, as given:
 	// a verifier there runs the project's own code (see emitClass).
-	startCwd  string
+	startCwd string
 	// broadRoot is a workspace root given that is the filesystem root, the
 	// home directory or a directory holding it: it is not taken as a root
 	// (see init), and reasons about home and system paths say so.

@@ -40,12 +40,12 @@ type Program struct {
 	Operands Operands
 	// Skip is the number of leading operands that are not paths or commands:
 	// `timeout 5 CMD` skips 1; `ssh host CMD` skips 1; `chmod MODE FILE` skips 1.
-	Skip  int
+	Skip int
 	// SkipCode: the operands Skip passes over are code the program loads,
 	// each classified as a [CodePath] flag's value (`direnv exec DIR CMD`
 	// runs DIR's .envrc before CMD).
 	SkipCode bool
-	Flags []Flag
+	Flags    []Flag
 	// Subcommands are matched on the first operand. An entry may use both
 	// Subcommands and Operands: Operands applies when no subcommand matched
 	// and Other is empty.
