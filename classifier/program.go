@@ -469,6 +469,11 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 					inv.carryPerPath(e, args[i+1:])
 					return
 				}
+				if i+1 == len(args) && e.StartsShell {
+					// `distrobox enter box --`: no command, the shell.
+					inv.stdinScript()
+					return
+				}
 				inv.carry(args[i+1:], inv.red.input())
 				return
 			}
@@ -1478,7 +1483,7 @@ func (inv *invocation) stdinCommands(e *effects.Program) {
 		}
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		inv.opaqueHigh(fmt.Sprintf("the commands fed to %s at run time", inv.prog))
-	case red.stdinFile != "" && red.stdinFile != "/dev/null":
+	case red.stdinFile != "" && !red.stdinNull:
 		if l := w.locate(red.stdinFile); l != locInside && l != locRoot {
 			w.allKnown = false
 			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs the commands of %s, from outside the workspace", inv.text, red.stdinFile)))
@@ -1883,8 +1888,11 @@ func (inv *invocation) codePath(v field) {
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from a file only known at run time", inv.text)))
 		return
 	}
-	if rest, ok := strings.CutPrefix(v.value, "path:"); ok {
-		v.value = rest // a flake's local path (`nix develop path:/tmp/x`)
+	for _, local := range []string{"path:", "git+file://", "file://"} {
+		if rest, ok := strings.CutPrefix(v.value, local); ok {
+			v.value = rest // a local path (`nix develop path:/tmp/x`, `file:///tmp/x`)
+			break
+		}
 	}
 	if remoteCode(v.value) {
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` loads code from %s, fetched at run time", inv.text, v.value)))
@@ -2422,7 +2430,7 @@ func remoteCode(v string) bool {
 	}
 	switch strings.ToLower(scheme) {
 	case "http", "https", "ftp", "npm", "jsr", "git", "git+https", "git+http", "git+ssh", "github", "gitlab", "sourcehut",
-		"hg+https", "tarball+https", "file+https", "data", "blob":
+		"hg+https", "hg+http", "tarball+https", "tarball+http", "file+https", "file+http", "data", "blob":
 		return true
 	}
 	return false
@@ -2446,7 +2454,7 @@ func (inv *invocation) stdinScript() {
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a program fed to it at run time, which cannot be identified", inv.text)))
-	case red.stdinFile == "/dev/null":
+	case red.stdinNull:
 		// An empty program: `bash < /dev/null` runs nothing.
 		w.add(w.part(inv.at, effects.Read, inv.prog, ""))
 	case red.stdinFile != "":

@@ -3,6 +3,7 @@ package classifier
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -261,9 +262,14 @@ func (w *walker) init(src string, opts Options) {
 
 // tooBroad reports whether the workspace root r (absolute, in the
 // classifier's spelling) is the filesystem root, a drive's root on
-// Windows, the home directory or a directory that holds it.
+// Windows, a system root itself (`/etc`, `/usr`: a project below one, as
+// /opt/app, stays a workspace), the home directory or a directory that
+// holds it.
 func (w *walker) tooBroad(r string) bool {
 	if r == "/" || w.opts.Platform == Windows && dirOf(r) == "/" {
+		return true
+	}
+	if w.opts.Platform != Windows && slices.ContainsFunc(systemRoots, func(s string) bool { return w.same(r, s) }) {
 		return true
 	}
 	h := w.opts.Home
@@ -440,8 +446,16 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 	red := w.redirects(s.Redirs, depth)
 	w.hookContent, w.hookFromDoc = nil, false
 	switch {
+	case red.hasInput() && in == stdinPipe && w.zsh():
+		// zsh reads the pipe too, after the redirection (MULTIOS):
+		// `echo 'rm -rf ~' | bash < /dev/null` runs the pipe.
+		if red.stdinNull {
+			red = redirInfo{stdin: stdinPipe, wrote: red.wrote}
+		} else {
+			red = red.atRunTime()
+		}
 	case red.hasInput():
-		// a redirection overrides the pipe
+		// a redirection overrides the pipe (bash, sh)
 	case in == stdinPipe:
 		red.stdin = in
 	case w.input != nil:
@@ -483,10 +497,19 @@ type redirInfo struct {
 	stdin     stdinKind
 	stdinFile string  // absolute path read as stdin, "" if none or unknown
 	stdinDyn  bool    // stdin comes from a file we cannot name, or a process substitution
+	stdinNull bool    // stdin is /dev/null as written: an empty input
 	script    *string // literal here-doc or here-string body
 	scriptDyn bool    // here-doc body with expansions
 	scriptAt  syntax.Node
 	wrote     bool
+}
+
+// atRunTime is r with its stdin only known at run time: several sources
+// read in turn (zsh's MULTIOS), one of them dynamic.
+func (r redirInfo) atRunTime() redirInfo {
+	r.stdinDyn, r.scriptDyn = true, true
+	r.script, r.stdinFile, r.stdinNull = nil, "", false
+	return r
 }
 
 // hasInput reports whether the redirections or the pipe give stdin.
@@ -535,6 +558,15 @@ func (w *walker) redirects(rs []*syntax.Redirect, depth int) redirInfo {
 			// substitutions walked, but not stdin.
 			prev.wrote = info.wrote
 			info = prev
+		} else if w.zsh() && prev.hasInput() && !prev.stdinNull && !dupOfStdin(r) {
+			// zsh reads every redirection of stdin in turn (MULTIOS, on
+			// by default): `bash <<<ls </tmp/x` runs both.
+			if !info.stdinNull {
+				info = info.atRunTime()
+			} else {
+				prev.wrote = info.wrote
+				info = prev
+			}
 		}
 	}
 	return info
@@ -588,12 +620,19 @@ func (w *walker) redirect(r *syntax.Redirect, info *redirInfo, depth int) {
 			info.stdinDyn = true
 			return
 		}
+		if ownInput(f.fields[0].value) {
+			// `< /dev/stdin`, `< /dev/fd/0`: the command's own input,
+			// which resolving here would take for the gate's.
+			info.stdinDyn = true
+			return
+		}
 		w.netRedirect(r, f.fields[0].value)
 		p := w.resolve(f.fields[0].value, f.fields[0].glob)
 		w.noteRead(r, f.fields[0].value, p)
 		w.noteReadField(r, f.fields[0]) // a glob: `< ~/.env*`
 		if len(p) == 1 && p[0] != "" {
 			info.stdinFile = p[0]
+			info.stdinNull = !f.fields[0].glob && path.Clean(f.fields[0].value) == "/dev/null"
 		} else {
 			info.stdinDyn = true
 		}
@@ -639,6 +678,19 @@ func (w *walker) redirect(r *syntax.Redirect, info *redirInfo, depth int) {
 	}
 }
 
+// ownInput reports whether v names a process's own descriptors (/dev/stdin,
+// /dev/fd/N, /proc/self/fd/N): what it is depends on the process reading
+// it, not on anything the gate can resolve.
+func ownInput(v string) bool {
+	v = path.Clean(v)
+	switch {
+	case v == "/dev/stdin", strings.HasPrefix(v, "/dev/fd/"), v == "/dev/fd",
+		strings.HasPrefix(v, "/proc/self/"), strings.HasPrefix(v, "/proc/thread-self/"):
+		return true
+	}
+	return false
+}
+
 // dupOfStdin reports whether r duplicates descriptor 0 onto itself
 // (`<&0`), which changes nothing.
 func dupOfStdin(r *syntax.Redirect) bool {
@@ -646,7 +698,7 @@ func dupOfStdin(r *syntax.Redirect) bool {
 		return false
 	}
 	lit := r.Word.Lit()
-	return lit == "0"
+	return lit == "0" || lit == "0-" // `<&0-` moves descriptor 0 onto itself
 }
 
 // execOnly reports whether c is `exec` with no command: its redirections
@@ -663,8 +715,8 @@ func (w *walker) execOnly(c *syntax.CallExpr) bool {
 // input redirection (`<`, `<>`, here-documents, `<&N`) of no descriptor or
 // of 0, or `0>&N`. `{name}<f` opens a new descriptor.
 func stdinRedirect(r *syntax.Redirect) bool {
-	if r.N != nil && r.N.Value != "0" {
-		return false
+	if r.N != nil && (r.N.Value == "" || strings.Trim(r.N.Value, "0") != "") {
+		return false // `00<` is descriptor 0 too (bash; in zsh `00` is a word and `<` stdin)
 	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -1030,15 +1082,18 @@ type cwdState struct {
 	cwd, lcwd           []string
 	dirStack, ldirStack [][]string
 	stackUncertain      bool
+	// execInput is the shell's stdin set by `exec < FILE`: like the
+	// directory, a subshell's, a pipeline element's or a job's stays there.
+	execInput *redirInfo
 }
 
 func (w *walker) saveCwd() cwdState {
-	return cwdState{w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain}
+	return cwdState{w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain, w.execInput}
 }
 
 // restoreCwd makes s the shell's state, as after a success.
 func (w *walker) restoreCwd(s cwdState) {
-	w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain = s.cwd, s.lcwd, s.dirStack, s.ldirStack, s.stackUncertain
+	w.cwd, w.lcwd, w.dirStack, w.ldirStack, w.stackUncertain, w.execInput = s.cwd, s.lcwd, s.dirStack, s.ldirStack, s.stackUncertain, s.execInput
 	w.fail = failAsOK
 }
 
@@ -1103,7 +1158,7 @@ func (w *walker) negate() {
 
 // sameState reports whether a and b are the same state.
 func sameState(a, b cwdState) bool {
-	if a.stackUncertain != b.stackUncertain || !slices.Equal(a.cwd, b.cwd) || !slices.Equal(a.lcwd, b.lcwd) ||
+	if a.stackUncertain != b.stackUncertain || a.execInput != b.execInput || !slices.Equal(a.cwd, b.cwd) || !slices.Equal(a.lcwd, b.lcwd) ||
 		len(a.dirStack) != len(b.dirStack) || len(a.ldirStack) != len(b.ldirStack) {
 		return false
 	}
@@ -1123,7 +1178,8 @@ func unionState(a, b cwdState) cwdState {
 		return a
 	}
 	u := cwdState{cwd: unionDirs(a.cwd, b.cwd), lcwd: unionDirs(a.lcwd, b.lcwd),
-		stackUncertain: a.stackUncertain || b.stackUncertain || len(a.dirStack) != len(b.dirStack)}
+		stackUncertain: a.stackUncertain || b.stackUncertain || len(a.dirStack) != len(b.dirStack),
+		execInput:      unionInput(a.execInput, b.execInput)}
 	n := max(len(a.dirStack), len(b.dirStack))
 	u.dirStack, u.ldirStack = make([][]string, n), make([][]string, n)
 	for i := range n {
@@ -1137,6 +1193,27 @@ func unionState(a, b cwdState) cwdState {
 		u.dirStack[i], u.ldirStack[i] = unionDirs(x, y), unionDirs(lx, ly)
 	}
 	return u
+}
+
+// unionInput is the shell's stdin after either of two paths set it (`if X;
+// then exec < f; fi`): the same, the caller's where the other path made it
+// empty (an interpreter then reads the terminal, the worse), else only
+// known at run time.
+func unionInput(a, b *redirInfo) *redirInfo {
+	switch {
+	case a == b:
+		return a
+	case a == nil && b.stdinNull, b == nil && a.stdinNull:
+		return nil
+	}
+	var u redirInfo
+	if a != nil {
+		u = *a
+	} else {
+		u = *b
+	}
+	u = u.atRunTime()
+	return &u
 }
 
 // subState reports whether every candidate of a is one of b's (the stacks

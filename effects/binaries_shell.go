@@ -354,15 +354,14 @@ var shellPrograms = []Program{
 			rsub("version", "devbox version"),
 		},
 		Examples: ex("devbox"), NotExamples: ex("devbox run rm -rf ~", "devbox shell")},
-	{Name: "distrobox-enter", Effects: fx(Read), Operands: Command,
-		Skip: 1, Flags: distroboxEnterFlags, StartsShell: true,
+	{Name: "distrobox-enter", Effects: fx(Read), Flags: distroboxEnterFlags, StartsShell: true,
 		SingleDashLong: true, Why: "distrobox-enter runs the command in a container that shares the home directory",
 		Examples: ex("distrobox-enter -n box -- ls", "distrobox-enter box -- ls"), NotExamples: ex("distrobox-enter -- rm -rf ~", "distrobox-enter box -- rm -rf ~", "distrobox-enter box -e rm -rf ~")},
 	{Name: "distrobox", Effects: fx(Read), Other: fx(SystemChange),
 		Subcommands: []Program{
-			{Name: "enter", Effects: fx(Read), Operands: Command, Skip: 1, Flags: distroboxEnterFlags, StartsShell: true,
+			{Name: "enter", Effects: fx(Read), Flags: distroboxEnterFlags, StartsShell: true,
 				SingleDashLong: true, Why: "distrobox enter runs the command in a container that shares the home directory",
-				Examples: ex("distrobox enter -n box -- ls", "distrobox enter box -- ls", "distrobox enter box ls")},
+				Examples: ex("distrobox enter -n box -- ls", "distrobox enter box -- ls")},
 			rsub("list", "distrobox list"),
 		},
 		Examples: ex("distrobox"), NotExamples: ex("distrobox enter -n box -- rm -rf ~", "distrobox enter box -- rm -rf ~", "distrobox enter box --exec rm -rf ~", "distrobox create x")},
@@ -408,7 +407,8 @@ var shellPrograms = []Program{
 }
 
 // distroboxEnterFlags: `--`, `-e` and `--exec` end distrobox-enter's options,
-// and the rest is the command; a word before them is the container's name.
+// and the rest is the command (with nothing after them, the login shell);
+// every bare word is the container's name, never a command.
 var distroboxEnterFlags = fl(arg("-n", "--name", "-a", "--additional-flags"),
 	Flag{Names: names("-T", "-H", "--no-tty", "-nw", "--no-workdir", "-r", "--root", "-d", "--dry-run", "-v", "--verbose", "--clean-path")},
 	Flag{Names: names("--", "-e", "--exec"), Carries: true})

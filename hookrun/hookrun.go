@@ -406,10 +406,11 @@ var TestPolicyFile = func() string { return "" }
 // only a test build moves it ([TestPolicyFile]).
 func SettingsEnv() settings.Env {
 	env := settings.EnvFrom(runtime.GOOS, os.Getenv)
-	if env.Home == "" {
-		// An agent that starts its hooks without HOME: the account's home
-		// directory, as the shell's ~ would be (nothing is derived as a
-		// workspace while the home directory is unknown).
+	if !filepath.IsAbs(env.Home) {
+		// An agent that starts its hooks without HOME (or with a relative
+		// one): the account's home directory, as the shell's ~ would be
+		// (nothing is derived as a workspace while it is unknown).
+		env.Home = ""
 		if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
 			env.Home = u.HomeDir
 		}

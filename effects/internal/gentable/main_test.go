@@ -5,7 +5,7 @@ package main
 import (
 	"bytes"
 	"reflect"
-	"strings"
+	"regexp"
 	"testing"
 
 	"github.com/ml-ai/command-safety/effects"
@@ -35,7 +35,8 @@ func TestEveryFieldWritten(t *testing.T) {
 		var b bytes.Buffer
 		tc.write(&b, v)
 		for i := 0; i < typ.NumField(); i++ {
-			if f := typ.Field(i); f.IsExported() && !strings.Contains(b.String(), f.Name+":") {
+			// `\bShell:` is not found in `StartsShell:`.
+			if f := typ.Field(i); f.IsExported() && !regexp.MustCompile(`\b`+f.Name+`:`).MatchString(b.String()) {
 				t.Errorf("%s.%s is not written by the generator", typ.Name(), f.Name)
 			}
 		}
