@@ -1371,6 +1371,8 @@ func (inv *invocation) ssh(e *effects.Program, args []field) bool {
 // literal here-doc is parsed there; anything else is only known at run time.
 func (inv *invocation) fedShell() {
 	switch red := inv.red; {
+	case red.stdinNull:
+		// `wsl < /dev/null`: an empty program, as for a local shell.
 	case red.script != nil && !red.scriptDyn:
 		inv.remoteArgv([]field{{value: *red.script}})
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe || red.stdinFile != "":
