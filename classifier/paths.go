@@ -369,7 +369,12 @@ func (w *walker) roots() []string {
 			continue
 		}
 		// A root that is a link to the home directory is as broad as it.
-		if p := w.evalPrefix(r); !w.tooBroad(p) && !w.holdsPhysicalHome(p) {
+		// The home directory as given and as its links resolve.
+		home := w.opts.Home
+		if home != "" {
+			home = w.evalPrefix(home)
+		}
+		if p := w.evalPrefix(r); !w.tooBroad(p, w.opts.Home) && !w.tooBroad(p, home) {
 			w.physRoots = append(w.physRoots, p)
 		} else {
 			w.broadRoot = r

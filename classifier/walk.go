@@ -240,7 +240,7 @@ func (w *walker) init(src string, opts Options) {
 	w.broadRoot = ""
 	for i, r := range opts.Workspaces {
 		w.opts.Workspaces[i] = w.absPath(r)
-		if a := w.opts.Workspaces[i]; a != "" && w.tooBroad(a) {
+		if a := w.opts.Workspaces[i]; a != "" && w.tooBroad(a, w.opts.Home) {
 			// `/`, `~` or `/home` as a workspace would make every write to
 			// the home directory or the system "inside" (SPEC §5.2 protects
 			// them): such a root is skipped, as one that cannot be placed is.
@@ -264,26 +264,16 @@ func (w *walker) init(src string, opts Options) {
 // classifier's spelling) is the filesystem root, a drive's root on
 // Windows, a system root itself (`/etc`, `/usr`: a project below one, as
 // /opt/app, stays a workspace), the home directory or a directory that
-// holds it.
-func (w *walker) tooBroad(r string) bool {
+// holds it: home is the home directory as given, or for a root whose
+// links are resolved, as they resolve it.
+func (w *walker) tooBroad(r, home string) bool {
 	if r == "/" || w.opts.Platform == Windows && dirOf(r) == "/" {
 		return true
 	}
 	if w.opts.Platform != Windows && slices.ContainsFunc(systemRoots, func(s string) bool { return w.same(r, s) }) {
 		return true
 	}
-	h := w.opts.Home
-	return h != "" && (w.same(r, h) || w.under(h, r))
-}
-
-// holdsPhysicalHome reports whether the physical root p is the home
-// directory, as links resolve it, or holds it.
-func (w *walker) holdsPhysicalHome(p string) bool {
-	if w.opts.Home == "" {
-		return false
-	}
-	h := w.evalPrefix(w.opts.Home)
-	return w.same(p, h) || w.under(h, p)
+	return home != "" && (w.same(r, home) || w.under(home, r))
 }
 
 // release gives w back to [walkers], zero but for its scratch space, as
