@@ -98,6 +98,15 @@ if ! go test -run '^$' -bench . -benchtime 1x ./... >"$bench_log" 2>&1; then
 fi
 rm -f "$bench_log"
 
+step "benchmark scripts run (bench/jsonrpc, briefly: they must work, figures are in README.md)"
+bench_bin=$(mktemp -d)
+go build -o "$bench_bin/command-safety" ./cmd/command-safety
+(cd bench/jsonrpc && npm ci --no-audit --no-fund >/dev/null &&
+  node classify.js --bin "$bench_bin/command-safety" --n 200 --warmup 20 --fsyncs 20 >/dev/null &&
+  node classify.js --bin "$bench_bin/command-safety" --n 200 --warmup 20 --fsyncs 20 --log-messages --concurrency 8 >/dev/null &&
+  node rss.js --bin "$bench_bin/command-safety" --minutes 0.05 >/dev/null)
+rm -rf "$bench_bin"
+
 if [ -f extension/package.json ]; then
   step "extension: npm ci and unit tests"
   (cd extension && npm ci --no-audit --no-fund && npm test)
