@@ -1461,8 +1461,7 @@ func (inv *invocation) applyFlag(h flagHit) {
 // rm -rf ~'`). Its operands after the first are scanned for shell escapes
 // too (`sqlite3 app.db '.shell rm -rf ~'`).
 func (inv *invocation) stdinCommands(e *effects.Program) {
-	w := inv.w
-	if len(e.ShellEscapes) > 0 && len(inv.operands) > 1 {
+	if len(e.Escapes) > 0 && len(inv.operands) > 1 {
 		for _, o := range inv.operands[1:] {
 			inv.replCommands(e, o)
 		}
@@ -1484,10 +1483,18 @@ func (inv *invocation) stdinCommands(e *effects.Program) {
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		inv.opaqueHigh(fmt.Sprintf("the commands fed to %s at run time", inv.prog))
 	case red.stdinFile != "" && !red.stdinNull:
-		if l := w.locate(red.stdinFile); l != locInside && l != locRoot {
-			w.allKnown = false
-			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs the commands of %s, from outside the workspace", inv.text, red.stdinFile)))
-		}
+		inv.commandsFrom(red.stdinFile)
+	}
+}
+
+// commandsFrom classifies the commands of the program's own language it
+// reads from file path (stdin, `.read FILE`, `\\i FILE`): from outside the
+// workspace they cannot be identified.
+func (inv *invocation) commandsFrom(path string) {
+	w := inv.w
+	if l := w.locate(path); l != locInside && l != locRoot {
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs the commands of %s, from outside the workspace", inv.text, path)))
 	}
 }
 
@@ -1504,28 +1511,195 @@ func (inv *invocation) debuggerCommand(val field) {
 }
 
 // replCommands classifies a [effects.ReplCommands] value of entry e: a line
-// that starts with one of its [effects.Program.ShellEscapes] runs the rest
-// of the line in a shell; the rest is the client's language, not analysed.
+// holding one of its [effects.Program.Escapes] is classified as what the
+// escape runs, writes or reads; the rest is the client's language, not
+// analysed.
 func (inv *invocation) replCommands(e *effects.Program, val field) {
-	if val.dynamic || e == nil {
+	if val.dynamic || e == nil || len(e.Escapes) == 0 {
 		return
 	}
 	for _, line := range strings.Split(val.value, "\n") {
-		line = strings.TrimSpace(line)
-		for _, esc := range e.ShellEscapes {
-			code, ok := strings.CutPrefix(line, esc)
-			if !ok || code != "" && !strings.ContainsAny(code[:1], " \t") && !strings.HasPrefix(esc, "\\") {
-				continue // `.systemx` is no escape; psql's `\!rm` is
-			}
-			w := inv.w
-			w.allKnown = false
-			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run shell code", brief(inv.text), inv.prog)))
-			ctx := inv.carried()
-			ctx.dialect = Sh
-			inv.shellCode(code, inv.at, ctx)
-			break
+		for _, hit := range escapeHits(e.Escapes, line) {
+			inv.replEscape(hit.esc, hit.rest)
 		}
 	}
+}
+
+// escapeHit is an escape found in a line of a client's language, with the
+// rest of the line after its name.
+type escapeHit struct {
+	esc  *effects.Escape
+	rest string
+}
+
+// escapeHits finds the escapes of a line: the command at its start, and
+// every backslash command in it (psql and mysql run `select 1 \g |cmd` and
+// `select 1; \! cmd` as well). A name matches an escape as a whole, or as
+// a prefix of it the client takes ([effects.Escape.Abbrev]).
+func escapeHits(escs []effects.Escape, line string) []escapeHit {
+	line = strings.TrimSpace(line)
+	var hits []escapeHit
+	for p := 0; p < len(line); p++ {
+		if p > 0 && line[p] != '\\' {
+			continue
+		}
+		var name string
+		if line[p] == '\\' {
+			n := p + 1
+			for n < len(line) && (isWordByte(line[n])) {
+				n++
+			}
+			if n == p+1 && n < len(line) {
+				n++ // a one-character command: \! or \.
+			}
+			name = line[p:n]
+		} else {
+			name, _, _ = strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+		}
+		for i := range escs {
+			if escapeNamed(&escs[i], name) {
+				hits = append(hits, escapeHit{esc: &escs[i], rest: strings.TrimSpace(line[p+len(name):])})
+				break
+			}
+		}
+	}
+	return hits
+}
+
+// isWordByte reports whether b may continue a backslash command's name.
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// escapeNamed reports whether a command typed as name is escape e.
+func escapeNamed(e *effects.Escape, name string) bool {
+	full, typed := e.Name, name
+	if e.Fold {
+		full, typed = strings.ToLower(full), strings.ToLower(typed)
+	}
+	return typed == full || e.Abbrev > 0 && len(typed) >= e.Abbrev && strings.HasPrefix(full, typed)
+}
+
+// replEscape classifies escape e with the rest of its line.
+func (inv *invocation) replEscape(e *effects.Escape, rest string) {
+	w := inv.w
+	if e.After != "" {
+		i := indexWordFold(rest, e.After)
+		if i < 0 {
+			return
+		}
+		rest = strings.TrimSpace(rest[i+len(e.After):])
+		if word := replWords(rest); len(word) > 0 {
+			rest = word[0] // the quoted command of `program 'CMD'`
+		}
+	}
+	if e.Pipe {
+		if word := replWords(rest); len(word) > 0 && strings.HasPrefix(word[0], "|") {
+			if strings.HasPrefix(rest, "|") {
+				rest = rest[1:] // unquoted: the whole rest, whatever the client splits
+			} else {
+				rest = word[0][1:]
+			}
+			inv.replShell(rest)
+			if e.Arg == effects.ReplCommands {
+				inv.opaqueHigh(fmt.Sprintf("the commands a shell command feeds %s", inv.prog))
+			}
+			return
+		}
+	}
+	switch e.Arg {
+	case effects.ShellCode:
+		inv.replShell(rest)
+	case effects.WritePath, effects.ReadPath, effects.CodePath, effects.ReplCommands:
+		for _, word := range replWords(rest) {
+			if word == "" || strings.HasPrefix(word, "-") {
+				continue // an option (`.once -x`, `.open --new`)
+			}
+			if w.opts.Home != "" && (word == "~" || strings.HasPrefix(word, "~/")) {
+				word = w.opts.Home + word[1:] // psql expands it; taken as expanded wherever
+			}
+			val := field{value: word}
+			switch e.Arg {
+			case effects.WritePath:
+				inv.writeValue(val)
+			case effects.ReadPath:
+				w.noteReadValue(inv.at, word, false)
+			case effects.ReplCommands:
+				ps := w.resolveIn(word, false, inv.dirs)
+				if len(ps) != 1 || ps[0] == "" {
+					inv.opaqueHigh(fmt.Sprintf("the commands of %s, a file only known at run time", word))
+					continue
+				}
+				inv.commandsFrom(ps[0])
+			default:
+				inv.codePath(val)
+			}
+		}
+	}
+}
+
+// replShell classifies code a client's escape runs in a shell.
+func (inv *invocation) replShell(code string) {
+	w := inv.w
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run shell code", brief(inv.text), inv.prog)))
+	ctx := inv.carried()
+	ctx.dialect = Sh
+	inv.shellCode(code, inv.at, ctx)
+}
+
+// replWords splits the arguments of a client's command as its lexer does:
+// at blanks, with '...' and "..." quoting (two single quotes inside single
+// quotes are one, as in SQL).
+func replWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '"':
+			in = true
+			j := i + 1
+			for ; j < len(s); j++ {
+				if s[j] == c {
+					if c == '\'' && j+1 < len(s) && s[j+1] == '\'' {
+						cur.WriteByte(c)
+						j++
+						continue
+					}
+					break
+				}
+				cur.WriteByte(s[j])
+			}
+			i = j
+		case c == ' ' || c == '\t':
+			if in || cur.Len() > 0 {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			in = false
+		default:
+			in = true
+			cur.WriteByte(c)
+		}
+	}
+	if in || cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// indexWordFold is the index of word in s as a whole word, whatever its
+// case, or -1.
+func indexWordFold(s, word string) int {
+	for j := 0; j+len(word) <= len(s); j++ {
+		end := j + len(word)
+		if strings.EqualFold(s[j:end], word) && (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return j
+		}
+	}
+	return -1
 }
 
 // uploadVerbs are the commands of file-transfer clients (ftp, lftp, sftp,
@@ -1578,19 +1752,24 @@ func falseValue(v string) bool {
 // -o out`), once every flag is known: a ReadOnly flag (`ssh-keygen -f key
 // -l` fingerprints the key) makes them files read.
 func (inv *invocation) writeFlagValues() {
-	w := inv.w
 	vals := inv.flagWrites
 	inv.flagWrites = nil
 	if inv.readOnly {
 		return
 	}
 	for _, val := range vals {
-		if val.dynamic {
-			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
-		} else if !harmlessDevice(val.value) && val.value != "-" {
-			for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
-				w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
-			}
+		inv.writeValue(val)
+	}
+}
+
+// writeValue records the write of a file named by val.
+func (inv *invocation) writeValue(val field) {
+	w := inv.w
+	if val.dynamic {
+		w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+	} else if !harmlessDevice(val.value) && val.value != "-" {
+		for _, p := range w.resolveIn(val.value, val.glob, inv.dirs) {
+			w.write(w.part(inv.at, effects.WriteOutside, inv.prog, ""), p, p == "")
 		}
 	}
 }

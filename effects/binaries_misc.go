@@ -123,11 +123,11 @@ var miscPrograms = []Program{
 	// or an outside file feeds them cannot be identified.
 	{Name: "mongosh", Aliases: names("mariadb", "mongo", "mysql", "psql"), Effects: fx(Network, SystemChange, OpaqueMedium), VersionOnly: names("--version", "-V"),
 		Why:           "psql, mysql and the other database clients run statements against a database server, and their shell escapes",
-		StdinCommands: ReplCommands, ShellEscapes: names("\\!", "system"),
+		StdinCommands: ReplCommands, Escapes: sqlClientEscapes,
 		Flags: fl(arg("-h", "--host", "-p", "--port", "-U", "--username", "-u", "--user", "-d", "--dbname", "-D", "--database", "-a", "-n"), rpath("-f", "--file"), wpath("-o", "--output", "-L", "--log-file"),
 			Flag{Names: names("-c", "--command", "-e", "--execute", "--eval"), Value: ReplCommands}),
 		Examples:    ex("psql -h db -U app -c 'select 1'", "mysql -e 'show databases'"),
-		NotExamples: ex("psql -c '\\! rm -rf ~'", "mysql -e 'system rm -rf ~'", "psql app < /tmp/dump.sql")},
+		NotExamples: ex("psql -c '\\! rm -rf ~'", "mysql -e 'system rm -rf ~'", "psql app < /tmp/dump.sql", "psql -c '\\o |rm -rf ~'", "mysql -e 'pager rm -rf ~'", "psql -c '\\i /tmp/x.sql'")},
 	// redis-cli's commands are the server's: none runs a local program.
 	{Name: "redis-cli", Effects: fx(Network, SystemChange, OpaqueMedium), VersionOnly: names("--version", "-V"),
 		Why:      "redis-cli runs commands against a Redis server",
@@ -285,4 +285,35 @@ var miscPrograms = []Program{
 	{Name: "xattr", Effects: fx(Read), Operands: ReadPaths,
 		Flags:    fl(Flag{Names: names("-d", "-c", "-w", "-r"), Effects: fx(WriteInside), Why: "xattr -d changes the extended attributes of files", Examples: ex("xattr -d com.apple.quarantine app.zip")}),
 		Examples: ex("xattr -l a.zip")},
+}
+
+// sqlClientEscapes are the client commands of psql and mysql (one entry for
+// both, so each counts the other's too) that reach past the server: psql's
+// backslash commands `\!` (a shell), `\o`, `\g`, `\w` (a file written, or
+// `|CMD` a shell command the output goes to), `\i` (a script run) and
+// `\copy ... program 'CMD'`; mysql's `system`, `pager` (the output piped to
+// a shell command), `tee` and `source`, long forms in any case. SQL's own
+// `COPY ... TO PROGRAM 'CMD'` runs CMD on the server's host, which may be
+// this one.
+var sqlClientEscapes = []Escape{
+	{Name: "\\!", Arg: ShellCode},
+	{Name: "system", Fold: true, Arg: ShellCode},
+	{Name: "pager", Fold: true, Arg: ShellCode},
+	{Name: "\\P", Arg: ShellCode},
+	{Name: "\\o", Arg: WritePath, Pipe: true},
+	{Name: "\\out", Arg: WritePath, Pipe: true},
+	{Name: "\\g", Arg: WritePath, Pipe: true},
+	{Name: "\\gx", Arg: WritePath, Pipe: true},
+	{Name: "\\w", Arg: WritePath, Pipe: true},
+	{Name: "\\write", Arg: WritePath, Pipe: true},
+	{Name: "tee", Fold: true, Arg: WritePath},
+	{Name: "\\T", Arg: WritePath},
+	{Name: "\\i", Arg: ReplCommands},
+	{Name: "\\include", Arg: ReplCommands},
+	{Name: "\\ir", Arg: ReplCommands},
+	{Name: "\\include_relative", Arg: ReplCommands},
+	{Name: "source", Fold: true, Arg: ReplCommands},
+	{Name: "\\.", Arg: ReplCommands},
+	{Name: "\\copy", After: "program", Arg: ShellCode},
+	{Name: "copy", Fold: true, After: "program", Arg: ShellCode},
 }

@@ -143,7 +143,7 @@ var textTools = []Program{
 	// sqlite3 -readonly opens it read-only; what the SQL does stays opaque.
 	{Name: "duckdb", Effects: fx(WriteInside, OpaqueMedium), Operands: WritePaths,
 		Why:           "duckdb runs SQL on the database it is given, and can attach SQLite files",
-		StdinCommands: ReplCommands, ShellEscapes: names(".shell", ".system"),
+		StdinCommands: ReplCommands, Escapes: sqliteEscapes,
 		Flags: fl(arg("-separator", "-newline", "-nullvalue"), rpath("-init"), Flag{Names: names("-c", "-s", "-cmd"), Value: ReplCommands},
 			Flag{Names: names("-readonly"), Replace: true, ReadOnly: true, Effects: fx(Read, OpaqueMedium),
 				Why: "duckdb -readonly opens the database read-only, but the SQL is not analysed", Examples: ex("duckdb -readonly data.duckdb -c 'select 1'")}),
@@ -162,7 +162,7 @@ var textTools = []Program{
 		Examples: ex("sqlite-utils tables app.db")},
 	{Name: "sqlite3", Aliases: names("sqlite"), Effects: fx(WriteInside, OpaqueMedium), Operands: WritePaths, VersionOnly: names("-version", "--version"),
 		Why:           "sqlite3 opens the database it is given for writing and runs SQL and dot-commands such as .shell on it",
-		StdinCommands: ReplCommands, ShellEscapes: names(".shell", ".system"),
+		StdinCommands: ReplCommands, Escapes: sqliteEscapes,
 		Flags: fl(arg("-separator", "-newline", "-nullvalue", "-vfs", "-mmap", "-pagecache", "-lookaside", "-maxsize"), rpath("-init"), Flag{Names: names("-cmd"), Value: ReplCommands},
 			Flag{Names: names("-readonly", "--readonly"), Replace: true, ReadOnly: true, Effects: fx(Read, OpaqueMedium),
 				Why:      "sqlite3 -readonly opens the database read-only, but its dot-commands (.shell, .open, .output) still run programs and write files",
@@ -171,7 +171,7 @@ var textTools = []Program{
 		URIOperands:    true,
 		Examples:       ex("sqlite3 app.db 'select 1'", "sqlite3 'file:app.db?mode=rw' 'delete from t'"),
 		NotExamples: ex("sqlite3 -readonly app.db .tables", "sqlite3 /tmp/x.db 'select 1'", "sqlite3 'file:/tmp/x.db?cache=shared' 'select 1'",
-			"sqlite3 app.db '.shell rm -rf ~'", "sqlite3 app.db < /tmp/q.sql")},
+			"sqlite3 app.db '.shell rm -rf ~'", "sqlite3 app.db < /tmp/q.sql", "sqlite3 app.db '.sys rm -rf ~'", "sqlite3 app.db '.once |rm -rf ~'", "sqlite3 app.db '.read /tmp/q.sql'")},
 	{Name: "strings", Effects: fx(Read), Operands: ReadPaths, Flags: fl(arg("-n", "--bytes", "-t", "--radix", "-e", "--encoding", "-s", "--output-separator")),
 		Examples: ex("strings -n 8 a.bin")},
 	ro("tput", "tput cols"),
@@ -198,4 +198,24 @@ var textTools = []Program{
 			Flag{Names: names("-i", "--inplace"), Effects: fx(WriteInside), InPlace: true, Why: "yq -i rewrites the file in place", Examples: ex("yq -i '.a = 1' a.yaml")},
 			Flag{Names: names("-s", "--split-exp"), Value: Arg, Effects: fx(WriteInside), Why: "yq -s writes one file per document", Examples: ex("yq -s '.name' all.yaml")}),
 		Examples: ex("yq '.spec' deploy.yaml", "yq -o json a.yaml")},
+}
+
+// sqliteEscapes are the dot-commands of sqlite3's shell (and duckdb's, made
+// from it) that reach past the database. The shell takes any prefix of a
+// dot-command's name and runs the first command, in its own order, that it
+// begins: `.sys` is `.system`, `.o` is `.once`. Abbrev is set so that every
+// prefix one of these could be counts as it (`.sh` is `.sha3sum` before
+// `.shell` in sqlite 3.45: counting it as `.shell` errs towards asking).
+var sqliteEscapes = []Escape{
+	{Name: ".shell", Abbrev: 3, Arg: ShellCode},
+	{Name: ".system", Abbrev: 3, Arg: ShellCode},
+	{Name: ".once", Abbrev: 2, Arg: WritePath, Pipe: true},
+	{Name: ".output", Abbrev: 2, Arg: WritePath, Pipe: true},
+	{Name: ".open", Abbrev: 3, Arg: WritePath},
+	{Name: ".backup", Abbrev: 2, Arg: WritePath},
+	{Name: ".save", Abbrev: 3, Arg: WritePath},
+	{Name: ".load", Abbrev: 3, Arg: CodePath},
+	{Name: ".log", Abbrev: 4, Arg: WritePath},
+	{Name: ".read", Abbrev: 3, Arg: ReplCommands, Pipe: true},
+	{Name: ".import", Abbrev: 2, Arg: ReadPath, Pipe: true},
 }

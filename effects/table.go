@@ -179,7 +179,7 @@ type Program struct {
 	StartsShell bool
 	// StdinCommands: the program reads commands in this language from
 	// stdin (a database client, a debugger, a file-transfer client), and
-	// the language can run programs ([Program.ShellEscapes], gdb's `shell
+	// the language can run programs ([Program.Escapes], gdb's `shell
 	// CMD`, ftp's `!CMD`). Commands fed by a pipe, a file outside the
 	// workspace or an input only known at run time cannot be identified
 	// (opaque-high, SPEC §3 rule 12: `echo '.shell rm -rf ~' | sqlite3`,
@@ -187,12 +187,12 @@ type Program struct {
 	// value of this kind (`gdb <<< 'shell rm -rf ~'`); `< /dev/null`
 	// feeds nothing. [NoValue] for the others.
 	StdinCommands Value
-	// ShellEscapes are the commands of the program's own language that run
-	// the rest of their line in a shell (sqlite3's `.shell` and `.system`,
-	// psql's `\!`, mysql's `system`): in its [ReplCommands] values, its
-	// operands after the first and a literal stdin, such a line is
-	// classified as `sh -c` is.
-	ShellEscapes []string
+	// Escapes are the commands of the program's own language that reach
+	// past it ([Escape]: sqlite3's `.shell` and `.output`, psql's `\!` and
+	// `\o`, mysql's `system` and `pager`): in its [ReplCommands] values,
+	// its operands after the first and a literal stdin, such a line is
+	// classified as what it runs or writes.
+	Escapes []Escape
 	// Shell, for a shell (SpecialShell): the dialect it reads code in,
 	// "bash", "zsh" or "sh" (`zsh -c 'ls *(e:rm:)'` is read as zsh).
 	Shell string
@@ -321,6 +321,34 @@ func (p *Program) indexedName(x uint32) string {
 		return ""
 	}
 	return p.Flags[f].Names[n]
+}
+
+// Escape is a command of a client's own language, at the start of a line,
+// that reaches past the client: it runs the rest of its line in a shell,
+// pipes to or from a shell command, writes a file or runs one.
+type Escape struct {
+	// Name is the command as typed, with its lead character: ".shell",
+	// "\\!", "system".
+	Name string
+	// Abbrev is the length of the shortest prefix of Name the client takes
+	// for it, lead character included (sqlite3 runs `.sys` as `.system`);
+	// 0 when it takes only the whole name.
+	Abbrev int
+	// Fold: the name matches whatever its case (mysql's long commands).
+	Fold bool
+	// Arg is what the rest of the line is: [ShellCode] (run in a shell),
+	// [WritePath] (its words name files written), [ReadPath] (read),
+	// [CodePath] (a library the client loads) or [ReplCommands] (a script
+	// of the client's own commands, which cannot be identified from
+	// outside the workspace, as what stdin feeds it: `.read`, `\\i`).
+	Arg Value
+	// Pipe: a rest that starts with `|` is a shell command the client
+	// runs, its output going there or its input coming from it (`.once
+	// |sh`, `\o |cmd`, `.read |cmd`), whatever Arg says otherwise.
+	Pipe bool
+	// After, when set, is the word after which Arg's value comes (psql's
+	// `\copy t from program 'CMD'`): the rest is not Arg before it.
+	After string
 }
 
 // Flag is an option of a [Program].
@@ -625,7 +653,7 @@ const (
 	// ReplCommands: commands of a client's own language, one a line (SQL,
 	// dot- and backslash-commands: `psql -c CMD`, `sqlite3 -cmd CMD`): not
 	// analysed, except a line that starts with one of the entry's
-	// [Program.ShellEscapes] (`\! rm -rf ~`), whose rest is shell code.
+	// [Program.Escapes] (`\! rm -rf ~`, `.once |sh x`, `\o ~/.bashrc`).
 	ReplCommands
 )
 

@@ -247,7 +247,14 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.StdinCommands != 0 {
 		fmt.Fprintf(b, "StdinCommands: %s, ", p.StdinCommands)
 	}
-	strs(b, "ShellEscapes", p.ShellEscapes)
+	if len(p.Escapes) > 0 {
+		b.WriteString("Escapes: []Escape{")
+		for _, e := range p.Escapes {
+			escapeLit(b, e)
+			b.WriteString(", ")
+		}
+		b.WriteString("}, ")
+	}
 	str(b, "Shell", p.Shell)
 	if p.Zsh {
 		b.WriteString("Zsh: true, ")
@@ -441,6 +448,25 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	strs(b, "EffectValues", f.EffectValues)
 	str(b, "Why", f.Why)
 	strs(b, "Examples", f.Examples)
+	b.WriteString("}")
+}
+
+// escapeLit writes an [effects.Escape] literal.
+func escapeLit(b *bytes.Buffer, e effects.Escape) {
+	fmt.Fprintf(b, "{Name: %q, ", e.Name)
+	if e.Abbrev != 0 {
+		fmt.Fprintf(b, "Abbrev: %d, ", e.Abbrev)
+	}
+	if e.Fold {
+		b.WriteString("Fold: true, ")
+	}
+	if e.Arg != 0 {
+		fmt.Fprintf(b, "Arg: %s, ", e.Arg)
+	}
+	if e.Pipe {
+		b.WriteString("Pipe: true, ")
+	}
+	str(b, "After", e.After)
 	b.WriteString("}")
 }
 

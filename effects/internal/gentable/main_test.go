@@ -12,9 +12,9 @@ import (
 )
 
 // TestEveryFieldWritten: the generator writes each field of a Program, a
-// Flag and an EnvVar by name, so a field added to the table's types and
-// not to the generator would vanish from table_gen.go (and from every
-// test that runs against it) without a word. Each exported field is set
+// Flag, an EnvVar and an Escape by name, so a field added to the table's
+// types and not to the generator would vanish from table_gen.go (and from
+// every test that runs against it) without a word. Each exported field is set
 // to a value other than its zero, and the literal must name it.
 func TestEveryFieldWritten(t *testing.T) {
 	for _, tc := range []struct {
@@ -24,6 +24,7 @@ func TestEveryFieldWritten(t *testing.T) {
 		{effects.Program{}, func(b *bytes.Buffer, v reflect.Value) { program(b, v.Interface().(effects.Program)) }},
 		{effects.Flag{}, func(b *bytes.Buffer, v reflect.Value) { flagLit(b, v.Interface().(effects.Flag)) }},
 		{effects.EnvVar{}, func(b *bytes.Buffer, v reflect.Value) { envLit(b, v.Interface().(effects.EnvVar)) }},
+		{effects.Escape{}, func(b *bytes.Buffer, v reflect.Value) { escapeLit(b, v.Interface().(effects.Escape)) }},
 	} {
 		typ := reflect.TypeOf(tc.v)
 		v := reflect.New(typ).Elem()
