@@ -262,8 +262,9 @@ func (w *walker) init(src string, opts Options) {
 
 // tooBroad reports whether the workspace root r (absolute, in the
 // classifier's spelling) is the filesystem root, a drive's root on
-// Windows, a system root itself (`/etc`, `/usr`: a project below one, as
-// /opt/app, stays a workspace), the home directory or a directory that
+// Windows, a system root itself (`/etc`, `/usr`, a drive's Windows or
+// Program Files folder: a project below one, as /opt/app, stays a
+// workspace), the home directory or a directory that
 // holds it: home is the home directory as given, or for a root whose
 // links are resolved, as they resolve it.
 func (w *walker) tooBroad(r, home string) bool {
@@ -272,6 +273,9 @@ func (w *walker) tooBroad(r, home string) bool {
 	}
 	if w.opts.Platform != Windows && slices.ContainsFunc(systemRoots, func(s string) bool { return w.same(r, s) }) {
 		return true
+	}
+	if w.opts.Platform == Windows && dirOf(dirOf(r)) == "/" && windowsSystem(r+"/x") {
+		return true // C:\Windows, C:\ProgramData, C:\Program Files themselves
 	}
 	return home != "" && (w.same(r, home) || w.under(home, r))
 }
