@@ -54,45 +54,110 @@ type stagedWrite struct {
 	owner int
 }
 
-// importMark is content from outside the workspace the line brings in at
-// a point of its walk.
+// importMark is content the line brings in at a point of its walk: a
+// network part, code that is not inspected, or a read, which brings content
+// from elsewhere only when it is outside the workspace. Its reason is made
+// when asked (importWhy): locating a read costs lstat calls, most reads
+// are inside, and most lines run no staged file.
 type importMark struct {
-	at  int // w.tick then
-	why string
-	net bool
+	at    int    // w.tick then
+	text  string // the part's text (network, code)
+	net   bool
+	code  bool
+	paths []string // what the read resolved to ("" not known)
+	// read and dirs: a read not resolved yet, and the directories it is
+	// resolved against (resolving costs lstat calls too).
+	read string
+	dirs []string
+	// judged: why is made (from text, or paths located); "" for a read
+	// inside the workspace, which brings in nothing.
+	judged bool
+	why    string
 }
 
-// noteImport records that the line, now, brings in content from elsewhere.
-func (w *walker) noteImport(why string, net bool) {
-	if len(w.imports) >= maxImports {
-		return // the first ones decide: each covers every write before it
-	}
+// noteImport records that the line, now, brings in content from elsewhere
+// (text's network part, or code that is not inspected).
+func (w *walker) noteImport(text string, net bool) {
+	w.addImport(importMark{text: text, net: net, code: !net})
+}
+
+// addImport adds m at the next tick. Past maxImports it takes the place of
+// a read found inside the workspace, or else of the oldest mark: a later
+// mark covers every write an earlier one did.
+func (w *walker) addImport(m importMark) {
 	w.tick++
-	w.imports = append(w.imports, importMark{at: w.tick, why: why, net: net})
+	m.at = w.tick
+	if len(w.imports) < maxImports {
+		w.imports = append(w.imports, m)
+		return
+	}
+	if !m.net && !m.code {
+		if w.judge(&m); m.why == "" {
+			return // inside: nothing brought in
+		}
+	}
+	oldest := 0
+	for i := range w.imports {
+		if w.judge(&w.imports[i]); w.imports[i].why == "" {
+			w.imports[i] = m
+			return
+		}
+		if w.imports[i].at < w.imports[oldest].at {
+			oldest = i
+		}
+	}
+	w.imports[oldest] = m
+}
+
+// judge makes m's reason.
+func (w *walker) judge(m *importMark) {
+	if m.judged {
+		return
+	}
+	m.judged = true
+	switch {
+	case m.net:
+		m.why = "downloaded by `" + brief(m.text) + "`"
+	case m.code:
+		m.why = "produced by `" + brief(m.text) + "`, code that is not inspected"
+	default:
+		if m.paths == nil {
+			m.paths = w.resolveIn(m.read, false, m.dirs)
+		}
+		for _, x := range m.paths {
+			if l := w.locate(x); l != locInside && l != locRoot && l != locRuleStore {
+				where := "a path only known at run time"
+				if x != "" {
+					where = w.describe(x, l)
+				}
+				m.why = "read from " + where
+				return
+			}
+		}
+	}
+}
+
+// importWhy is the reason of w.imports[i] ("" when it brings in nothing).
+func (w *walker) importWhy(i int) string {
+	w.judge(&w.imports[i])
+	return w.imports[i].why
 }
 
 // maxImports bounds w.imports; staged writes are bounded the same way.
 const maxImports = 64
 
-// noteReadFrom records a read of v (resolved as p, or here when p is nil)
-// that is not inside the workspace as an import.
+// noteReadFrom records a read of v (resolved as p, or when asked against
+// the directories of now when p is nil):
+// content from elsewhere when it is outside the workspace.
 func (w *walker) noteReadFrom(v string, p []string) {
-	if len(w.imports) >= maxImports || v == "" || v == "-" {
+	if v == "" || v == "-" {
 		return
 	}
 	if p == nil {
-		p = w.resolve(v, false)
+		w.addImport(importMark{read: v, dirs: slices.Clone(w.cwd)})
+		return
 	}
-	for _, x := range p {
-		if l := w.locate(x); l != locInside && l != locRoot && l != locRuleStore {
-			where := "a path only known at run time"
-			if x != "" {
-				where = w.describe(x, l)
-			}
-			w.noteImport("read from "+where, false)
-			return
-		}
-	}
+	w.addImport(importMark{paths: p})
 }
 
 // stage records a write of p (inside the workspace) with content the
@@ -156,10 +221,10 @@ func (w *walker) stagedOrigin(s stagedWrite) (why string, net bool) {
 	if s.entry {
 		return s.why, s.net
 	}
-	for _, m := range w.imports {
+	for i, m := range w.imports {
 		if m.at > s.from {
-			if why == "" {
-				why = m.why
+			if y := w.importWhy(i); y != "" && why == "" {
+				why = y
 			}
 			net = net || m.net
 		}
@@ -272,9 +337,9 @@ func (inv *invocation) stageEntry() {
 	if inv.red.stdin == stdinPipe || inv.red.stdinDyn {
 		why = "extracted from its input, which is not inspected"
 	}
-	for _, m := range w.imports {
+	for i, m := range w.imports {
 		if w.invAt > 0 && m.at > w.invAt && !m.net && why == "" {
-			why = m.why
+			why = w.importWhy(i)
 		}
 	}
 	if why != "" {

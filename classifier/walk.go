@@ -304,14 +304,14 @@ func (w *walker) add(p Part) {
 	switch {
 	case p.Class == effects.Network:
 		w.networks = append(w.networks, [2]int{p.Start, p.End})
-		w.noteImport("downloaded by `"+brief(p.Text)+"`", true)
+		w.noteImport(p.Text, true)
 	case p.Class == effects.OpaqueHigh && p.Refusal == "":
 		p.Refusal = effects.UnidentifiableProgram // §5.7
 	case p.Class == effects.Privilege && p.Refusal == "":
 		p.Refusal = effects.PrivilegeEscalation // §5.3
 	}
 	if p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh {
-		w.noteImport("produced by `"+brief(p.Text)+"`, code that is not inspected", false)
+		w.noteImport(p.Text, false)
 	}
 	if !w.keeps(p) {
 		return
