@@ -600,6 +600,9 @@ func (w *walker) writeTo(base Part, p string, unknown, hooks bool) {
 	part.Class, part.Refusal = effects.WriteOutside, ""
 	switch loc {
 	case locInside, locRoot:
+		if hooks && w.hookContent == nil && w.teeContent == nil {
+			w.stage(p) // content not known: staged.go
+		}
 		part.Class = effects.WriteInside
 		switch {
 		case !hooks:
@@ -1048,6 +1051,7 @@ func braceAlternatives(s string) []string {
 
 // noteRead records a literal read of v (already resolved to p) for §5.5.
 func (w *walker) noteRead(n syntax.Node, v string, p []string) {
+	w.noteReadFrom(v, p)
 	if w.credential != nil {
 		return // only the first counts
 	}

@@ -260,7 +260,11 @@ func (w *walker) runEntry(e *effects.Program, prog string, args []field, at synt
 		return
 	}
 	inv := &invocation{w: w, at: at, text: brief(text), prog: prog, top: e.Name, typed: len(prog), depth: depth, red: red, ctx: ctx, dirs: ctx.dirs, runDirs: ctx.dirs, rule: w.ruleOptions}
+	saved := w.invAt
+	w.tick++
+	w.invAt = w.tick
 	inv.run(e, args[1:])
+	w.invAt = saved
 }
 
 func hasInvisible(s string) bool {
@@ -291,7 +295,10 @@ func (w *walker) runFile(at syntax.Node, prog, text string, dirs []string) {
 		}
 	}
 	if inside {
-		w.add(w.part(at, effects.OpaqueLow, prog, fmt.Sprintf("`%s` runs %s, a file of the project that is not inspected", brief(text), prog)))
+		p := w.part(at, effects.OpaqueLow, prog, fmt.Sprintf("`%s` runs %s, a file of the project that is not inspected", brief(text), prog))
+		if !w.stagedRun(p, w.resolveIn(prog, false, dirs)) {
+			w.add(p)
+		}
 		return
 	}
 	w.add(w.part(at, effects.OpaqueMedium, prog, fmt.Sprintf("`%s` runs %s, a program from outside the workspace", brief(text), prog)))
@@ -596,8 +603,16 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 	}
 	inv.treeReads(e) // before emitFlags drops the flags
 	inv.emit()
+	if inv.target != nil { // `cp -t DIR SRC`: DIR gets SRC's files
+		inv.w.copying, inv.w.copyInto = true, baseNames(inv.operands)
+	}
 	inv.emitFlags()
+	inv.w.copying, inv.w.copyInto = false, nil
+	fetching := inv.w.fetching
+	inv.w.fetching = slices.Contains(inv.classes, effects.Network) // `git clone URL dir`: a tree
 	inv.operandsEffects(e)
+	inv.w.fetching = fetching
+	inv.stageEntry()
 	if e.Joined && !inv.replacing {
 		// No command: the shell it starts reads its commands from stdin.
 		inv.fedShell()
@@ -1923,11 +1938,21 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		op := p
 		for _, d := range inv.dirs {
 			if c == effects.Verify && w.underStart(d) {
+				if why := w.stagedDir(d); why != "" {
+					// `cp /tmp/x Makefile && make test` (staged.go).
+					op.Class = effects.OpaqueMedium
+					op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
+				}
 				continue // the agent's directory: no lookup for the typical check
 			}
 			if l := w.locateCode(d); l != locInside && l != locRoot {
 				op.Class = effects.OpaqueMedium
 				op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+			} else if why := w.stagedDir(d); why != "" {
+				// `cp /tmp/x Makefile && make`: the project's definition
+				// was brought in by the line (staged.go).
+				op.Class = effects.OpaqueMedium
+				op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
 			}
 		}
 		if c == effects.Verify && inv.entry.RunsOperands && op.Class == c {
@@ -2307,8 +2332,9 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 				written.value = path.Base(written.value)
 			}
 			w.noTouch = links // what makes the link is not a write through it
+			w.copying, w.copyInto = true, baseNames(sources)
 			inv.writeOperand(base, written)
-			w.noTouch = false
+			w.noTouch, w.copying, w.copyInto = false, false, nil
 		}
 		for _, o := range sources {
 			w.noteReadField(inv.at, o)
@@ -2346,7 +2372,9 @@ func (inv *invocation) operandsEffects(e *effects.Program) {
 		links := inv.makesLinks(sources)
 		for i, o := range ops {
 			w.noTouch = links && dest != nil && i == len(ops)-1 // what makes the link is not a write through it
+			w.copying = true
 			inv.writeOperand(base, o)
+			w.copying = false
 			if i == len(ops)-1 && len(ops) >= 2 && !o.dynamic && inv.target == nil {
 				inv.replaced(base, o.value, o.glob)
 			}
@@ -2509,7 +2537,10 @@ func (inv *invocation) script(ops []field) {
 		}
 		w.runWritten(o.value, inv.at, inv.depth, inv.carried())
 		if inside {
-			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, o.value)))
+			p := w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, o.value))
+			if !w.stagedRun(p, w.resolveIn(o.value, false, inv.dirs)) {
+				w.add(p)
+			}
 		} else {
 			w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs the script %s from outside the workspace", inv.text, o.value)))
 		}
@@ -2639,7 +2670,10 @@ func (inv *invocation) stdinScript() {
 	case red.stdinFile != "":
 		w.allKnown = false
 		if l := w.locate(red.stdinFile); l == locInside {
-			w.add(w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, red.stdinFile)))
+			p := w.part(inv.at, effects.OpaqueLow, inv.prog, fmt.Sprintf("`%s` runs the project script %s, which is not inspected", inv.text, red.stdinFile))
+			if !w.stagedRun(p, []string{red.stdinFile}) {
+				w.add(p)
+			}
 		} else {
 			w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs %s from outside the workspace as a program", inv.text, red.stdinFile)))
 		}

@@ -1648,6 +1648,9 @@ func (inv *invocation) dd(args []field) {
 				wrote = true
 				inv.writeOperand(w.part(inv.at, effects.WriteOutside, "dd", ""), field{value: v, dynamic: a.dynamic})
 			case "if":
+				if !a.dynamic {
+					w.noteReadFrom(v, nil) // what of= gets: staged.go
+				}
 				if w.credentialPath(v) {
 					w.noteCredential(inv.at, v)
 				}
@@ -2038,6 +2041,8 @@ func (inv *invocation) tar() {
 				if l == 'f' {
 					if mode == "c" {
 						inv.archive(v)
+					} else if mode == "x" && !v.dynamic && v.value != "-" {
+						w.noteReadFrom(v.value, w.resolveIn(v.value, false, inv.ctx.dirs)) // what it extracts: staged.go
 					}
 					continue
 				}
@@ -2074,9 +2079,14 @@ func (inv *invocation) tar() {
 			// Members keep their absolute names and `..`: anywhere.
 			dirs = unknownDirs
 		}
+		if h := inv.has("-f", "--file"); h != nil && h.value != nil && !h.value.dynamic && h.value.value != "-" {
+			w.noteReadFrom(h.value.value, w.resolveIn(h.value.value, false, inv.ctx.dirs))
+		}
+		w.copying = true // the members go below each directory
 		for _, d := range dirs {
 			w.write(base, d, d == "")
 		}
+		w.copying = false
 		if !absolute {
 			inv.memberWrites(ops, dirs, false)
 		}

@@ -190,6 +190,22 @@ type walker struct {
 	// that content: a later part of the line that runs one as a script
 	// runs that code (`echo 'rm -rf ~' > x.sh && sh x.sh`).
 	writtenCode map[string]string
+	// staged are the files the line writes with content it does not know,
+	// and imports what it brings in from outside the workspace as it goes:
+	// running a staged file runs code from elsewhere (staged.go).
+	staged   []stagedWrite
+	imports  []importMark
+	copying  bool // the write being classified copies, moves or links sources
+	fetching bool // the program writing now reaches the network: a tree (git clone URL dir)
+	// copyInto are the names the sources of the copy being classified
+	// take in a destination directory (nil: not known).
+	copyInto []string
+	fed      bool // the statement walked now reads a pipe or a here-document
+	// tick orders imports and staged writes, in every reading; invAt is
+	// its value when the program run now started (0: none): what that
+	// program brings in counts for every file it writes.
+	tick  int
+	invAt int
 	// hashed maps the names `hash -p PATH NAME` (zsh: `hash NAME=PATH`)
 	// made run another file, for the rest of the line.
 	hashed      map[string]string
@@ -292,10 +308,14 @@ func (w *walker) add(p Part) {
 	switch {
 	case p.Class == effects.Network:
 		w.networks = append(w.networks, [2]int{p.Start, p.End})
+		w.noteImport(p.Text, true)
 	case p.Class == effects.OpaqueHigh && p.Refusal == "":
 		p.Refusal = effects.UnidentifiableProgram // §5.7
 	case p.Class == effects.Privilege && p.Refusal == "":
 		p.Refusal = effects.PrivilegeEscalation // §5.3
+	}
+	if p.Class == effects.OpaqueMedium || p.Class == effects.OpaqueHigh {
+		w.noteImport(p.Text, false)
 	}
 	if !w.keeps(p) {
 		return
@@ -437,6 +457,7 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 			w.hookFromDoc = w.hookContent != nil
 		}
 	}
+	staged := len(w.staged)
 	red := w.redirects(s.Redirs, depth)
 	w.hookContent, w.hookFromDoc = nil, false
 	switch {
@@ -467,6 +488,14 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 		}
 		return
 	}
+	fed := w.fed
+	if w.fed = red.stdin == stdinPipe || red.stdinDyn || red.script != nil || red.scriptDyn; w.fed {
+		// What it prints is computed from input the line does not follow.
+		for i := staged; i < len(w.staged); i++ {
+			w.staged[i].fed = true
+		}
+	}
+	defer func() { w.fed = fed }()
 	piped := w.pipedText
 	w.pipedText = nil
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 {
@@ -1988,10 +2017,13 @@ type shellState struct {
 	cdpath  bool
 	zshOpts string
 	env     int // len(walker.env): what a reading assigns, the next does not see first
+	// len(walker.staged) and len(walker.imports): what a reading writes
+	// and brings in, the next does not see.
+	staged, imports int
 }
 
 func (w *walker) saveShell() shellState {
-	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), lits: maps.Clone(w.lits), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env)}
+	return shellState{cwd: w.saveCwd(), funcs: maps.Clone(w.funcs), vars: maps.Clone(w.vars), lits: maps.Clone(w.lits), attrs: w.attrs.clone(), cdpath: w.cdpath, zshOpts: w.zshOpts, env: len(w.env), staged: len(w.staged), imports: len(w.imports)}
 }
 
 func (w *walker) restoreShell(s shellState) {
@@ -2002,6 +2034,8 @@ func (w *walker) restoreShell(s shellState) {
 	if s.env <= len(w.env) {
 		w.env = w.env[:s.env]
 	}
+	w.staged = w.staged[:min(s.staged, len(w.staged))]
+	w.imports = w.imports[:min(s.imports, len(w.imports))]
 }
 
 // dedupeParts starts keeping each part once: the readings of a source in

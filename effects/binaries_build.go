@@ -117,7 +117,9 @@ var verifyPrograms = []Program{
 	{Name: "ava", Effects: fx(Verify),
 		Flags: fl(arg("-m", "--match", "-T", "--timeout", "-c", "--concurrency", "--node-arguments"), rpath("--config"),
 			Flag{Names: names("-u", "--update-snapshots"), Effects: fx(WriteInside), Why: "ava -u rewrites snapshot files", Examples: ex("ava -u")}),
-		Examples: ex("ava", "ava test/a.js")},
+		// The operands are the test files ava runs.
+		RunsOperands: true,
+		Examples:     ex("ava", "ava test/a.js"), NotExamples: ex("ava /tmp/x.js")},
 	{Name: "bats", Effects: fx(Verify), Flags: fl(arg("-f", "--filter", "-F", "--formatter", "-j", "--jobs", "--filter-tags", "--report-formatter"), wpath("-o", "--output")),
 		Examples: ex("bats test")},
 	{Name: "biome", Effects: fx(Read), Other: fx(OpaqueMedium),
@@ -192,7 +194,9 @@ var verifyPrograms = []Program{
 		Examples: ex("gitleaks detect --no-banner")},
 	{Name: "hadolint", Effects: fx(Verify), Flags: fl(rpath("-c", "--config"), arg("-f", "--format", "--ignore", "-t", "--failure-threshold", "--trusted-registry")),
 		Examples: ex("hadolint Dockerfile")},
-	{Name: "jasmine", Aliases: names("karma", "tap", "uvu"), Effects: fx(Verify), Flags: fl(rpath("--config")), Examples: ex("jasmine", "karma start --single-run")},
+	// The operands are the spec files (karma's: its configuration) they run.
+	{Name: "jasmine", Aliases: names("karma", "tap", "uvu"), Effects: fx(Verify), Flags: fl(rpath("--config")), RunsOperands: true,
+		Examples: ex("jasmine", "karma start --single-run", "tap test/a.js"), NotExamples: ex("jasmine /tmp/x.js", "karma start /tmp/k.conf.js", "tap ../x.js")},
 	{Name: "jest", Effects: fx(Verify),
 		// Reporters, environments, setup files, transforms and resolvers are modules jest loads.
 		Flags: fl(code("-c", "--config", "--reporters", "--env", "--testEnvironment", "--setupFiles", "--setupFilesAfterEnv", "--globalSetup", "--globalTeardown",
@@ -220,8 +224,10 @@ var verifyPrograms = []Program{
 			"--extension", "--ignore", "-O", "--reporter-option", "-j", "--jobs", "--retries"),
 			// Modules mocha loads: required modules, a reporter, a configuration, spec files.
 			code("-R", "--reporter", "-r", "--require", "--config", "--file", "--spec")),
-		Examples:    ex("mocha", "mocha -r ts-node/register 'test/**/*.ts'", "mocha --reporter spec"),
-		NotExamples: ex("mocha -r /tmp/x.js", "mocha --spec /tmp/t.js")},
+		// The operands are spec files, as --spec's are.
+		RunsOperands: true,
+		Examples:     ex("mocha", "mocha -r ts-node/register 'test/**/*.ts'", "mocha --reporter spec", "mocha test/a.js"),
+		NotExamples:  ex("mocha -r /tmp/x.js", "mocha --spec /tmp/t.js", "mocha /tmp/t.js", "mocha ../t.js")},
 	{Name: "nyc", Aliases: names("c8"), Effects: fx(WriteInside), Operands: Command, Why: "nyc runs the command and writes coverage data",
 		Flags:    fl(arg("-r", "--reporter", "--include", "--exclude", "-n", "-x", "--extension", "--lines"), wpath("--report-dir", "--temp-dir", "-o"), projectDir("--cwd")),
 		Examples: ex("nyc ls", "c8 --reporter=lcov ls")},
@@ -249,7 +255,9 @@ var verifyPrograms = []Program{
 	{Name: "phpunit", Aliases: names("pest"), Effects: fx(Verify),
 		Flags: fl(rpath("-c", "--configuration", "--bootstrap"), arg("--filter", "--testsuite", "--group", "--exclude-group"), optArg("--coverage-text"),
 			wpath("--log-junit", "--coverage-html", "--coverage-clover", "--cache-result-file", "--coverage-xml")),
-		Examples: ex("phpunit", "phpunit --filter testAdd tests/")},
+		// The operands are the test files or directories phpunit runs.
+		RunsOperands: true,
+		Examples:     ex("phpunit", "phpunit --filter testAdd tests/"), NotExamples: ex("phpunit /tmp/x.php")},
 	{Name: "playwright", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "clear-cache", Effects: fx(Deletion), Outside: true, Why: "playwright clear-cache deletes its cache", Examples: ex("playwright clear-cache")},
@@ -283,7 +291,9 @@ var verifyPrograms = []Program{
 		// -r loads a file of code, -I adds a directory to the load path.
 		Flags: fl(arg("-e", "--example", "-t", "--tag", "-f", "--format", "--seed", "-P", "--pattern", "-E", "--example-matches", "--order"),
 			code("-r", "--require", "-I", "-O", "--options"), wpath("-o", "--out")),
-		Examples: ex("rspec", "rspec spec/models -f d")},
+		// The operands are the spec files rspec loads.
+		RunsOperands: true,
+		Examples:     ex("rspec", "rspec spec/models -f d"), NotExamples: ex("rspec /tmp/x_spec.rb")},
 	{Name: "rubocop", Aliases: names("standardrb"), Effects: fx(Verify),
 		Flags: fl(code("-c", "--config"), arg("-f", "--format", "--only", "--except", "--fail-level", "--exclude-limit"), wpath("-o", "--out"), prog("-r", "--require"),
 			Flag{Names: names("-a", "--autocorrect", "-A", "--autocorrect-all", "-x", "--fix-layout", "--fix"), Replace: true, Effects: fx(WriteInside), InPlace: true, Why: "rubocop -a rewrites the files",
