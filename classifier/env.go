@@ -243,18 +243,28 @@ func (w *walker) setEnv(name, value string, dynamic bool, at, span syntax.Node, 
 		w.allKnown = false
 		w.add(w.part(span, effects.OpaqueMedium, "", fmt.Sprintf("`%s` sets %s, which %s", brief(w.textOf(at)), name, v.Why)))
 		if v.Role == effects.EnvCode {
-			if strings.HasPrefix(name, "BASH_FUNC_") {
-				// `() { body; }`: the body runs as the function.
-				value = strings.TrimPrefix(strings.TrimSpace(value), "()")
-			}
 			// Another program runs it, from the shell's directory.
-			w.codeValue(value, dynamic, at, depth, processCtx(w.cwd, w.lcwd))
+			w.codeValue(envCode(name, value), dynamic, at, depth, processCtx(w.cwd, w.lcwd))
 		}
 		return
 	}
 	if effects.ReadByProgram(name) {
 		w.env = append(w.env, w.newEnvAssign(name, value, dynamic, at, span))
 	}
+}
+
+// envCode is the shell code of an [effects.EnvCode] variable's value: a
+// function's body for BASH_FUNC_NAME (`() { body; }`), and less's input
+// preprocessor without the marks before it (LESSOPEN='|-cmd %s', `||`).
+func envCode(name, value string) string {
+	switch {
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		return strings.TrimPrefix(strings.TrimSpace(value), "()")
+	case name == "LESSOPEN":
+		v := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(value), "|"), "|")
+		return strings.TrimPrefix(v, "-")
+	}
+	return value
 }
 
 // runsRole reports whether an environment variable's role runs code.
@@ -380,7 +390,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 			inv.envPart(a, fmt.Sprintf("%s %s, which %s%s", verb, a.name, v.Why, via))
 			if v.Role == effects.EnvCode && !a.codeDone && !a.ambient {
 				a.codeDone = true
-				w.codeValue(a.value, a.dynamic, a.at, inv.depth, a.ctx)
+				w.codeValue(envCode(a.name, a.value), a.dynamic, a.at, inv.depth, a.ctx)
 			}
 		}
 	}

@@ -1448,6 +1448,8 @@ func (inv *invocation) applyFlag(h flagHit) {
 		inv.clientCommands(val)
 	case effects.ReplCommands:
 		inv.replCommands(inv.entry, val)
+	case effects.SSHOption:
+		inv.sshOption(val)
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))

@@ -1341,18 +1341,7 @@ func (inv *invocation) ssh(e *effects.Program, args []field) bool {
 		if isOption(a.value) {
 			// The table's options, clusters included (`-4p 2222`): a
 			// value is not the host.
-			from := len(inv.flags)
 			i += inv.option(e, a, args[i+1:])
-			for _, h := range inv.flags[from:] {
-				if h.name != "-o" || h.value == nil {
-					continue
-				}
-				opt := h.value.value
-				lo := strings.ToLower(opt)
-				if h.value.dynamic || strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
-					inv.opaqueMedium("a local command from the ssh option " + opt)
-				}
-			}
 			continue
 		}
 		// v is the host.
@@ -1364,6 +1353,38 @@ func (inv *invocation) ssh(e *effects.Program, args []field) bool {
 		return true
 	}
 	return true
+}
+
+// sshOption classifies an [effects.SSHOption] value: a command line ssh
+// runs here is shell code; one only known at run time may be any.
+func (inv *invocation) sshOption(val field) {
+	lo := strings.ToLower(val.value)
+	if val.dynamic || strings.HasPrefix(lo, "proxycommand") || strings.HasPrefix(lo, "localcommand") || strings.HasPrefix(lo, "permitlocalcommand") || strings.HasPrefix(lo, "knownhostscommand") {
+		inv.opaqueMedium("a local command from the ssh option " + val.value)
+		if code, ok := sshCommandOption(val.value); ok && !val.dynamic {
+			// ssh has the user's shell run it here.
+			inv.w.codeValue(code, false, inv.at, inv.depth, inv.carried())
+		}
+	}
+}
+
+// sshCommandOption is the command line of an ssh option that holds one
+// (`ProxyCommand=CMD`, `LocalCommand CMD`, `KnownHostsCommand=CMD`), which
+// ssh runs on this machine; not `none`.
+func sshCommandOption(opt string) (string, bool) {
+	key, val, ok := strings.Cut(opt, "=")
+	if i := strings.IndexAny(opt, " \t"); i >= 0 && (!ok || i < len(key)) {
+		key, val, ok = opt[:i], opt[i+1:], true
+	}
+	key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+	if !ok || val == "" || strings.EqualFold(val, "none") {
+		return "", false
+	}
+	switch key {
+	case "proxycommand", "localcommand", "knownhostscommand":
+		return val, true
+	}
+	return "", false
 }
 
 // fedShell classifies the commands a shell started elsewhere with no

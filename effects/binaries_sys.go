@@ -165,8 +165,8 @@ var networkTools = []Program{
 		Flags:    fl(arg("-p", "-t", "-x", "-c", "-b", "-y", "-q", "-W", "-N", "-R", "-m", "-h"), rpath("-f", "-k")),
 		Examples: ex("dig example.com", "dig +short -t MX example.com", "nslookup example.com", "whois example.com")},
 	{Name: "sftp", Aliases: names("tftp"), Effects: fx(Network, WriteInside), Why: "sftp transfers files with a remote host", StdinCommands: ClientCommands,
-		Flags:    fl(arg("-P", "-p", "-o", "-i", "-F", "-J", "-l", "-R", "-s", "-S", "-D", "-X"), rpath("-b")),
-		Examples: ex("sftp user@host"), NotExamples: ex("sftp host < /tmp/batch", "sftp host <<< '!rm -rf ~'")},
+		Flags:    fl(arg("-P", "-p", "-i", "-J", "-l", "-R", "-s", "-S", "-D", "-X"), rpath("-b"), code("-F"), Flag{Names: names("-o"), Value: SSHOption}),
+		Examples: ex("sftp user@host", "sftp -o Port=2222 user@host"), NotExamples: ex("sftp host < /tmp/batch", "sftp host <<< '!rm -rf ~'", "sftp -o ProxyCommand='rm -rf ~' host")},
 	// ftp (tnftp): -u URL FILE... uploads the files after the URL, and a
 	// command list given any way is the client's own language.
 	{Name: "ftp", Effects: fx(Network, WriteInside), Operands: ReadPaths, Why: "ftp transfers files with a remote host", StdinCommands: ClientCommands,
@@ -254,16 +254,16 @@ var networkTools = []Program{
 				Why: "rsync --remove-source-files deletes the files it copied", Examples: ex("rsync -a --remove-source-files src/ dst/")}),
 		Examples: ex("rsync -az host:/var/log/app.log logs/", "rsync -a host:src/ dst/"), NotExamples: ex("rsync -av src/ backup/", "rsync -a src/ /tmp/x/", "rsync -e 'ssh -p 2222' a host:")},
 	{Name: "scp", Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "scp copies files to or from another host",
-		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-o", "-F", "-X"), prog("-S")),
-		Examples: ex("scp host:/etc/hosts hosts.txt"), NotExamples: ex("scp a.txt host:/tmp/")},
+		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-X"), prog("-S"), code("-F"), Flag{Names: names("-o"), Value: SSHOption}),
+		Examples: ex("scp host:/etc/hosts hosts.txt", "scp -o Port=2222 host:a.txt a.txt"), NotExamples: ex("scp a.txt host:/tmp/", "scp -o ProxyCommand='sh -c x' host:a.txt a.txt")},
 	{Name: "socat", Effects: fx(Network, OpaqueMedium), Why: "socat connects addresses that can be sockets, files or programs", Examples: ex("socat - TCP:example.com:80")},
 	// ssh -i names the key it authenticates with, which it does not send: a
 	// value, not a credential read.
 	{Name: "ssh", Effects: fx(Network), Operands: Command, Skip: 1, Special: SpecialSSH, Why: "ssh connects to another host",
 		// A configuration names ProxyCommand and LocalCommand programs; -I
 		// loads a PKCS#11 library.
-		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-o", "-i"), code("-F", "-I")),
-		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la", "ssh -4p 2222 host uptime"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host", "ssh -oProxyCommand='sh -c x' host", "ssh -4p 2222 host rm -rf /")},
+		Flags:    fl(arg("-p", "-l", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-J", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-P", "-i"), code("-F", "-I"), Flag{Names: names("-o"), Value: SSHOption}),
+		Examples: ex("ssh -p 2222 user@host uptime", "ssh host ls -la", "ssh -4p 2222 host uptime", "ssh -o StrictHostKeyChecking=no host uptime"), NotExamples: ex("ssh host rm -rf /", "ssh -o ProxyCommand='sh -c x' host", "ssh -oProxyCommand='sh -c x' host", "ssh -4p 2222 host rm -rf /")},
 	{Name: "ssh-add", Effects: fx(SystemChange), Why: "ssh-add loads private keys into the agent", Flags: fl(arg("-t", "-E", "-S", "-s", "-e", "-h", "-H"),
 		Flag{Names: names("-l", "-L", "-T"), Replace: true, Effects: fx(Read), Examples: ex("ssh-add -l")}), Examples: ex("ssh-add")},
 	{Name: "ssh-copy-id", Effects: fx(Network), Why: "ssh-copy-id installs a key on another host", Flags: fl(rpath("-i"), arg("-p", "-o")), Examples: ex("ssh-copy-id user@host")},

@@ -123,8 +123,10 @@ var Environment = []EnvVar{
 	{Name: "LD_AUDIT", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_AUDIT=/tmp/x.so ls"}},
 	{Name: "LD_LIBRARY_PATH", Role: EnvProgram, Why: "changes which libraries programs load", Examples: []string{"LD_LIBRARY_PATH=/tmp/lib go test ./..."}},
 	{Name: "LD_PRELOAD", Role: EnvProgram, Why: "loads code into every program", Examples: []string{"LD_PRELOAD=/tmp/x.so ls"}},
-	{Name: "LESSCLOSE", Role: EnvProgram, Why: "runs a program when less closes a file (less is every program's pager)", Examples: []string{"LESSCLOSE='/tmp/x %s' git log"}},
-	{Name: "LESSOPEN", Role: EnvProgram, Why: "runs a program when less opens a file (less is every program's pager)", Examples: []string{"LESSOPEN='|/tmp/x %s' less README.md"}},
+	// less runs LESSOPEN and LESSCLOSE with the shell: a command line,
+	// LESSOPEN's after its pipe marks (`|`, `||`, then `-` for stdin too).
+	{Name: "LESSCLOSE", Role: EnvCode, Why: "is a command line less runs when it closes a file (less is every program's pager)", Examples: []string{"LESSCLOSE='/tmp/x %s' git log"}},
+	{Name: "LESSOPEN", Role: EnvCode, Why: "is a command line less runs when it opens a file (less is every program's pager)", Examples: []string{"LESSOPEN='|/tmp/x %s' less README.md", "LESSOPEN='||-lesspipe %s' less README.md"}},
 	{Name: "LUA_INIT", Role: EnvProgram, Why: "is code, or names a file of code, every lua runs first", Examples: []string{"LUA_INIT=@/tmp/x.lua lua -v"}},
 	{Name: "NODE_OPTIONS", Role: EnvProgram, Plain: nodePlain, Why: "can load code into node, which many tools are",
 		Examples:    []string{"NODE_OPTIONS=--require=/tmp/x.js tsc --noEmit", "NODE_OPTIONS='--max-old-space-size=4096 --import /tmp/x.mjs' npm test"},

@@ -655,6 +655,12 @@ const (
 	// analysed, except a line that starts with one of the entry's
 	// [Program.Escapes] (`\! rm -rf ~`, `.once |sh x`, `\o ~/.bashrc`).
 	ReplCommands
+	// SSHOption: an ssh configuration option, `Key=Value` or `Key Value`
+	// (`ssh -o`, `scp -o`, `sftp -o`): ProxyCommand, LocalCommand and
+	// KnownHostsCommand are command lines ssh has the user's shell run on
+	// this machine, classified as `sh -c` is (opaque-medium at least), and
+	// one only known at run time may be any of them.
+	SSHOption
 )
 
 // LongOptions says how a program matches a long option (`--name`) it is

@@ -26,11 +26,12 @@ func _() {
 	_ = x[DebuggerCommand-15]
 	_ = x[ClientCommands-16]
 	_ = x[ReplCommands-17]
+	_ = x[SSHOption-18]
 }
 
-const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathModeShellCodeDebuggerCommandClientCommandsReplCommands"
+const _Value_name = "NoValueArgOptionalArgWritePathReadPathDirProgramArgConfigTreeDirRepoDirInlineCodeProjectDirCodePathModeShellCodeDebuggerCommandClientCommandsReplCommandsSSHOption"
 
-var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103, 112, 127, 141, 153}
+var _Value_index = [...]uint8{0, 7, 10, 21, 30, 38, 41, 51, 57, 64, 71, 81, 91, 99, 103, 112, 127, 141, 153, 162}
 
 func (i Value) String() string {
 	idx := int(i) - 0

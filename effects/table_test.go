@@ -227,7 +227,7 @@ func TestFlags(t *testing.T) {
 			if f.Replace && len(f.Effects) == 0 {
 				t.Errorf("%s: flag %v replaces the effects with nothing", path, f.Names)
 			}
-			if f.Value < NoValue || f.Value > ReplCommands {
+			if f.Value < NoValue || f.Value > SSHOption {
 				t.Errorf("%s: flag %v has an unknown Value %d", path, f.Names, f.Value)
 			}
 		}
