@@ -1808,9 +1808,13 @@ func (inv *invocation) sed() {
 		}
 	}
 	for _, s := range scripts {
-		executes, writes, reads := sedScan(s)
+		executes, commands, writes, reads := sedScan(s)
 		if executes {
 			inv.opaqueMedium("a sed script that executes commands")
+		}
+		for _, c := range commands {
+			// GNU sed's `e COMMAND` runs COMMAND with sh.
+			w.codeValue(c, false, inv.at, inv.depth, inv.carried())
 		}
 		for _, f := range reads {
 			w.noteRead(inv.at, f, nil) // `r FILE`, `R FILE`: its lines go to the output
@@ -1835,9 +1839,10 @@ func (inv *invocation) sed() {
 }
 
 // sedScan reads a sed script the way GNU sed would, far enough to find the
-// commands that execute (`e`, `s///e`), the files written (`w`, `s///w`)
+// commands that execute (`e`, `s///e`; the command of `e COMMAND`), the
+// files written (`w`, `s///w`)
 // and the files read into the output (`r`, `R`).
-func sedScan(s string) (executes bool, writes, reads []string) {
+func sedScan(s string) (executes bool, commands, writes, reads []string) {
 	i := 0
 	skipSpace := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '\n' || s[i] == '{' || s[i] == '}' || s[i] == '!') {
@@ -1889,7 +1894,10 @@ func sedScan(s string) (executes bool, writes, reads []string) {
 		i++
 		switch cmd {
 		case 'e':
-			return true, writes, reads
+			executes = true
+			if c := restOfLine(); c != "" {
+				commands = append(commands, c)
+			}
 		case 'w', 'W':
 			writes = append(writes, restOfLine())
 		case 'r', 'R':
@@ -1920,8 +1928,20 @@ func sedScan(s string) (executes bool, writes, reads []string) {
 			}
 		}
 	}
-	return executes, writes, reads
+	return executes, commands, writes, reads
 }
+
+// awkCommand finds the commands an awk program gives as whole string
+// literals: system("CMD") (1), "CMD" | getline (2) and print | "CMD" (3),
+// `|&` (gawk's coprocess) too. A literal joined to more (system("rm " f))
+// is not one.
+var awkCommand = sync.OnceValue(func() *regexp.Regexp {
+	const lit = `"((?:[^"\\]|\\.)*)"`
+	return regexp.MustCompile(`system\s*\(\s*` + lit + `\s*\)|` + lit + `\s*\|&?\s*getline|\|&?\s*` + `"((?:[^"\\]|\\.)*)"` + `\s*(?:[;}\n)]|$)`)
+})
+
+// awkSystem finds awk's calls of system().
+var awkSystem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bsystem\s*\(`) })
 
 // awkString finds awk's string literals.
 var awkString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`) })
@@ -2006,6 +2026,27 @@ func (inv *invocation) awkProgram(s string) {
 		for _, m := range awkString().FindAllStringSubmatch(s, -1) {
 			inv.w.noteRead(inv.at, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]), nil)
 		}
+	}
+	// Commands given as whole literals: system("CMD"), "CMD" | getline,
+	// and print | "CMD", whose input is the program's output, data the
+	// line does not follow (as `cat f | CMD` is).
+	unq := strings.NewReplacer(`\"`, `"`, `\\`, `\`)
+	literal := 0
+	for _, m := range awkCommand().FindAllStringSubmatch(s, -1) {
+		switch {
+		case m[1] != "":
+			literal++
+			inv.w.codeValue(unq.Replace(m[1]), false, inv.at, inv.depth, inv.carried())
+		case m[2] != "":
+			inv.w.codeValue(unq.Replace(m[2]), false, inv.at, inv.depth, inv.carried())
+		case m[3] != "":
+			inv.w.codeValue(": | {\n"+unq.Replace(m[3])+"\n}", false, inv.at, inv.depth, inv.carried())
+		}
+	}
+	if len(awkSystem().FindAllStringIndex(s, -1)) > literal {
+		// system("rm -rf " ENVIRON["HOME"]), system(cmd): a command the
+		// program builds at run time, as `sh -c "$x"` runs.
+		inv.opaqueHigh("a command an awk program builds at run time")
 	}
 	for _, m := range awkPrintTo().FindAllStringSubmatch(s, -1) {
 		if m[1] == "" {
