@@ -2663,6 +2663,7 @@ func (inv *invocation) stdinScript() {
 		}
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` runs inline %s code, which is not analysed", inv.text, inv.prog)))
+		inv.inlineShellCalls(field{value: *red.script}) // inline.go
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` runs a program fed to it at run time, which cannot be identified", inv.text)))

@@ -526,7 +526,8 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			// as inline code, the stricter of the readings.
 			rest := args[i+1:]
 			if strings.IndexAny(v[len(v)-1:], "eE") == 0 && len(rest) > 0 {
-				rest = rest[1:] // the code
+				inv.inlineShellCalls(rest[0]) // inline.go
+				rest = rest[1:]               // the code
 			}
 			inv.inPlaceFiles(e, args[:i+1], rest)
 			inv.opaqueMedium("inline " + inv.prog + " code")
@@ -539,6 +540,9 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			case h.flag.Value == effects.InlineCode:
 				inv.inPlaceFiles(e, args[:i], args[i+1+used:])
 				inv.opaqueMedium("inline " + inv.prog + " code")
+				if h.value != nil {
+					inv.inlineShellCalls(*h.value) // inline.go
+				}
 				if inv.top == "pwsh" && h.value != nil && !strings.HasPrefix(strings.ToLower(h.name), "-e") {
 					// PowerShell joins the words after -Command into its code.
 					code := inv.w.foreignCode(append([]field{*h.value}, args[i+1+used:]...))

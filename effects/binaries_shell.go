@@ -123,7 +123,8 @@ var shellPrograms = []Program{
 			Flag{Names: names("--test"), Replace: true, Effects: fx(Verify), Examples: ex("node --test test/")},
 			Flag{Names: names("-c", "--check"), Replace: true, Effects: fx(Read), Examples: ex("node --check src/a.js")}),
 		Examples:    ex("node scripts/build.js", "node --env-file=.env.example server.js"),
-		NotExamples: ex("node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js")},
+		ShellCalls:  nodeShellCalls,
+		NotExamples: ex("node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js", `node -e 'require("child_process").execSync("rm -rf ~")'`)},
 	{Name: "osascript", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Flags: fl(inline("-e"), arg("-l", "-s")),
 		Why: "osascript runs the AppleScript it is given", Examples: ex("osascript scripts/notify.scpt"),
 		NotExamples: ex(`osascript -e 'display dialog "x"'`)},
@@ -135,7 +136,8 @@ var shellPrograms = []Program{
 		Flags: fl(inline("-e", "-E"), arg("-I", "-M", "-m"), optArg("-x", "-C", "-d", "-D"), bools("-l", "-0"), digits(),
 			// -i[EXT] edits the files <> reads in place (perlrun).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
-		Examples: ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex("perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
+		ShellCalls: names("system", "exec", "qx", "`", "readpipe"),
+		Examples:   ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex(`perl -e 'system("rm -rf ~")'`, "perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
 	{Name: "php", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "php runs the script it is given",
 		Flags: fl(inline("-r", "-R", "-B", "-E"), arg("-d", "-z"), rpath("-c", "-f"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("php -l src/a.php")},
@@ -143,18 +145,22 @@ var shellPrograms = []Program{
 			// and runs the PHP files in it.
 			Flag{Names: names("-S"), Value: Arg, Effects: fx(Network), Why: "php -S serves a directory over HTTP and runs its PHP files", Examples: ex("php -S localhost:8000 -t public")},
 			rpath("-t")),
-		Examples: ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex("php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
+		ShellCalls: names("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "`"),
+		Examples:   ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex(`php -r 'system("rm -rf ~");'`, "php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
 	{Name: "python", Aliases: names("pypy", "pypy3", "python2", "python3"), Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
-		Why:         "python runs the script it is given",
-		Flags:       fl(inline("-c"), arg("-W", "-X", "--check-hash-based-pycs", "-m")),
-		Examples:    ex("python tools/gen.py", "python3 manage.py check", "python3 -u scripts/x.py", "python3.12 tools/gen.py", "python3 -W ignore tools/gen.py"),
-		NotExamples: ex("python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
+		Why:      "python runs the script it is given",
+		Flags:    fl(inline("-c"), arg("-W", "-X", "--check-hash-based-pycs", "-m")),
+		Examples: ex("python tools/gen.py", "python3 manage.py check", "python3 -u scripts/x.py", "python3.12 tools/gen.py", "python3 -W ignore tools/gen.py"),
+		ShellCalls: names("os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+			"subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput", "commands.getoutput", "pty.spawn"),
+		NotExamples: ex(`python3 -c 'import os; os.system("rm -rf ~")'`, "python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
 	{Name: "ruby", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "ruby runs the script it is given",
 		Flags: fl(inline("-e"), code("-I", "-r"), arg("-E", "--encoding", "--enable", "--disable"), dir("-C"), Flag{Names: names("-c"), Replace: true, Effects: fx(Read), Examples: ex("ruby -c lib/a.rb")},
 			// -i[EXT] edits the files ARGF reads in place (ruby(1)).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
-		Examples: ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'")},
+		ShellCalls: names("system", "exec", "spawn", "`", "%x", "IO.popen", "Open3.capture2", "Open3.capture2e", "Open3.capture3", "Open3.popen3", "Open3.popen2"),
+		Examples:   ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'", `ruby -e 'system("rm -rf ~")'`)},
 
 	// Wrappers that run a command (SPEC §3 rule 1).
 	// capsh: with --user or --uid the shell it starts runs as that user,
@@ -412,3 +418,9 @@ var shellPrograms = []Program{
 var distroboxEnterFlags = fl(arg("-n", "--name", "-a", "--additional-flags"),
 	Flag{Names: names("-T", "-H", "--no-tty", "-nw", "--no-workdir", "-r", "--root", "-d", "--dry-run", "-v", "--verbose", "--clean-path")},
 	Flag{Names: names("--", "-e", "--exec"), Carries: true})
+
+// nodeShellCalls are node's child_process functions that run a command line
+// in a shell (exec, execSync) or a program with its arguments (spawn,
+// execFile: a list of literals spells the command). bun and deno run the
+// same module.
+var nodeShellCalls = names("exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync", "child_process.exec", "child_process.execSync")

@@ -187,6 +187,15 @@ type Program struct {
 	// value of this kind (`gdb <<< 'shell rm -rf ~'`); `< /dev/null`
 	// feeds nothing. [NoValue] for the others.
 	StdinCommands Value
+	// ShellCalls, for an interpreter, are the functions and operators of
+	// its language that hand a command line to a shell (`os.system`,
+	// `execSync`, perl's `system` and `qx`, `` ` `` for backtick strings):
+	// in its inline code (`python3 -c`, a here-document), a whole string
+	// literal given to one is classified as `sh -c` is, a list of literals
+	// as the command they spell, and anything else as a command built at
+	// run time (unidentifiable). A name with no dot matches only as a whole
+	// identifier, not a method (`/re/.exec(s)` is no `exec`).
+	ShellCalls []string
 	// Escapes are the commands of the program's own language that reach
 	// past it ([Escape]: sqlite3's `.shell` and `.output`, psql's `\!` and
 	// `\o`, mysql's `system` and `pager`): in its [ReplCommands] values,

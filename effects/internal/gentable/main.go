@@ -247,6 +247,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.StdinCommands != 0 {
 		fmt.Fprintf(b, "StdinCommands: %s, ", p.StdinCommands)
 	}
+	strs(b, "ShellCalls", p.ShellCalls)
 	if len(p.Escapes) > 0 {
 		b.WriteString("Escapes: []Escape{")
 		for _, e := range p.Escapes {
