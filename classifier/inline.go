@@ -27,11 +27,19 @@ type shellCall struct {
 	literal bool
 }
 
-// inlineShellCalls classifies the shell calls of inline code.
+// inlineShellCalls classifies the shell calls and deletions of inline
+// code.
 func (inv *invocation) inlineShellCalls(code field) {
 	e := inv.entry
-	if e == nil || len(e.ShellCalls) == 0 || code.dynamic {
+	if e == nil || code.dynamic {
 		return
+	}
+	for _, p := range findDeleteCalls(code.value, e.DeleteCalls, e.HomeExprs) {
+		word := shQuote(p) // the language does not expand ~ in a literal
+		if p == "" {
+			word = "~" // a home expression
+		}
+		inv.w.codeValue("rm -rf -- "+word, false, inv.at, inv.depth, inv.carried())
 	}
 	for _, c := range findShellCalls(code.value, e.ShellCalls, e.Name == "perl" || e.Name == "php") {
 		if c.built {
@@ -40,6 +48,72 @@ func (inv *invocation) inlineShellCalls(code field) {
 		}
 		inv.w.codeValue(c.code, false, inv.at, inv.depth, inv.carried())
 	}
+}
+
+// findDeleteCalls finds the paths the deletion calls of code name: a
+// string literal (not interpolated), or "" for one of homes. A method
+// counts (`require("fs").rmSync(..)`): only a literal or home argument is
+// taken.
+func findDeleteCalls(code string, names, homes []string) []string {
+	var out []string
+	quoted := stringMask(code)
+	for _, name := range names {
+		for from := 0; from < len(code) && len(out) < maxShellCalls; {
+			i := strings.Index(code[from:], name)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			from = at + len(name)
+			if quoted[at] || at > 0 && isIdentByte(code[at-1]) || from < len(code) && isIdentByte(code[from]) {
+				continue
+			}
+			if p, ok := pathArgument(code[from:], homes); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// pathArgument reads a deletion call's first argument when it is a path
+// known here: a string literal without interpolation, or a home
+// expression ("").
+func pathArgument(rest string, homes []string) (string, bool) {
+	i := skipBlanks(rest, 0)
+	if i < len(rest) && rest[i] == '(' {
+		i = skipBlanks(rest, i+1)
+	} else if i == 0 {
+		return "", false
+	}
+	if i >= len(rest) {
+		return "", false
+	}
+	var p string
+	n := 0
+	switch c := rest[i]; c {
+	case '\'', '"':
+		body, m, ok := delimited(rest[i:], c)
+		if !ok || c == '"' && strings.ContainsAny(body, "$@{") {
+			return "", false
+		}
+		p, n = body, m
+	default:
+		for _, h := range homes {
+			if strings.HasPrefix(rest[i:], h) {
+				n = len(h)
+				break
+			}
+		}
+		if n == 0 {
+			return "", false
+		}
+	}
+	j := skipBlanks(rest, i+n)
+	if j < len(rest) && strings.IndexByte("),;\n", rest[j]) < 0 {
+		return "", false // `rmtree("a" + b)`: built
+	}
+	return p, p != "" || n > 0 && rest[i] != '\'' && rest[i] != '"'
 }
 
 // maxShellCalls bounds the calls taken from one piece of code.

@@ -48,6 +48,29 @@ func TestFindShellCalls(t *testing.T) {
 	}
 }
 
+// TestFindDeleteCalls: the paths deletion calls name, "" for the home
+// directory; a built argument or a name in a string is none.
+func TestFindDeleteCalls(t *testing.T) {
+	py, pyHome := []string{"shutil.rmtree", "os.remove"}, []string{"Path.home()", "os.path.expanduser('~')"}
+	for _, tc := range []struct {
+		code string
+		want []string
+	}{
+		{`shutil.rmtree('/x')`, []string{"/x"}},
+		{`shutil.rmtree(Path.home())`, []string{""}},
+		{`shutil.rmtree(os.path.expanduser('~'), ignore_errors=True)`, []string{""}},
+		{`shutil.rmtree(d)`, nil},
+		{`shutil.rmtree('/x' + d)`, nil},
+		{`print("shutil.rmtree('/')")`, nil},
+		{`os.removedirs('/x')`, nil}, // another name
+		{`os.remove('a'); os.remove('b')`, []string{"a", "b"}},
+	} {
+		if got := findDeleteCalls(tc.code, py, pyHome); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.code, got, tc.want)
+		}
+	}
+}
+
 // FuzzFindShellCalls: any code, any names: no panic, and at most
 // maxShellCalls per name.
 func FuzzFindShellCalls(f *testing.F) {
@@ -58,6 +81,9 @@ func FuzzFindShellCalls(f *testing.F) {
 	f.Fuzz(func(t *testing.T, code string) {
 		if got := findShellCalls(code, names, true); len(got) > maxShellCalls*len(names) {
 			t.Fatalf("%d calls", len(got))
+		}
+		if got := findDeleteCalls(code, names, []string{"Dir.home", "$ENV{HOME}"}); len(got) > maxShellCalls*len(names) {
+			t.Fatalf("%d deletions", len(got))
 		}
 	})
 }

@@ -525,9 +525,16 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			// before it takes, an inline-code letter in a cluster is read
 			// as inline code, the stricter of the readings.
 			rest := args[i+1:]
+			for _, r := range rest {
+				// The code is the next word, or a later one when the letter
+				// took a value (`perl -MFile::Path -e CODE`): each is looked
+				// at (inline.go).
+				if !isOption(r.value) {
+					inv.inlineShellCalls(r)
+				}
+			}
 			if strings.IndexAny(v[len(v)-1:], "eE") == 0 && len(rest) > 0 {
-				inv.inlineShellCalls(rest[0]) // inline.go
-				rest = rest[1:]               // the code
+				rest = rest[1:] // the code
 			}
 			inv.inPlaceFiles(e, args[:i+1], rest)
 			inv.opaqueMedium("inline " + inv.prog + " code")

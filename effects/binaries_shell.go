@@ -122,9 +122,9 @@ var shellPrograms = []Program{
 			rpath("--env-file", "--env-file-if-exists"),
 			Flag{Names: names("--test"), Replace: true, Effects: fx(Verify), Examples: ex("node --test test/")},
 			Flag{Names: names("-c", "--check"), Replace: true, Effects: fx(Read), Examples: ex("node --check src/a.js")}),
-		Examples:    ex("node scripts/build.js", "node --env-file=.env.example server.js"),
-		ShellCalls:  nodeShellCalls,
-		NotExamples: ex("node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js", `node -e 'require("child_process").execSync("rm -rf ~")'`)},
+		Examples:   ex("node scripts/build.js", "node --env-file=.env.example server.js"),
+		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs,
+		NotExamples: ex(`node -e 'require("fs").rmSync(require("os").homedir(), {recursive: true})'`, "node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js", `node -e 'require("child_process").execSync("rm -rf ~")'`)},
 	{Name: "osascript", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Flags: fl(inline("-e"), arg("-l", "-s")),
 		Why: "osascript runs the AppleScript it is given", Examples: ex("osascript scripts/notify.scpt"),
 		NotExamples: ex(`osascript -e 'display dialog "x"'`)},
@@ -136,8 +136,9 @@ var shellPrograms = []Program{
 		Flags: fl(inline("-e", "-E"), arg("-I", "-M", "-m"), optArg("-x", "-C", "-d", "-D"), bools("-l", "-0"), digits(),
 			// -i[EXT] edits the files <> reads in place (perlrun).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
-		ShellCalls: names("system", "exec", "qx", "`", "readpipe"),
-		Examples:   ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex(`perl -e 'system("rm -rf ~")'`, "perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
+		ShellCalls: names("system", "exec", "qx", "`", "readpipe"), DeleteCalls: names("unlink", "rmtree", "remove_tree", "File::Path::rmtree", "File::Path::remove_tree"),
+		HomeExprs: names("$ENV{HOME}", "$ENV{'HOME'}", `$ENV{"HOME"}`),
+		Examples:  ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex(`perl -e 'system("rm -rf ~")'`, "perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
 	{Name: "php", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "php runs the script it is given",
 		Flags: fl(inline("-r", "-R", "-B", "-E"), arg("-d", "-z"), rpath("-c", "-f"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("php -l src/a.php")},
@@ -145,14 +146,18 @@ var shellPrograms = []Program{
 			// and runs the PHP files in it.
 			Flag{Names: names("-S"), Value: Arg, Effects: fx(Network), Why: "php -S serves a directory over HTTP and runs its PHP files", Examples: ex("php -S localhost:8000 -t public")},
 			rpath("-t")),
-		ShellCalls: names("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "`"),
-		Examples:   ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex(`php -r 'system("rm -rf ~");'`, "php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
+		ShellCalls: names("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "`"), DeleteCalls: names("unlink", "rmdir"),
+		HomeExprs: names("getenv('HOME')", `getenv("HOME")`, "$_SERVER['HOME']", "$_ENV['HOME']"),
+		Examples:  ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex(`php -r 'system("rm -rf ~");'`, "php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
 	{Name: "python", Aliases: names("pypy", "pypy3", "python2", "python3"), Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why:      "python runs the script it is given",
 		Flags:    fl(inline("-c"), arg("-W", "-X", "--check-hash-based-pycs", "-m")),
 		Examples: ex("python tools/gen.py", "python3 manage.py check", "python3 -u scripts/x.py", "python3.12 tools/gen.py", "python3 -W ignore tools/gen.py"),
 		ShellCalls: names("os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
 			"subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput", "commands.getoutput", "pty.spawn"),
+		DeleteCalls: names("shutil.rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "rmtree"),
+		HomeExprs: names(`os.path.expanduser("~")`, "os.path.expanduser('~')", `os.environ["HOME"]`, "os.environ['HOME']", `os.getenv("HOME")`, "os.getenv('HOME')",
+			"Path.home()", "pathlib.Path.home()", `expanduser("~")`, "expanduser('~')"),
 		NotExamples: ex(`python3 -c 'import os; os.system("rm -rf ~")'`, "python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
 	{Name: "ruby", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "ruby runs the script it is given",
@@ -160,7 +165,10 @@ var shellPrograms = []Program{
 			// -i[EXT] edits the files ARGF reads in place (ruby(1)).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		ShellCalls: names("system", "exec", "spawn", "`", "%x", "IO.popen", "Open3.capture2", "Open3.capture2e", "Open3.capture3", "Open3.popen3", "Open3.popen2"),
-		Examples:   ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'", `ruby -e 'system("rm -rf ~")'`)},
+		DeleteCalls: names("FileUtils.rm_rf", "FileUtils.rm_r", "FileUtils.rm", "FileUtils.remove_dir", "FileUtils.remove_entry", "FileUtils.remove_entry_secure", "FileUtils.rmtree",
+			"File.delete", "File.unlink", "Dir.delete", "Dir.rmdir", "Dir.unlink"),
+		HomeExprs: names("Dir.home", `ENV["HOME"]`, "ENV['HOME']", `File.expand_path("~")`, "File.expand_path('~')"),
+		Examples:  ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'", `ruby -e 'system("rm -rf ~")'`)},
 
 	// Wrappers that run a command (SPEC §3 rule 1).
 	// capsh: with --user or --uid the shell it starts runs as that user,
@@ -424,3 +432,11 @@ var distroboxEnterFlags = fl(arg("-n", "--name", "-a", "--additional-flags"),
 // execFile: a list of literals spells the command). bun and deno run the
 // same module.
 var nodeShellCalls = names("exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync", "child_process.exec", "child_process.execSync")
+
+// nodeDeleteCalls are node's fs functions that delete a file or a tree, and
+// nodeHomeExprs its expressions for the home directory.
+var (
+	nodeDeleteCalls = names("fs.rmSync", "fs.rmdirSync", "fs.unlinkSync", "fs.rm", "fs.rmdir", "fs.unlink", "fs.promises.rm", "fs.promises.rmdir", "fs.promises.unlink",
+		"rmSync", "rmdirSync", "unlinkSync")
+	nodeHomeExprs = names("os.homedir()", `require("os").homedir()`, "require('os').homedir()", "process.env.HOME", `process.env["HOME"]`, "process.env['HOME']")
+)

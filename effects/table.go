@@ -196,6 +196,18 @@ type Program struct {
 	// run time (unidentifiable). A name with no dot matches only as a whole
 	// identifier, not a method (`/re/.exec(s)` is no `exec`).
 	ShellCalls []string
+	// DeleteCalls, for an interpreter, are the functions of its language
+	// that delete the file or tree their first argument names
+	// (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`): in its inline code,
+	// a call whose argument is a string literal, or one of the language's
+	// expressions for the home directory ([Program.HomeExprs]), is
+	// classified as `rm -rf` of that path is. Any other argument leaves
+	// the inline code's own opaque-medium verdict.
+	DeleteCalls []string
+	// HomeExprs are the interpreter's expressions for the home directory
+	// (`os.homedir()`, `Path.home()`, `os.path.expanduser("~")`), for
+	// [Program.DeleteCalls].
+	HomeExprs []string
 	// Escapes are the commands of the program's own language that reach
 	// past it ([Escape]: sqlite3's `.shell` and `.output`, psql's `\!` and
 	// `\o`, mysql's `system` and `pager`): in its [ReplCommands] values,

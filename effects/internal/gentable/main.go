@@ -248,6 +248,8 @@ func program(b *bytes.Buffer, p effects.Program) {
 		fmt.Fprintf(b, "StdinCommands: %s, ", p.StdinCommands)
 	}
 	strs(b, "ShellCalls", p.ShellCalls)
+	strs(b, "DeleteCalls", p.DeleteCalls)
+	strs(b, "HomeExprs", p.HomeExprs)
 	if len(p.Escapes) > 0 {
 		b.WriteString("Escapes: []Escape{")
 		for _, e := range p.Escapes {
