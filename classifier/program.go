@@ -1453,7 +1453,11 @@ func (inv *invocation) applyFlag(h flagHit) {
 	case effects.ProgramArg:
 		w.allKnown = false
 		w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` makes %s run the program %q, which is not inspected", inv.text, inv.prog, val.value)))
-		w.codeValue(strings.TrimPrefix(val.value, "exec="), val.dynamic, inv.at, inv.depth, inv.carried())
+		code := strings.TrimPrefix(val.value, "exec=")
+		if h.flag.Fed && !val.dynamic {
+			code = fedCode(code)
+		}
+		w.codeValue(code, val.dynamic, inv.at, inv.depth, inv.carried())
 	case effects.Config:
 		if key, value, _ := strings.Cut(val.value, "="); val.dynamic || configRunsProgram(key, val.value) {
 			w.allKnown = false
@@ -1790,6 +1794,11 @@ func (inv *invocation) writeValue(val field) {
 		}
 	}
 }
+
+// fedCode is code whose stdin is input the line does not follow (a
+// network connection, awk's output): a shell or an interpreter there
+// reads a program that cannot be identified, as in `cat f | sh`.
+func fedCode(code string) string { return ": | {\n" + code + "\n}" }
 
 // configRunsProgram reports whether a git config key names a program (rule
 // 11; the keys are table data, [effects.GitConfigKeys]); kv is `key=value`.

