@@ -32,6 +32,8 @@ func (inv *invocation) special(e *effects.Program, args []field) (rewritten []fi
 		return nil, true
 	case "at":
 		return nil, inv.atJob(e, args)
+	case "crontab":
+		return nil, inv.crontab(e, args)
 	case "tmux new", "tmux new-window", "tmux send-keys":
 		return nil, inv.tmuxCommand(e, args)
 	case "trap":
@@ -2615,6 +2617,80 @@ func (inv *invocation) atJob(e *effects.Program, args []field) bool {
 		inv.script([]field{{value: red.stdinFile}})
 	}
 	return true
+}
+
+// crontab installs the user's scheduled jobs from a FILE operand or, with
+// `-` or none, from stdin: a literal here-document's jobs are shell code
+// cron runs later from the home directory, classified as such; jobs fed at
+// run time cannot be identified, as at's cannot (`crontab -l | sed .. |
+// crontab -` included); a file is a script from where it lies, as `at -f`'s.
+func (inv *invocation) crontab(e *effects.Program, args []field) bool {
+	inv.parseOptions(e, args)
+	inv.emit()
+	inv.emitFlags()
+	if inv.replacing || inv.has("-r", "-e") != nil {
+		return true
+	}
+	if ops := inv.operands; len(ops) > 0 && ops[0].value != "-" {
+		inv.script(ops[:1])
+		return true
+	}
+	w, red := inv.w, inv.red
+	switch {
+	case red.script != nil && !red.scriptDyn:
+		dirs := unknownDirs
+		if w.opts.Home != "" {
+			dirs = []string{w.opts.Home}
+		}
+		for _, job := range cronCommands(*red.script) {
+			w.codeValue(job, false, inv.at, inv.depth, processCtx(dirs, dirs))
+		}
+	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
+		w.allKnown = false
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` installs scheduled jobs fed to it at run time, which cannot be identified", inv.text)))
+	case red.stdinFile != "" && !red.stdinNull:
+		inv.script([]field{{value: red.stdinFile}})
+	}
+	return true
+}
+
+// cronCommands are the commands of a crontab's jobs: after the five time
+// fields, or an @-schedule; comments, blank lines and variable settings
+// are none. cron turns an unescaped % into a newline, the rest being the
+// command's stdin: the command ends there.
+func cronCommands(tab string) []string {
+	var out []string
+	for _, line := range strings.Split(tab, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(line)
+		n := 5
+		if strings.HasPrefix(line, "@") {
+			n = 1
+		} else if name, _, ok := strings.Cut(fields[0], "="); ok && !strings.ContainsAny(name, " *,/-") {
+			continue // SHELL=/bin/bash, MAILTO=x
+		}
+		if len(fields) <= n {
+			continue
+		}
+		rest := line
+		for range n {
+			rest = strings.TrimLeft(rest, " \t")
+			rest = strings.TrimLeft(rest[strings.IndexAny(rest+" ", " \t"):], " \t")
+		}
+		for i := 0; i < len(rest); i++ {
+			if rest[i] == '\\' {
+				i++
+			} else if rest[i] == '%' {
+				rest = rest[:i]
+				break
+			}
+		}
+		out = append(out, rest)
+	}
+	return out
 }
 
 // tmuxKeys are the key names tmux send-keys types as text.

@@ -536,9 +536,11 @@ var servicePrograms = []Program{
 		Examples: ex("at now + 1 hour"), NotExamples: ex("at now <<< 'rm -rf ~'", "at -f /tmp/job now")},
 	{Name: "atrm", Effects: fx(SystemChange), Why: "atrm removes scheduled jobs", Flags: fl(arg("-q")), Examples: ex("atrm 3")},
 	ro("atq", "atq"),
+	// crontab installs jobs from a file or stdin: their commands are shell
+	// code (classified by the classifier's crontab, as at's job is).
 	{Name: "crontab", Effects: fx(SystemChange), Operands: ReadPaths, Why: "crontab replaces the user's scheduled commands",
 		Flags:    fl(arg("-u"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("crontab -l")}),
-		Examples: ex("crontab jobs.txt", "crontab -r", "crontab -e")},
+		Examples: ex("crontab jobs.txt", "crontab -r", "crontab -e"), NotExamples: ex("crontab <<< '@reboot rm -rf ~'", "crontab -l | crontab -")},
 	{Name: "defaults", Effects: fx(Read), Other: fx(SystemChange),
 		Subcommands: []Program{
 			{Name: "delete", Aliases: names("import", "rename", "write"), Effects: fx(SystemChange), Why: "defaults write changes macOS preferences", Examples: ex("defaults write com.apple.dock autohide -bool true")},
