@@ -71,6 +71,9 @@ func (w *walker) foreignCode(args []field) string {
 // foreignDeletes classifies the deletion commands in code, cmd.exe's or
 // (pwsh) PowerShell's, run by prog at n in dirs.
 func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
+	if pwsh {
+		w.pwshFetchRun(n, prog, code)
+	}
 	toks := foreignTokens(code)
 	verbs := foreignDeleteVerbs[pwsh]
 	for i := 0; i < len(toks); i++ {
@@ -110,6 +113,33 @@ func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dir
 			}
 		}
 		i--
+	}
+}
+
+// pwshRunners run text as PowerShell code, and pwshFetchers fetch text
+// from the network (lower case): code with one of each runs what it
+// downloads, PowerShell's `curl URL | sh` (`iex (iwr URL)`, `irm URL |
+// iex`, `(New-Object Net.WebClient).DownloadString(URL) | iex`).
+var (
+	pwshRunners  = []string{"iex", "invoke-expression", "[scriptblock]::create", "invoke-command", "icm"}
+	pwshFetchers = []string{"iwr", "irm", "invoke-webrequest", "invoke-restmethod", "downloadstring", "downloaddata", "net.webclient", "start-bitstransfer", "curl ", "wget "}
+)
+
+// pwshFetchRun adds the unidentifiable part of PowerShell code that runs
+// what it downloads (SPEC §5.7).
+func (w *walker) pwshFetchRun(n syntax.Node, prog, code string) {
+	lc := strings.ToLower(code)
+	has := func(words []string) bool {
+		for _, x := range words {
+			if strings.Contains(lc, x) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(pwshRunners) && has(pwshFetchers) {
+		w.allKnown = false
+		w.add(w.part(n, effects.OpaqueHigh, prog, fmt.Sprintf("`%s` runs PowerShell code it downloads, which cannot be identified", brief(w.textOf(n)))))
 	}
 }
 
