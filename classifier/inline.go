@@ -56,24 +56,44 @@ func (inv *invocation) inlineShellCalls(code field) {
 // taken.
 func findDeleteCalls(code string, names, homes []string) []string {
 	var out []string
+	nameSites(code, names, func(name string, at, end int) (int, bool) {
+		if at > 0 && isIdentByte(code[at-1]) || end < len(code) && isIdentByte(code[end]) {
+			return end, false
+		}
+		p, ok := pathArgument(code[end:], homes)
+		if ok {
+			out = append(out, p)
+		}
+		return end, ok
+	})
+	return out
+}
+
+// nameSites calls f for each place one of names stands in code outside a
+// string literal, with where it starts and ends, until f has taken
+// maxShellCalls of them (its second result); f returns where to look on
+// from.
+func nameSites(code string, names []string, f func(name string, at, end int) (int, bool)) {
 	quoted := stringMask(code)
+	taken := 0
 	for _, name := range names {
-		for from := 0; from < len(code) && len(out) < maxShellCalls; {
+		for from := 0; from < len(code) && taken < maxShellCalls; {
 			i := strings.Index(code[from:], name)
 			if i < 0 {
 				break
 			}
 			at := from + i
-			from = at + len(name)
-			if quoted[at] || at > 0 && isIdentByte(code[at-1]) || from < len(code) && isIdentByte(code[from]) {
+			if quoted[at] {
+				from = at + len(name) // in a string: `print('os.system(x)')`
 				continue
 			}
-			if p, ok := pathArgument(code[from:], homes); ok {
-				out = append(out, p)
+			next, took := f(name, at, at+len(name))
+			if took {
+				taken++
 			}
+			from = max(next, at+len(name))
 		}
 	}
-	return out
 }
 
 // pathArgument reads a deletion call's first argument when it is a path
@@ -123,56 +143,45 @@ const maxShellCalls = 32
 // the language interpolates `$name` in double-quoted strings (perl, php).
 func findShellCalls(code string, names []string, dollars bool) []shellCall {
 	var out []shellCall
-	quoted := stringMask(code)
-	for _, name := range names {
-		for from := 0; from < len(code) && len(out) < maxShellCalls; {
-			i := strings.Index(code[from:], name)
-			if i < 0 {
-				break
+	nameSites(code, names, func(name string, at, from int) (int, bool) {
+		switch name {
+		case "`":
+			end := strings.IndexByte(code[from:], '`')
+			if end < 0 {
+				return from, false
 			}
-			at := from + i
-			from = at + len(name)
-			if quoted[at] {
-				continue // in a string: `print('os.system(x)')`
+			body := code[from : from+end]
+			out = append(out, shellCall{code: body, built: strings.Contains(body, "${") || strings.Contains(body, "#{")})
+			return from + end + 1, true
+		case "qx", "%x":
+			if !identStart(code, at) || from >= len(code) {
+				return from, false
 			}
-			switch name {
-			case "`":
-				end := strings.IndexByte(code[from:], '`')
-				if end < 0 {
-					break
-				}
-				body := code[from : from+end]
-				from += end + 1
-				out = append(out, shellCall{code: body, built: strings.Contains(body, "${") || strings.Contains(body, "#{")})
-				continue
-			case "qx", "%x":
-				if !identStart(code, at) || from >= len(code) {
-					continue
-				}
-				open := code[from]
-				if isIdentByte(open) || open == ' ' || open == '\t' || open == '=' || open == ',' || open == ';' || open == ')' {
-					continue // qx as a name, not the operator
-				}
-				body, n, ok := delimited(code[from:], open)
-				if !ok {
-					continue
-				}
-				from += n
-				out = append(out, shellCall{code: body, built: strings.ContainsAny(body, "$@") || strings.Contains(body, "#{")})
-				continue
+			open := code[from]
+			if isIdentByte(open) || open == ' ' || open == '\t' || open == '=' || open == ',' || open == ';' || open == ')' {
+				return from, false // qx as a name, not the operator
 			}
-			if at > 0 && isIdentByte(code[at-1]) && !strings.Contains(name, ".") || from < len(code) && isIdentByte(code[from]) {
-				continue // part of another name
+			body, n, ok := delimited(code[from:], open)
+			if !ok {
+				return from, false
 			}
-			// A method of something (`require("child_process").exec(..)`,
-			// `/re/.exec(s)`): a string literal is taken as the command, any
-			// other argument as no shell call at all.
-			method := !strings.Contains(name, ".") && !identStart(code, at)
-			if c, ok := callArgument(code[from:], dollars); ok && !(method && c.built && c.code == "" && !c.literal) {
-				out = append(out, c)
-			}
+			out = append(out, shellCall{code: body, built: strings.ContainsAny(body, "$@") || strings.Contains(body, "#{")})
+			return from + n, true
 		}
-	}
+		if at > 0 && isIdentByte(code[at-1]) && !strings.Contains(name, ".") || from < len(code) && isIdentByte(code[from]) {
+			return from, false // part of another name
+		}
+		// A method of something (`require("child_process").exec(..)`,
+		// `/re/.exec(s)`): a string literal is taken as the command, any
+		// other argument as no shell call at all.
+		method := !strings.Contains(name, ".") && !identStart(code, at)
+		c, ok := callArgument(code[from:], dollars)
+		if !ok || method && c.built && c.code == "" && !c.literal {
+			return from, false
+		}
+		out = append(out, c)
+		return from, true
+	})
 	return out
 }
 
