@@ -120,8 +120,10 @@ var verifyPrograms = []Program{
 		// The operands are the test files ava runs.
 		RunsOperands: true,
 		Examples:     ex("ava", "ava test/a.js"), NotExamples: ex("ava /tmp/x.js")},
+	// The operands are the .bats files (shell code) it runs.
 	{Name: "bats", Effects: fx(Verify), Flags: fl(arg("-f", "--filter", "-F", "--formatter", "-j", "--jobs", "--filter-tags", "--report-formatter"), wpath("-o", "--output")),
-		Examples: ex("bats test")},
+		RunsOperands: true,
+		Examples:     ex("bats test", "bats test/a.bats"), NotExamples: ex("bats /tmp/x.bats", "bats ../t")},
 	{Name: "biome", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(rpath("--config-path")),
 		Subcommands: []Program{
@@ -154,8 +156,11 @@ var verifyPrograms = []Program{
 			Flag{Names: names("-w", "--write-changes"), Effects: fx(WriteInside), InPlace: true, Why: "codespell -w rewrites the files", Examples: ex("codespell -w docs")}),
 		Examples: ex("codespell src")},
 	{Name: "commitlint", Effects: fx(Verify), Flags: fl(arg("--from", "--to"), code("-g", "--config"), optArg("-e"), optArg("--edit")), Examples: ex("commitlint --from HEAD~1")},
+	// The operands are feature files or directories, whose step
+	// definitions and support files (code) are loaded from beside them.
 	{Name: "cucumber", Aliases: names("behave", "cucumber-js"), Effects: fx(Verify), Flags: fl(arg("-t", "--tags", "-p", "--profile", "-f", "--format", "--name", "-n"), code("-r", "--require")),
-		Examples: ex("cucumber features", "behave")},
+		RunsOperands: true,
+		Examples:     ex("cucumber features", "behave"), NotExamples: ex("behave /tmp/f", "cucumber /tmp/f/x.feature")},
 	{Name: "cypress", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read), Subcommands: []Program{{Name: "clear", Aliases: names("prune"), Effects: fx(Deletion), Outside: true,
