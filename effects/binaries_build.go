@@ -75,11 +75,16 @@ var buildPrograms = []Program{
 			Flag{Names: names("-l", "--list", "--summary", "--dump", "-n", "--dry-run", "--variables", "--groups", "-s", "--show"), Replace: true, Effects: fx(Read), Examples: ex("just --list")}),
 		Goals:    makeGoals,
 		Examples: ex("just", "just build", "just test build", "just test deploy", "just fmt", "just lint-fix"), NotExamples: ex("just lint", "just -f /tmp/x.just test")},
-	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
-		Flags:       fl(Flag{Names: names("-v", "--version"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
-		Goals:       makeGoals,
-		Examples:    ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make test CC=x", "make lint-fix"),
-		NotExamples: ex("make test", "make test -C src check", "make lint test-unit", "make -f /tmp/x.mk test", "make -C /tmp test")}, makeFlags),
+	// A NAME=VALUE operand is a variable that overrides the Makefile's and
+	// that GNU make exports to the recipes (VarOperands): an ordinary one
+	// (`make test V=1`, `make CFLAGS=-O2`) makes the goals the project's
+	// code, opaque-low, as any goal that is no check does.
+	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow), VarOperands: true,
+		Flags:    fl(Flag{Names: names("-v", "--version"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
+		Goals:    makeGoals,
+		Examples: ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make lint-fix", "make test V=1"),
+		NotExamples: ex("make test", "make test -C src check", "make lint test-unit", "make -f /tmp/x.mk test", "make -C /tmp test",
+			"make test SHELL=/tmp/x", "make test CC=x", "make test LD_PRELOAD=/tmp/x.so", "make test '.SHELLFLAGS=-c x'", "make test 'X!=ls'", "make test 'X:=$(shell ls)'")}, makeFlags),
 	inherit(Program{Name: "meson", Effects: fx(OpaqueLow, WriteInside), Why: "meson runs meson.build and writes the build directory", Other: fx(OpaqueLow, WriteInside),
 		Flags: fl(dir("-C"), arg("--prefix", "-D", "--buildtype", "--backend", "--wrap-mode", "--default-library", "-j", "--num-processes", "--suite", "--setup"),
 			rpath("--native-file", "--cross-file")),

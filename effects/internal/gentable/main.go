@@ -231,6 +231,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.RunsOperands {
 		b.WriteString("RunsOperands: true, ")
 	}
+	if p.VarOperands {
+		b.WriteString("VarOperands: true, ")
+	}
 	if p.DashOptions {
 		b.WriteString("DashOptions: true, ")
 	}
