@@ -1999,6 +1999,9 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		if len(inv.trees) > 0 {
 			dirs = unionDirs(inv.dirs, inv.treeDirs())
 		}
+		if slices.ContainsFunc(inv.flags, func(h flagHit) bool { return h.flag.Anywhere }) {
+			dirs = unionDirs(dirs, unknownDirs) // `git apply --unsafe-paths`
+		}
 		for _, d := range dirs {
 			if c == effects.Deletion {
 				base := p

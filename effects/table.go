@@ -377,6 +377,11 @@ type Flag struct {
 	Replace bool
 	// Outside: like [Program.Outside], for this flag (`go clean -modcache`).
 	Outside bool
+	// Anywhere: the program's writes land where its input (a patch, an
+	// archive) names, which the flag lets lead out of its directory
+	// (`git apply --unsafe-paths`, whose patch may name `../x` or an
+	// absolute path): the write's location is unknown before it runs.
+	Anywhere bool
 	// HomeWrite: like [Program.HomeWrite], for this flag (`pip install --user`).
 	HomeWrite string
 	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).

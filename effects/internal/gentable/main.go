@@ -402,6 +402,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	if f.Outside {
 		b.WriteString("Outside: true, ")
 	}
+	if f.Anywhere {
+		b.WriteString("Anywhere: true, ")
+	}
 	str(b, "HomeWrite", f.HomeWrite)
 	if f.Links {
 		b.WriteString("Links: true, ")
