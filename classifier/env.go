@@ -693,7 +693,41 @@ func (w *walker) envLeftovers() {
 // envOwners classifies the assignments of w.env that no program reading
 // them was seen to run with (not done), for each program whose variable
 // runs code, as if the part text ran it: code that may run any program.
+// A variable of a program's options (GOFLAGS, PYTEST_ADDOPTS, GIT_DIR as
+// --git-dir) is opaque-medium when an option it gives may run code or move
+// what the program reads or writes ([envOptionRisk]), and one naming a
+// file the program writes (GIT_TRACE=/path) is that write.
 func (w *walker) envOwners(text string) {
+	for _, a := range w.env {
+		if a.done || a.ambient {
+			continue
+		}
+		for _, p := range effects.EnvOwners(a.name) {
+			v := p.ProgramEnv(a.name)
+			if v == nil {
+				continue
+			}
+			via := fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name)
+			switch v.Role {
+			case effects.EnvOption, effects.EnvOptions:
+				if why := envOptionRisk(p, v, a); why != "" {
+					w.allKnown = false
+					w.add(a.partOf(effects.OpaqueMedium, p.Name, fmt.Sprintf("`%s` sets %s %s%s", brief(a.atText), a.name, why, via)))
+				}
+			case effects.EnvWrite:
+				if a.dynamic || strings.HasPrefix(a.value, "/") {
+					part := a.partOf(effects.WriteOutside, p.Name, fmt.Sprintf("`%s` sets %s, which %s%s", brief(a.atText), a.name, v.Why, via))
+					if a.dynamic {
+						w.write(part, "", true)
+						continue
+					}
+					for _, r := range w.resolveIn(a.value, false, a.ctx.dirs) {
+						w.write(part, r, r == "")
+					}
+				}
+			}
+		}
+	}
 	owners := map[*effects.Program]bool{}
 	for _, a := range w.env {
 		if a.done {
@@ -717,6 +751,90 @@ func (w *walker) envOwners(text string) {
 		inv.envOf(p, false, fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name))
 		inv.emitFlags()
 	}
+}
+
+// envOptionRisk says why the options the assignment a of p's variable v
+// gives (its option words, or the option it is the value of) may run code
+// or move what p reads or writes, or "" when each option p or one of its
+// subcommands knows takes no value or a plain one (GOFLAGS=-mod=mod is
+// plain, GOFLAGS=-toolexec=/tmp/x is not).
+func envOptionRisk(p *effects.Program, v *effects.EnvVar, a *envAssign) string {
+	if a.dynamic {
+		return "to options only known at run time"
+	}
+	var words []string
+	if v.Role == effects.EnvOption {
+		opt := v.Option
+		if opt == "--*" {
+			name := a.name
+			if v.Fold {
+				name = effects.FoldEnv(name)
+			}
+			opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
+		}
+		words = []string{opt + "=" + a.value}
+	} else {
+		words = strings.Fields(a.value)
+		if len(words) > 0 && v.Letters && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+			words[0] = "-" + words[0]
+		}
+	}
+	value := false // the word is the value of the option before it
+	for _, wd := range words {
+		if value {
+			value = false
+			continue
+		}
+		if !strings.HasPrefix(wd, "-") {
+			return fmt.Sprintf("with %q, which is not an option", wd)
+		}
+		name, _, attached := strings.Cut(wd, "=")
+		fs := flagsBelow(p, name)
+		if len(fs) == 0 && !strings.HasPrefix(name, "--") && len(name) > 2 {
+			fs = flagsBelow(p, name[:2])
+			attached = true // -j4
+		}
+		// One no level knows is not the program's, as when it runs itself
+		// (go ignores GOFLAGS flags a command does not take).
+		for _, f := range fs {
+			if riskyFlag(f) {
+				return fmt.Sprintf("with %s, an option of %s that may run code or move what it reads or writes", name, p.Name)
+			}
+			value = value || !attached && f.Value == effects.Arg
+		}
+	}
+	return ""
+}
+
+// flagsBelow returns the flags named name of p and of its subcommands, at
+// any depth.
+func flagsBelow(p *effects.Program, name string) []*effects.Flag {
+	var out []*effects.Flag
+	if f := findFlag(p, name); f != nil {
+		out = append(out, f)
+	}
+	for i := range p.Subcommands {
+		out = append(out, flagsBelow(&p.Subcommands[i], name)...)
+	}
+	return out
+}
+
+// riskyFlag reports whether a flag may run code, or change what its program
+// reads, writes or reaches: anything but an option with no value or a plain
+// one and no effects beyond reading and verifying.
+func riskyFlag(f *effects.Flag) bool {
+	if f.Value != effects.NoValue && f.Value != effects.Arg && f.Value != effects.OptionalArg {
+		return true
+	}
+	if f.Carries || f.Outside || f.Anywhere || f.HomeWrite != "" || f.Elsewhere {
+		return true
+	}
+	for _, c := range f.Effects {
+		if c != effects.Read && c != effects.Verify {
+			return true
+		}
+	}
+	return false
 }
 
 // varOperands judges the `NAME=VALUE` operands of an entry that takes
