@@ -697,7 +697,47 @@ func (w *walker) envLeftovers() {
 	if runs == nil {
 		return
 	}
-	text := runs.Text
+	w.envOwners(runs.Text)
+}
+
+// envOwners classifies the assignments of w.env that no program reading
+// them was seen to run with (not done), for each program whose variable
+// runs code, as if the part text ran it: code that may run any program.
+// A variable of a program's options (GOFLAGS, PYTEST_ADDOPTS, GIT_DIR as
+// --git-dir) is opaque-medium when an option it gives may run code or move
+// what the program reads or writes ([envOptionRisk]), and one naming a
+// file the program writes (GIT_TRACE=/path) is that write.
+func (w *walker) envOwners(text string) {
+	for _, a := range w.env {
+		if a.done || a.ambient {
+			continue
+		}
+		for _, p := range effects.EnvOwners(a.name) {
+			v := p.ProgramEnv(a.name)
+			if v == nil {
+				continue
+			}
+			via := fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name)
+			switch v.Role {
+			case effects.EnvOption, effects.EnvOptions:
+				if why := envOptionRisk(p, v, a); why != "" {
+					w.allKnown = false
+					w.add(a.partOf(effects.OpaqueMedium, p.Name, fmt.Sprintf("`%s` sets %s %s%s", brief(a.atText), a.name, why, via)))
+				}
+			case effects.EnvWrite:
+				if a.dynamic || strings.HasPrefix(a.value, "/") {
+					part := a.partOf(effects.WriteOutside, p.Name, fmt.Sprintf("`%s` sets %s, which %s%s", brief(a.atText), a.name, v.Why, via))
+					if a.dynamic {
+						w.write(part, "", true)
+						continue
+					}
+					for _, r := range w.resolveIn(a.value, false, a.ctx.dirs) {
+						w.write(part, r, r == "")
+					}
+				}
+			}
+		}
+	}
 	owners := map[*effects.Program]bool{}
 	for _, a := range w.env {
 		if a.done {
@@ -721,6 +761,235 @@ func (w *walker) envLeftovers() {
 		inv.envOf(p, false, fmt.Sprintf(" (`%s` runs code that may run %s)", brief(text), p.Name))
 		inv.emitFlags()
 	}
+}
+
+// envOptionRisk says why the options the assignment a of p's variable v
+// gives (its option words, or the option it is the value of) may run code
+// or move what p reads or writes, or "" when each option p or one of its
+// subcommands knows takes no value or a plain one (GOFLAGS=-mod=mod is
+// plain, GOFLAGS=-toolexec=/tmp/x is not).
+func envOptionRisk(p *effects.Program, v *effects.EnvVar, a *envAssign) string {
+	if a.dynamic {
+		return "to options only known at run time"
+	}
+	var words []string
+	if v.Role == effects.EnvOption {
+		opt := v.Option
+		if opt == "--*" {
+			name := a.name
+			if v.Fold {
+				name = effects.FoldEnv(name)
+			}
+			opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
+		}
+		words = []string{opt + "=" + a.value}
+	} else {
+		words = strings.Fields(a.value)
+		if len(words) > 0 && v.Letters && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+			words[0] = "-" + words[0]
+		}
+	}
+	value := false // the word is the value of the option before it
+	for _, wd := range words {
+		if value {
+			value = false
+			continue
+		}
+		if !strings.HasPrefix(wd, "-") {
+			return fmt.Sprintf("with %q, which is not an option", wd)
+		}
+		name, _, attached := strings.Cut(wd, "=")
+		fs := flagsBelow(p, name)
+		if len(fs) == 0 && !strings.HasPrefix(name, "--") && len(name) > 2 {
+			fs = flagsBelow(p, name[:2])
+			attached = true // -j4
+		}
+		// One no level knows is not the program's, as when it runs itself
+		// (go ignores GOFLAGS flags a command does not take).
+		for _, f := range fs {
+			if riskyFlag(f) {
+				return fmt.Sprintf("with %s, an option of %s that may run code or move what it reads or writes", name, p.Name)
+			}
+			value = value || !attached && f.Value == effects.Arg
+		}
+	}
+	return ""
+}
+
+// flagsBelow returns the flags named name of p and of its subcommands, at
+// any depth.
+func flagsBelow(p *effects.Program, name string) []*effects.Flag {
+	var out []*effects.Flag
+	if f := findFlag(p, name); f != nil {
+		out = append(out, f)
+	}
+	for i := range p.Subcommands {
+		out = append(out, flagsBelow(&p.Subcommands[i], name)...)
+	}
+	return out
+}
+
+// riskyFlag reports whether a flag may run code, or change what its program
+// reads, writes or reaches: anything but an option with no value or a plain
+// one and no effects beyond reading and verifying.
+func riskyFlag(f *effects.Flag) bool {
+	if f.Value != effects.NoValue && f.Value != effects.Arg && f.Value != effects.OptionalArg {
+		return true
+	}
+	if f.Carries || f.Outside || f.Anywhere || f.HomeWrite != "" || f.Elsewhere {
+		return true
+	}
+	for _, c := range f.Effects {
+		if c != effects.Read && c != effects.Verify {
+			return true
+		}
+	}
+	return false
+}
+
+// varOperands judges the `NAME=VALUE` operands of an entry that takes
+// variables on its command line and exports them to what it runs
+// ([effects.Program.VarOperands], make): each as the assignment in front
+// of the program would be (the [effects.Environment] variables, the
+// entry's own [effects.Program.Env] with its options, and the variables
+// of programs that run code, which a recipe may run), for this invocation
+// only; and opaque-medium where the program expands the definition into
+// code. An ordinary variable adds nothing here: the goal that is no check
+// already runs the project's code (opaque-low).
+func (inv *invocation) varOperands(e *effects.Program) {
+	w := inv.w
+	saved := w.env
+	w.env = nil
+	defer func() { w.env = saved }()
+	for _, o := range inv.operands {
+		at := syntax.Node(inv.at)
+		if o.word != nil {
+			at = o.word
+		}
+		if o.dynamic && w.mayHoldEquals(o) {
+			// Whatever its literal start, the word may hold `=` once
+			// expanded: a definition, whose `$(shell ...)` may run
+			// (`X:=$(shell ...)` at once), or SHELL itself.
+			inv.varCode(at, fmt.Sprintf("is only known at run time: %s takes a word with `=` as a variable definition, which it expands ($(shell ...) runs a command)", e.Name))
+		}
+		def, value, ok := strings.Cut(o.value, "=")
+		if !ok || def == "" || strings.ContainsAny(def, " \t") {
+			continue
+		}
+		op := ""
+		name := strings.TrimRight(def, ":+?!")
+		if name != def {
+			op = def[len(name):]
+		}
+		switch {
+		case o.dynamic:
+		case op == "!":
+			// `X!=CMD`: make runs CMD with its shell when it reads the line.
+			inv.varCode(at, fmt.Sprintf("runs the shell command of the variable %s", name))
+			w.codeValue(value, false, at, inv.depth, processCtx(inv.runDirs, inv.runDirs))
+		case makeExpands(o.value):
+			inv.varCode(at, fmt.Sprintf("defines %s with a function call, which %s expands ($(shell ...) runs a command)", name, e.Name))
+		}
+		if name == "" || strings.Contains(name, "$") {
+			continue
+		}
+		// As `NAME=VALUE make`, for make and what its recipes run.
+		w.setEnv(name, value, o.dynamic, at, inv.at, inv.depth)
+		if v := e.ProgramEnv(name); v != nil && !exportable(name) && len(w.env) == 0 {
+			// Only make's command line sets it (.SHELLFLAGS).
+			w.env = append(w.env, w.newEnvAssign(name, value, o.dynamic, at, inv.at))
+		}
+	}
+	if len(w.env) == 0 {
+		return
+	}
+	for _, a := range w.env {
+		if a.paths != nil {
+			inv.codePaths(a)
+		}
+	}
+	inv.envOf(e, true, "")
+	if len(inv.envWords) > 0 {
+		inv.envOptions(e) // MAKEFLAGS=-j4 is -j4
+		inv.envWords = nil
+	}
+	w.envOwners(inv.text)
+}
+
+// mayHoldEquals reports whether the dynamic field f may hold `=` once
+// expanded: a literal `=` in it, or an expansion whose values the line does
+// not show to be free of it (`for t in a b; do make $t; done` is not).
+func (w *walker) mayHoldEquals(f field) bool {
+	if f.word == nil {
+		return true
+	}
+	var parts func(ps []syntax.WordPart) bool
+	parts = func(ps []syntax.WordPart) bool {
+		for _, p := range ps {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.Contains(p.Value, "=") {
+					return true
+				}
+			case *syntax.SglQuoted:
+				if strings.Contains(p.Value, "=") {
+					return true
+				}
+			case *syntax.DblQuoted:
+				if parts(p.Parts) {
+					return true
+				}
+			case *syntax.ArithmExp:
+				// a number
+			case *syntax.ParamExp:
+				if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Flags != nil {
+					return true
+				}
+				v, ok := w.vars[p.Param.Value]
+				if !ok || v == unknownValue || w.globVars[p.Param.Value] || strings.Contains(v, "=") {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return parts(f.word.Parts)
+}
+
+// varCode adds the opaque-medium part of a variable operand the program
+// expands into code.
+func (inv *invocation) varCode(at syntax.Node, what string) {
+	w := inv.w
+	w.allKnown = false
+	w.add(w.part(inv.at, effects.OpaqueMedium, inv.prog, fmt.Sprintf("`%s` %s", brief(w.textOf(at)), what)))
+}
+
+// exportable reports whether name can be an environment variable's name
+// that make exports: letters, digits and underscores.
+func exportable(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// plainMakeRef matches a reference to a variable, which only expands to its
+// value: `$(HOME)`, `${PREFIX}`, `$@`.
+var plainMakeRef = regexp.MustCompile(`\$(?:\([A-Za-z0-9_.]*\)|\{[A-Za-z0-9_.]*\}|[^({$])|\$\$`)
+
+// makeExpands reports whether a make variable definition holds a function
+// call or a computed reference (`$(shell ls)`, `$(eval ...)`, `$($(x))`),
+// which make expands when it reads or uses the variable.
+func makeExpands(def string) bool {
+	if !strings.Contains(def, "$") {
+		return false
+	}
+	return strings.Contains(plainMakeRef.ReplaceAllString(def, ""), "$")
 }
 
 // declDump records for §5.5 a declaration that prints the environment:

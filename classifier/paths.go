@@ -107,6 +107,15 @@ func (w *walker) resolveIn(p string, glob bool, dirs []string) []string {
 		return []string{""}
 	}
 	if strings.HasPrefix(p, "/") {
+		if strings.HasPrefix(p, "/proc/") {
+			// `/proc/self/cwd/../x` is where the process runs: one per
+			// candidate directory.
+			out := make([]string, 0, len(dirs))
+			for _, d := range dirs {
+				out = append(out, w.physicalAt(d, "", p, glob))
+			}
+			return out
+		}
 		return []string{w.physical(p, glob)}
 	}
 	out := make([]string, 0, len(dirs))
@@ -124,10 +133,22 @@ func (w *walker) resolveIn(p string, glob bool, dirs []string) []string {
 // after the symlinks before it are resolved, and symlinks on the longest
 // existing prefix are followed. A `..` after a glob component is unknown
 // (the glob may match a symlink).
-func (w *walker) physical(p string, glob bool) string { return w.physicalIn("", p, glob) }
+func (w *walker) physical(p string, glob bool) string { return w.physicalAt("", "", p, glob) }
 
-// physicalIn is [walker.physical] of dir/p, without joining them first.
-func (w *walker) physicalIn(dir, p string, glob bool) string {
+// physicalIn is [walker.physical] of dir/p, without joining them first;
+// the process runs in dir.
+func (w *walker) physicalIn(dir, p string, glob bool) string { return w.physicalAt(dir, dir, p, glob) }
+
+// physicalAt is [walker.physicalIn] for a process that runs in cwd ("":
+// unknown). The process's own links are not the gate's: /proc/self,
+// /proc/thread-self and /dev/fd on the gate's filesystem are the gate's
+// process, so they are never looked up there. `/proc/self/cwd` is cwd and
+// `/proc/self/root` is `/`; another process's (`/proc/PID/cwd`) is
+// unknown; below any other entry of a process (its descriptors, `fd/N`,
+// `/dev/stdin`), the path is taken as spelled, and a component after a
+// descriptor, or a `..`, makes it unknown (`/dev/fd/3/../x`: fd 3 may be
+// any directory).
+func (w *walker) physicalAt(cwd, dir, p string, glob bool) string {
 	if strings.Count(dir, "/")+strings.Count(p, "/") >= 256 {
 		return ""
 	}
@@ -138,6 +159,19 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 	defer func() { w.pathBuf = cur[:0] }()
 	sawGlob := false
 	last := "" // the glob component, which must be the last one
+	// proc: the components so far name a process's directory (procSelf:
+	// this process's, procOther: another's) or an entry in it (procEntry),
+	// its descriptors' directory (procFDs) or a descriptor (procDesc),
+	// after which no component is known; all taken as spelled.
+	const (
+		procNone = iota
+		procSelf
+		procOther
+		procEntry
+		procFDs
+		procDesc
+	)
+	proc := procNone
 	for rest, more := dir, p; rest != "" || more != ""; {
 		if rest == "" {
 			rest, more = more, ""
@@ -149,7 +183,7 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 		case "", ".":
 			continue
 		case "..":
-			if sawGlob {
+			if sawGlob || proc != procNone {
 				return ""
 			}
 			w.dotdots = append(w.dotdots, string(cur))
@@ -180,11 +214,59 @@ func (w *walker) physicalIn(dir, p string, glob bool) string {
 			if sawGlob {
 				return ""
 			}
+			switch proc {
+			case procSelf, procOther:
+				switch {
+				case c == "cwd" && proc == procSelf && cwd != "":
+					cur = append(cur[:0], cwd...)
+					proc = procNone
+					continue
+				case c == "root" && proc == procSelf:
+					cur = append(cur[:0], '/')
+					proc = procNone
+					continue
+				case c == "cwd", c == "root":
+					return "" // another process's, or an unknown directory
+				case c == "fd":
+					proc = procFDs
+				default:
+					proc = procEntry
+				}
+			case procFDs:
+				proc = procDesc
+			case procDesc:
+				return "" // below a descriptor: `/dev/fd/3/x`
+			case procEntry:
+			case procNone:
+				switch string(cur) {
+				case "/proc":
+					switch {
+					case c == "self", c == "thread-self":
+						proc = procSelf
+					case isDigits(c):
+						proc = procOther
+					}
+				case "/dev":
+					switch c {
+					case "fd":
+						proc = procFDs
+					case "stdin", "stdout", "stderr":
+						proc = procDesc
+					}
+				}
+			}
 			if len(cur) > 1 {
 				cur = append(cur, '/')
 			}
 			cur = append(cur, c...)
 		}
+	}
+	if proc != procNone {
+		// As spelled: not the gate's own process.
+		if sawGlob {
+			return joinPath(string(cur), last)
+		}
+		return string(cur)
 	}
 	r, ok := w.resolvePrefix(cur)
 	if !ok {

@@ -569,6 +569,9 @@ func (inv *invocation) run(e *effects.Program, args []field) {
 		}
 	}
 	if len(e.Goals) > 0 && len(inv.operands) > 0 {
+		if e.VarOperands {
+			inv.varOperands(e)
+		}
 		inv.installDirs()
 		// Every goal verifies by name, or one runs whatever its recipe is.
 		inv.classes, inv.why = []effects.Class{effects.Verify}, ""
@@ -2007,6 +2010,9 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		if len(inv.trees) > 0 {
 			dirs = unionDirs(inv.dirs, inv.treeDirs())
 		}
+		if slices.ContainsFunc(inv.flags, func(h flagHit) bool { return h.flag.Anywhere }) {
+			dirs = unionDirs(dirs, unknownDirs) // `git apply --unsafe-paths`
+		}
 		for _, d := range dirs {
 			if c == effects.Deletion {
 				base := p
@@ -2886,7 +2892,8 @@ func (inv *invocation) installDirs() {
 		}
 		if name, val, ok := strings.Cut(o.value, "="); ok {
 			if name == "DESTDIR" || slices.Contains(installPrefixVars, name) {
-				vals[name] = field{value: val, word: o.word}
+				// `PREFIX='$(HOME)/.local'`: make expands the reference.
+				vals[name] = field{value: val, dynamic: strings.Contains(val, "$"), word: o.word}
 			}
 			continue
 		}

@@ -75,11 +75,16 @@ var buildPrograms = []Program{
 			Flag{Names: names("-l", "--list", "--summary", "--dump", "-n", "--dry-run", "--variables", "--groups", "-s", "--show"), Replace: true, Effects: fx(Read), Examples: ex("just --list")}),
 		Goals:    makeGoals,
 		Examples: ex("just", "just build", "just test build", "just test deploy", "just fmt", "just lint-fix"), NotExamples: ex("just lint", "just -f /tmp/x.just test")},
-	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow),
-		Flags:       fl(Flag{Names: names("-v", "--version"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
-		Goals:       makeGoals,
-		Examples:    ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make test CC=x", "make lint-fix"),
-		NotExamples: ex("make test", "make test -C src check", "make lint test-unit", "make -f /tmp/x.mk test", "make -C /tmp test")}, makeFlags),
+	// A NAME=VALUE operand is a variable that overrides the Makefile's and
+	// that GNU make exports to the recipes (VarOperands): an ordinary one
+	// (`make test V=1`, `make CFLAGS=-O2`) makes the goals the project's
+	// code, opaque-low, as any goal that is no check does.
+	withFlags(Program{Name: "make", Aliases: names("gmake"), Env: makeEnv, Effects: fx(OpaqueLow), Why: "make runs the Makefile's recipes", Other: fx(OpaqueLow), VarOperands: true,
+		Flags:    fl(Flag{Names: names("-v", "--version"), Replace: true, Effects: fx(Read), Examples: ex("make --version")}),
+		Goals:    makeGoals,
+		Examples: ex("make", "make build", "make -C sub", "make -j8 all", "make test install", "make test test test install", "make lint-fix", "make test V=1"),
+		NotExamples: ex("make test", "make test -C src check", "make lint test-unit", "make -f /tmp/x.mk test", "make -C /tmp test",
+			"make test SHELL=/tmp/x", "make test CC=x", "make test LD_PRELOAD=/tmp/x.so", "make test '.SHELLFLAGS=-c x'", "make test 'X!=ls'", "make test 'X:=$(shell ls)'")}, makeFlags),
 	inherit(Program{Name: "meson", Effects: fx(OpaqueLow, WriteInside), Why: "meson runs meson.build and writes the build directory", Other: fx(OpaqueLow, WriteInside),
 		Flags: fl(dir("-C"), arg("--prefix", "-D", "--buildtype", "--backend", "--wrap-mode", "--default-library", "-j", "--num-processes", "--suite", "--setup"),
 			rpath("--native-file", "--cross-file")),
@@ -120,8 +125,10 @@ var verifyPrograms = []Program{
 		// The operands are the test files ava runs.
 		RunsOperands: true,
 		Examples:     ex("ava", "ava test/a.js"), NotExamples: ex("ava /tmp/x.js")},
+	// The operands are the .bats files (shell code) it runs.
 	{Name: "bats", Effects: fx(Verify), Flags: fl(arg("-f", "--filter", "-F", "--formatter", "-j", "--jobs", "--filter-tags", "--report-formatter"), wpath("-o", "--output")),
-		Examples: ex("bats test")},
+		RunsOperands: true,
+		Examples:     ex("bats test", "bats test/a.bats"), NotExamples: ex("bats /tmp/x.bats", "bats ../t")},
 	{Name: "biome", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Flags: fl(rpath("--config-path")),
 		Subcommands: []Program{
@@ -154,8 +161,11 @@ var verifyPrograms = []Program{
 			Flag{Names: names("-w", "--write-changes"), Effects: fx(WriteInside), InPlace: true, Why: "codespell -w rewrites the files", Examples: ex("codespell -w docs")}),
 		Examples: ex("codespell src")},
 	{Name: "commitlint", Effects: fx(Verify), Flags: fl(arg("--from", "--to"), code("-g", "--config"), optArg("-e"), optArg("--edit")), Examples: ex("commitlint --from HEAD~1")},
+	// The operands are feature files or directories, whose step
+	// definitions and support files (code) are loaded from beside them.
 	{Name: "cucumber", Aliases: names("behave", "cucumber-js"), Effects: fx(Verify), Flags: fl(arg("-t", "--tags", "-p", "--profile", "-f", "--format", "--name", "-n"), code("-r", "--require")),
-		Examples: ex("cucumber features", "behave")},
+		RunsOperands: true,
+		Examples:     ex("cucumber features", "behave"), NotExamples: ex("behave /tmp/f", "cucumber /tmp/f/x.feature")},
 	{Name: "cypress", Effects: fx(Read), Other: fx(OpaqueMedium),
 		Subcommands: []Program{
 			{Name: "cache", Effects: fx(Read), Other: fx(Read), Subcommands: []Program{{Name: "clear", Aliases: names("prune"), Effects: fx(Deletion), Outside: true,

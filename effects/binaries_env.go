@@ -96,9 +96,13 @@ var makeEnv = []EnvVar{
 		NotExamples: ex("MAKEFLAGS=-j4 make test", "MAKEFLAGS=ks make test", "MAKEFLAGS=--no-print-directory make check")},
 	{Name: "MFLAGS", Role: EnvOptions, Letters: true, Effects: fx(OpaqueMedium), Why: "MFLAGS holds options make takes as its own (-f FILE, -C DIR)",
 		Examples: ex("MFLAGS='-C /tmp' make test"), NotExamples: ex("MFLAGS=-s make test")},
-	// GNU make does not take SHELL from the environment; BSD make and the
+	// GNU make does not take SHELL from the environment, but does from its
+	// command line (`make test SHELL=/tmp/x`, VarOperands); BSD make and the
 	// programs a recipe runs may.
-	envVar("SHELL", EnvProgram, "names the shell that may run the recipes", "SHELL=/tmp/x make test"),
+	envVar("SHELL", EnvProgram, "names the shell that may run the recipes", "SHELL=/tmp/x make test", "make test SHELL=/tmp/x"),
+	// Only a command-line variable (no environment name has a dot): the
+	// options the recipes' shell gets, which may be code (`-c 'cmd' x`).
+	envVar(".SHELLFLAGS", EnvProgram, "holds the options, code among them, make gives the recipes' shell", "make test .SHELLFLAGS=-ec"),
 }
 
 // npmEnv: npm reads npm_config_KEY in any case, `_` for `-` (npm-config(7)).

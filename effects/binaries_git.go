@@ -61,17 +61,28 @@ var gitSubcommands = []Program{
 	{Name: "add", Aliases: names("stage"), Effects: fx(WriteInside), Operands: ReadPaths, Why: "git add stages changes in the index",
 		Flags: fl(arg("--chmod"), rpath("--pathspec-from-file")), Examples: ex("git add -A", "git add .", "git add src/a.go")},
 	{Name: "am", Effects: fx(WriteInside), Operands: ReadPaths, Why: "git am applies patches as new commits",
-		Flags: fl(arg("-p", "-C", "--exclude", "--include", "--directory", "--whitespace", "--patch-format", "--resolvemsg", "--quoted-cr",
-			"--empty"), optArg("-S"), optArg("--gpg-sign")),
-		Examples: ex("git am 0001-fix.patch")},
+		Flags: fl(arg("-p", "-C", "--exclude", "--include", "--whitespace", "--patch-format", "--resolvemsg", "--quoted-cr",
+			"--empty"), optArg("-S"), optArg("--gpg-sign"),
+			// As git apply's: the files the patches name are written there.
+			Flag{Names: names("--directory"), Value: TreeDir, Examples: ex("git am --directory=sub 0001-fix.patch")}),
+		Examples: ex("git am 0001-fix.patch"), NotExamples: ex("git am --directory=../ 0001-fix.patch")},
 	{Name: "annotate", Aliases: names("blame"), Effects: fx(Read),
 		Flags:    fl(arg("-L", "--ignore-rev", "--abbrev", "--date"), rpath("-S", "--contents", "--ignore-revs-file"), optArg("-M", "-C")),
 		Examples: ex("git blame src/a.go", "git blame -L 10,20 a.go")},
 	{Name: "apply", Effects: fx(WriteInside), Operands: ReadPaths, Why: "git apply changes files in the working tree",
-		Flags: fl(arg("-p", "-C", "--exclude", "--include", "--directory", "--whitespace"),
+		Flags: fl(arg("-p", "-C", "--exclude", "--include", "--whitespace"),
+			// --directory=ROOT puts ROOT in front of every file the patch
+			// names: the files written are there (relative to the top of the
+			// work tree, taken as where git runs), while the patch operand
+			// stays where it is.
+			Flag{Names: names("--directory"), Value: TreeDir, Examples: ex("git apply --directory=sub fix.diff")},
+			// --unsafe-paths lets the patch's own names lead out of the work
+			// tree (`../x`, absolute paths).
+			Flag{Names: names("--unsafe-paths"), Anywhere: true, Examples: ex("git apply --check --unsafe-paths fix.diff")},
 			Flag{Names: names("--check", "--stat", "--numstat", "--summary"), Replace: true, Effects: fx(Read),
 				Examples: ex("git apply --check fix.diff")}),
-		Examples: ex("git apply fix.diff", "git apply --index fix.diff")},
+		Examples:    ex("git apply fix.diff", "git apply --index fix.diff"),
+		NotExamples: ex("git apply --directory=../ fix.diff", "git apply --unsafe-paths --directory=/home/u fix.diff", "git apply --unsafe-paths fix.diff")},
 	{Name: "archive", Effects: fx(Read),
 		Flags: fl(arg("--format", "--prefix", "--add-virtual-file", "--mtime"), rpath("--add-file"), wpath("-o", "--output"), prog("--exec"),
 			Flag{Names: names("--remote"), Value: Arg, Effects: fx(Network), Why: "git archive --remote fetches from a remote",

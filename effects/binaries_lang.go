@@ -369,7 +369,7 @@ var otherLangPrograms = []Program{
 	{Name: "rails", Effects: fx(OpaqueLow), Why: "rails runs the application's code", Other: fx(OpaqueLow),
 		Subcommands: []Program{
 			sub("new", fx(Network, WriteInside), "rails new writes an application and installs its gems", "rails new app"),
-			{Name: "test", Effects: fx(Verify), Examples: ex("rails test")},
+			{Name: "test", Effects: fx(Verify), RunsOperands: true, Examples: ex("rails test", "rails test test/models/a_test.rb"), NotExamples: ex("rails test /tmp/x_test.rb")},
 		},
 		Examples: ex("rails server", "rails db:migrate")},
 	{Name: "rake", Effects: fx(OpaqueLow), Why: "rake runs the Rakefile's tasks", Other: fx(OpaqueLow),

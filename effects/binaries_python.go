@@ -22,8 +22,13 @@ var pythonModules = []Program{
 	// it), py_compile next to each file: its operands are where it writes.
 	{Name: "compileall", Aliases: names("py_compile"), PyModule: true, Effects: fx(WriteInside), Operands: WritePaths, Why: "compileall writes byte-code files next to the sources",
 		Flags: fl(arg("-x", "-j", "-r", "-d", "-s", "-p", "-e", "--invalidation-mode")), Examples: ex("compileall -q src")},
-	{Name: "doctest", Aliases: names("unittest"), PyModule: true, Effects: fx(Verify), Flags: fl(arg("-k", "-p", "--pattern", "-s", "--start-directory", "-t", "--top-level-directory")),
-		Examples: ex("unittest discover -s tests", "doctest README.md")},
+	// unittest's operands are test modules, files or (after discover) the
+	// start directory, and -s/-t name the directories it imports tests from;
+	// doctest's are the files whose examples it runs: code (RunsOperands).
+	{Name: "doctest", Aliases: names("unittest"), PyModule: true, Effects: fx(Verify), RunsOperands: true,
+		Flags:       fl(arg("-k", "-p", "--pattern"), code("-s", "--start-directory", "-t", "--top-level-directory")),
+		Examples:    ex("unittest discover -s tests", "doctest README.md", "unittest tests.test_a", "unittest discover tests 'test_*.py'"),
+		NotExamples: ex("unittest discover -s /tmp", "unittest discover /tmp", "unittest discover -t .. -s tests", "doctest /tmp/x.py", "unittest /tmp/t.py")},
 	{Name: "ensurepip", PyModule: true, Effects: fx(WriteOutside), Why: "ensurepip installs pip into the Python environment", Examples: ex("ensurepip --upgrade")},
 	{Name: "http.server", PyModule: true, Effects: fx(Network), Why: "http.server serves the current directory over HTTP", Flags: fl(arg("-b", "--bind", "--protocol"), rpath("-d", "--directory")),
 		Examples: ex("http.server 8000")},

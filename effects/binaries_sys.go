@@ -246,13 +246,18 @@ var networkTools = []Program{
 		Flags: fl(arg("-c", "-i", "-W", "-w", "-s", "-t", "-I", "-Q", "-p", "-M", "-l", "-m")), Examples: ex("ping -c 3 example.com")},
 	{Name: "rsync", Env: rsyncEnv, Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "rsync copies files, possibly to or from another host",
 		Flags: fl(prog("-e", "--rsh", "--rsync-path"), arg("--exclude", "--include", "-f", "--filter", "--chmod", "--chown", "--bwlimit", "--timeout", "--port", "-M", "--remote-option",
-			"--max-size", "--min-size", "--compare-dest", "--copy-dest", "--link-dest", "--backup-dir", "--suffix", "--partial-dir", "-T", "--temp-dir", "--log-file-format", "--out-format"),
+			"--max-size", "--min-size", "--compare-dest", "--copy-dest", "--link-dest", "--suffix", "--log-file-format", "--out-format"),
 			rpath("--exclude-from", "--include-from", "--files-from", "--password-file"), wpath("--log-file", "--write-batch", "--only-write-batch"),
+			// The receiver writes the replaced files (-b), partial transfers
+			// and its temporary files into these directories. (Relative ones
+			// are taken from the destination; resolved here where rsync runs.)
+			Flag{Names: names("--backup-dir", "--partial-dir", "-T", "--temp-dir"), Value: WritePath,
+				Examples: ex("rsync -a -b --backup-dir=old src/ dst/")},
 			Flag{Names: names("--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-excluded", "--del"), Effects: fx(Deletion),
 				Why: "rsync --delete deletes destination files missing from the source", Examples: ex("rsync -a --delete src/ dst/")},
 			Flag{Names: names("--remove-source-files", "--remove-sent-files"), Effects: fx(Deletion), DeletesSources: true,
 				Why: "rsync --remove-source-files deletes the files it copied", Examples: ex("rsync -a --remove-source-files src/ dst/")}),
-		Examples: ex("rsync -az host:/var/log/app.log logs/", "rsync -a host:src/ dst/"), NotExamples: ex("rsync -av src/ backup/", "rsync -a src/ /tmp/x/", "rsync -e 'ssh -p 2222' a host:")},
+		Examples: ex("rsync -az host:/var/log/app.log logs/", "rsync -a host:src/ dst/"), NotExamples: ex("rsync -av src/ backup/", "rsync -a src/ /tmp/x/", "rsync -e 'ssh -p 2222' a host:", "rsync -a -b --backup-dir=/tmp/b src/ dst/", "rsync -a -T /tmp/t src/ dst/")},
 	{Name: "scp", Effects: fx(Network, WriteInside), Operands: CopyPaths, Why: "scp copies files to or from another host",
 		Flags:    fl(arg("-P", "-i", "-l", "-c", "-J", "-X"), prog("-S"), code("-F"), Flag{Names: names("-o"), Value: SSHOption}),
 		Examples: ex("scp host:/etc/hosts hosts.txt", "scp -o Port=2222 host:a.txt a.txt"), NotExamples: ex("scp a.txt host:/tmp/", "scp -o ProxyCommand='sh -c x' host:a.txt a.txt")},

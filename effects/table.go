@@ -148,6 +148,17 @@ type Program struct {
 	// the workspace makes the run
 	// opaque-medium, as a script outside the workspace is (`pytest /tmp/t`).
 	RunsOperands bool
+	// VarOperands: operands `NAME=VALUE` (with `:=`, `::=`, `+=`, `?=`,
+	// `!=`) define variables the program takes from its command line and
+	// exports to the commands it runs (GNU make: `make test SHELL=/tmp/x`
+	// runs the recipes with /tmp/x, `make test LD_PRELOAD=/tmp/x.so` loads
+	// it into each). Each is judged as the environment assignment
+	// `NAME=VALUE` in front of the program would be, and opaque-medium
+	// where the program expands it into code: a value only known at run
+	// time, a function call such as `$(shell ...)`, `NAME!=CMD` (which runs
+	// CMD), or a variable of the entry's [Program.Env] that only the
+	// command line sets (make's `.SHELLFLAGS`).
+	VarOperands bool
 	// ReadOperands: with at most this many operands, each known before it
 	// runs, the entry only reads (`git symbolic-ref HEAD` prints where HEAD
 	// points; `git symbolic-ref HEAD refs/heads/x` points it elsewhere).
@@ -392,6 +403,11 @@ type Flag struct {
 	Fed bool
 	// Outside: like [Program.Outside], for this flag (`go clean -modcache`).
 	Outside bool
+	// Anywhere: the program's writes land where its input (a patch, an
+	// archive) names, which the flag lets lead out of its directory
+	// (`git apply --unsafe-paths`, whose patch may name `../x` or an
+	// absolute path): the write's location is unknown before it runs.
+	Anywhere bool
 	// HomeWrite: like [Program.HomeWrite], for this flag (`pip install --user`).
 	HomeWrite string
 	// Links: like [Program.Links], for this flag (`cp -s`, `cp -l`).

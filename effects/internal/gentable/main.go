@@ -231,6 +231,9 @@ func program(b *bytes.Buffer, p effects.Program) {
 	if p.RunsOperands {
 		b.WriteString("RunsOperands: true, ")
 	}
+	if p.VarOperands {
+		b.WriteString("VarOperands: true, ")
+	}
 	if p.DashOptions {
 		b.WriteString("DashOptions: true, ")
 	}
@@ -404,6 +407,9 @@ func flagLit(b *bytes.Buffer, f effects.Flag) {
 	}
 	if f.Outside {
 		b.WriteString("Outside: true, ")
+	}
+	if f.Anywhere {
+		b.WriteString("Anywhere: true, ")
 	}
 	str(b, "HomeWrite", f.HomeWrite)
 	if f.Links {
