@@ -3,6 +3,8 @@ package classifier
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ml-ai/command-safety/effects"
 )
 
 // The shell commands in an interpreter's inline code ([effects.Program.ShellCalls]).
@@ -33,6 +35,18 @@ func (inv *invocation) inlineShellCalls(code field) {
 	e := inv.entry
 	if e == nil || code.dynamic {
 		return
+	}
+	w := inv.w
+	// Stored credentials a string literal names (`open('/home/u/.ssh/id_rsa')`,
+	// `readFileSync(".env")`) are read, and a network name makes the code
+	// network: together, credential-exfiltration (SPEC §5.5).
+	for _, lit := range stringLiterals(code.value) {
+		if w.credential == nil && lit != "" && w.credentialPath(lit) {
+			w.noteCredential(inv.at, lit)
+		}
+	}
+	if mentions(code.value, e.NetCalls) {
+		w.add(w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` reaches the network from its inline %s code", inv.text, inv.prog)))
 	}
 	for _, p := range findDeleteCalls(code.value, e.DeleteCalls, e.HomeExprs) {
 		word := shQuote(p) // the language does not expand ~ in a literal
@@ -67,6 +81,48 @@ func findDeleteCalls(code string, names, homes []string) []string {
 		return end, ok
 	})
 	return out
+}
+
+// mentions reports whether one of names stands in code, outside a string
+// literal, as a whole name (`requests.get`, not `myrequests`).
+func mentions(code string, names []string) bool {
+	found := false
+	nameSites(code, names, func(name string, at, end int) (int, bool) {
+		if found || at > 0 && isIdentByte(code[at-1]) || end < len(code) && isIdentByte(code[end]) && isIdentByte(name[len(name)-1]) {
+			return end, false
+		}
+		found = true
+		return len(code), true
+	})
+	return found
+}
+
+// stringLiterals are the bodies of code's string literals ('...', "...",
+// `...`), as stringMask finds them.
+func stringLiterals(code string) []string {
+	mask := stringMask(code)
+	var out []string
+	start := -1
+	for i := 0; i < len(code) && len(out) < maxShellCalls; i++ {
+		switch {
+		case mask[i] && start < 0:
+			start = i
+		case !mask[i] && start >= 0:
+			out = append(out, literalBody(code[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 && len(out) < maxShellCalls {
+		out = append(out, literalBody(code[start:])) // one that ends the code
+	}
+	return out
+}
+
+// literalBody is a string literal's masked span without its closing quote
+// and with escaped quotes undone.
+func literalBody(span string) string {
+	span = span[:len(span)-1] // the closing quote is inside the mask
+	return strings.NewReplacer(`\'`, `'`, `\"`, `"`, "\\`", "`").Replace(span)
 }
 
 // nameSites calls f for each place one of names stands in code outside a

@@ -71,6 +71,28 @@ func TestFindDeleteCalls(t *testing.T) {
 	}
 }
 
+// TestStringLiteralsAndMentions: the literals inline code holds, and
+// whether a name stands in it outside them as a whole name.
+func TestStringLiteralsAndMentions(t *testing.T) {
+	if got, want := stringLiterals(`open('a.env'); x = "b\"c"; y = ''`), []string{"a.env", `b"c`, ""}; !reflect.DeepEqual(got, want) {
+		t.Errorf("stringLiterals = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"import requests; requests.get(u)", true},
+		{"import myrequests", false},
+		{"print('requests')", false},
+		{"x = requests_cache", false},
+		{"urllib.request.urlopen(u)", true},
+	} {
+		if got := mentions(tc.code, []string{"requests", "urllib.request"}); got != tc.want {
+			t.Errorf("mentions(%q) = %v", tc.code, got)
+		}
+	}
+}
+
 // FuzzFindShellCalls: any code, any names: no panic, and at most
 // maxShellCalls per name.
 func FuzzFindShellCalls(f *testing.F) {
@@ -85,5 +107,9 @@ func FuzzFindShellCalls(f *testing.F) {
 		if got := findDeleteCalls(code, names, []string{"Dir.home", "$ENV{HOME}"}); len(got) > maxShellCalls*len(names) {
 			t.Fatalf("%d deletions", len(got))
 		}
+		if got := stringLiterals(code); len(got) > maxShellCalls {
+			t.Fatalf("%d literals", len(got))
+		}
+		mentions(code, names)
 	})
 }

