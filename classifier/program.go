@@ -1969,7 +1969,7 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 				op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
 			}
 		}
-		if c == effects.Verify && inv.entry.RunsOperands && op.Class == c {
+		if inv.entry.RunsOperands && op.Class == c {
 			inv.codeOperands(&op)
 		}
 		if c == effects.Verify && op.Class != c {
@@ -2063,9 +2063,11 @@ func (w *walker) locateCode(p string) location {
 	return w.locate(w.evalPrefix(p))
 }
 
-// codeOperands makes p opaque-medium when an operand of a verifier whose
-// operands are the code it runs ([effects.Program.RunsOperands]) lies
-// outside the workspace (`pytest /tmp/t`).
+// codeOperands makes p opaque-medium when an operand of a verifier (or of
+// a runner of the project's code) whose operands are the code it runs
+// ([effects.Program.RunsOperands]) lies outside the workspace (`pytest
+// /tmp/t`) or is fetched from the network when it runs (`deno test
+// https://host/x.ts`, `deno test jsr:@o/x`); a file: URL is its path.
 func (inv *invocation) codeOperands(p *Part) {
 	w := inv.w
 	for _, o := range inv.operands {
@@ -2074,10 +2076,18 @@ func (inv *invocation) codeOperands(p *Part) {
 			// do go test "$p"; done`): a moved directory is caught above.
 			continue
 		}
-		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(o.value) {
+		v := o.value
+		if rest, ok := cutPrefixFold(v, "file://"); ok {
+			v = rest
+		} else if remoteCode(v) {
+			p.Class = effects.OpaqueMedium
+			p.Reason = fmt.Sprintf("`%s` runs code from %s, fetched at run time", inv.text, v)
+			return
+		}
+		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(v) {
 			continue // `./...`, `tests/`: below the agent's directory, no lookup
 		}
-		for _, r := range w.resolveIn(o.value, o.glob, inv.dirs) {
+		for _, r := range w.resolveIn(v, o.glob, inv.dirs) {
 			if l := w.locate(r); l != locInside && l != locRoot {
 				p.Class = effects.OpaqueMedium
 				p.Reason = fmt.Sprintf("`%s` runs code in %s, outside the workspace", inv.text, w.describe(r, l))
