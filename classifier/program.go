@@ -2031,10 +2031,15 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 }
 
 // lexicallyBelow reports whether a relative path stays below the directory
-// it is taken in as spelled: no `..`, `~` or `$`, not absolute. A link
-// below may still lead out (`pytest link-out/t`): judged as the spelling is.
+// it is taken in as spelled: no `..`, `~` or `$`, not absolute, and no
+// drive (`C:/tmp/t` is absolute in Git Bash, `C:t` is on another drive's
+// directory). A link below may still lead out (`pytest link-out/t`):
+// judged as the spelling is.
 func lexicallyBelow(v string) bool {
 	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
+		return false
+	}
+	if len(v) >= 2 && v[1] == ':' && ('a' <= v[0]|0x20 && v[0]|0x20 <= 'z') {
 		return false
 	}
 	for rest := v; rest != ""; { // the segments, without allocating them
