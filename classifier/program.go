@@ -1969,7 +1969,7 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 				op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
 			}
 		}
-		if c == effects.Verify && inv.entry.RunsOperands && op.Class == c {
+		if inv.entry.RunsOperands && op.Class == c {
 			inv.codeOperands(&op)
 		}
 		if c == effects.Verify && op.Class != c {
@@ -2031,10 +2031,15 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 }
 
 // lexicallyBelow reports whether a relative path stays below the directory
-// it is taken in as spelled: no `..`, `~` or `$`, not absolute. A link
-// below may still lead out (`pytest link-out/t`): judged as the spelling is.
+// it is taken in as spelled: no `..`, `~` or `$`, not absolute, and no
+// drive (`C:/tmp/t` is absolute in Git Bash, `C:t` is on another drive's
+// directory). A link below may still lead out (`pytest link-out/t`):
+// judged as the spelling is.
 func lexicallyBelow(v string) bool {
 	if v == "" || v[0] == '/' || v[0] == '~' || v[0] == '-' || strings.ContainsAny(v, "$`\\") {
+		return false
+	}
+	if len(v) >= 2 && v[1] == ':' && ('a' <= v[0]|0x20 && v[0]|0x20 <= 'z') {
 		return false
 	}
 	for rest := v; rest != ""; { // the segments, without allocating them
@@ -2063,9 +2068,11 @@ func (w *walker) locateCode(p string) location {
 	return w.locate(w.evalPrefix(p))
 }
 
-// codeOperands makes p opaque-medium when an operand of a verifier whose
-// operands are the code it runs ([effects.Program.RunsOperands]) lies
-// outside the workspace (`pytest /tmp/t`).
+// codeOperands makes p opaque-medium when an operand of a verifier (or of
+// a runner of the project's code) whose operands are the code it runs
+// ([effects.Program.RunsOperands]) lies outside the workspace (`pytest
+// /tmp/t`) or is fetched from the network when it runs (`deno test
+// https://host/x.ts`, `deno test jsr:@o/x`); a file: URL is its path.
 func (inv *invocation) codeOperands(p *Part) {
 	w := inv.w
 	for _, o := range inv.operands {
@@ -2074,10 +2081,18 @@ func (inv *invocation) codeOperands(p *Part) {
 			// do go test "$p"; done`): a moved directory is caught above.
 			continue
 		}
-		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(o.value) {
+		v := o.value
+		if rest, ok := cutPrefixFold(v, "file://"); ok {
+			v = rest
+		} else if remoteCode(v) {
+			p.Class = effects.OpaqueMedium
+			p.Reason = fmt.Sprintf("`%s` runs code from %s, fetched at run time", inv.text, v)
+			return
+		}
+		if len(inv.dirs) == 1 && w.underStart(inv.dirs[0]) && lexicallyBelow(v) {
 			continue // `./...`, `tests/`: below the agent's directory, no lookup
 		}
-		for _, r := range w.resolveIn(o.value, o.glob, inv.dirs) {
+		for _, r := range w.resolveIn(v, o.glob, inv.dirs) {
 			if l := w.locate(r); l != locInside && l != locRoot {
 				p.Class = effects.OpaqueMedium
 				p.Reason = fmt.Sprintf("`%s` runs code in %s, outside the workspace", inv.text, w.describe(r, l))

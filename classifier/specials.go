@@ -498,6 +498,14 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			if len(e.Subcommands) > 0 && e.Sub(v) != nil {
 				return args, false
 			}
+			if inv.top == "pwsh" && windowsPowerShell(inv.prog) && !pwshScriptWord(v) {
+				// powershell.exe (5.1) takes its first word that is no
+				// option as -Command's code, not as a script (pwsh 7 takes a
+				// -File): `powershell Remove-Item -Recurse ~`.
+				inv.opaqueMedium("inline " + inv.prog + " code")
+				inv.w.foreignDeletes(inv.at, inv.prog, inv.w.foreignCode(args[i:]), true, inv.dirs) // foreign.go
+				return nil, true
+			}
 			inv.inPlaceFiles(e, args[:i], args[i+1:])
 			inv.emitFlags()
 			inv.script(args[i:])
@@ -2737,6 +2745,21 @@ func (inv *invocation) tmuxCommand(e *effects.Program, args []field) bool {
 	}
 	inv.shellCode(strings.Join(code, sep), inv.at, ctx)
 	return true
+}
+
+// windowsPowerShell reports whether prog is Windows PowerShell
+// (powershell, powershell.exe, in any case and directory), whose default
+// parameter is -Command.
+func windowsPowerShell(prog string) bool {
+	base := strings.ToLower(prog[strings.LastIndexAny(prog, `/\`)+1:])
+	return base == "powershell" || base == "powershell.exe"
+}
+
+// pwshScriptWord reports whether v, the first word of powershell.exe that
+// is no option, names a script file: one word ending in .ps1 (`powershell
+// scripts/build.ps1`), which -Command runs as the script.
+func pwshScriptWord(v string) bool {
+	return !strings.ContainsAny(v, " \t;&|(){}$`'\"") && strings.HasSuffix(strings.ToLower(v), ".ps1")
 }
 
 // pwshSwitches and pwshValued are PowerShell's own options (pwsh and

