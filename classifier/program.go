@@ -1480,9 +1480,10 @@ func (inv *invocation) applyFlag(h flagHit) {
 // stdinCommands classifies what a program that reads its own commands from
 // stdin is fed ([effects.Program.StdinCommands]): a pipe, a file outside the
 // workspace or an input only known at run time is code that cannot be
-// identified (`echo '.shell rm -rf ~' | sqlite3`, `psql < /tmp/x.sql`), a
-// literal here-document is a value of the entry's kind (`gdb <<< 'shell
-// rm -rf ~'`). Its operands after the first are scanned for shell escapes
+// identified (`cat /tmp/x | sqlite3`, `psql < /tmp/x.sql`), a literal
+// here-document, or a pipe from echo or printf of literal words, is a value
+// of the entry's kind (`gdb <<< 'shell rm -rf ~'`, `echo '.shell rm -rf ~' |
+// sqlite3`). Its operands after the first are scanned for shell escapes
 // too (`sqlite3 app.db '.shell rm -rf ~'`).
 func (inv *invocation) stdinCommands(e *effects.Program) {
 	if len(e.Escapes) > 0 && len(inv.operands) > 1 {
@@ -1493,21 +1494,30 @@ func (inv *invocation) stdinCommands(e *effects.Program) {
 	red := inv.red
 	switch {
 	case red.script != nil && !red.scriptDyn:
-		doc := field{value: *red.script}
-		switch e.StdinCommands {
-		case effects.DebuggerCommand:
-			for _, line := range strings.Split(doc.value, "\n") {
-				inv.debuggerCommand(field{value: line})
-			}
-		case effects.ClientCommands:
-			inv.clientCommands(doc)
-		default:
-			inv.replCommands(e, doc)
-		}
+		inv.docCommands(e, field{value: *red.script})
+	case red.stdin == stdinPipe && red.pipeText != nil && !red.scriptDyn && !red.stdinDyn:
+		// A pipe from echo or printf of literal words carries a literal
+		// document (`echo 'select 1' | sqlite3 app.db`), as `<<<` does.
+		inv.docCommands(e, field{value: *red.pipeText})
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		inv.opaqueHigh(fmt.Sprintf("the commands fed to %s at run time", inv.prog))
 	case red.stdinFile != "" && !red.stdinNull:
 		inv.commandsFrom(red.stdinFile)
+	}
+}
+
+// docCommands classifies a literal document of commands fed to a program
+// that reads its own commands from stdin, in the entry's language.
+func (inv *invocation) docCommands(e *effects.Program, doc field) {
+	switch e.StdinCommands {
+	case effects.DebuggerCommand:
+		for _, line := range strings.Split(doc.value, "\n") {
+			inv.debuggerCommand(field{value: line})
+		}
+	case effects.ClientCommands:
+		inv.clientCommands(doc)
+	default:
+		inv.replCommands(e, doc)
 	}
 }
 

@@ -2034,11 +2034,49 @@ func (inv *invocation) awk() {
 	inv.operands = nil
 }
 
-// awkProgram classifies the awk program text s.
+// awkProgram classifies the awk program text s: read as tokens, so that
+// the text of its string and regular-expression literals is data.
 func (inv *invocation) awkProgram(s string) {
-	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
+	toks, ok := lexAwk(s)
+	if !ok {
+		inv.awkProgramText(s)
+		return
+	}
+	f := scanAwk(toks)
+	if f.runs {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
+	inv.awkStrings(s)
+	// Commands given as whole literals: system("CMD"), "CMD" | getline,
+	// and print | "CMD", whose input is the program's output, data the
+	// line does not follow (as `cat f | CMD` is).
+	for _, c := range f.commands {
+		code := c.code
+		if c.fed {
+			code = fedCode(code)
+		}
+		inv.w.codeValue(code, false, inv.at, inv.depth, inv.carried())
+	}
+	if f.systems > f.literals {
+		// system("rm -rf " ENVIRON["HOME"]), system(cmd): a command the
+		// program builds at run time, as `sh -c "$x"` runs.
+		inv.opaqueHigh("a command an awk program builds at run time")
+	}
+	if f.indirect {
+		inv.opaqueHigh("a function an awk program names at run time (an indirect call may be system())")
+	}
+	for _, name := range f.writes {
+		if name == nil {
+			inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
+			continue
+		}
+		inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), field{value: *name})
+	}
+}
+
+// awkStrings classifies what the string literals of an awk program may
+// name: gawk's network special files, and the files getline may read.
+func (inv *invocation) awkStrings(s string) {
 	for _, m := range awkString().FindAllStringSubmatch(s, -1) {
 		if strings.HasPrefix(m[1], "/inet/") || strings.HasPrefix(m[1], "/inet4/") || strings.HasPrefix(m[1], "/inet6/") {
 			// gawk's special files: a print to or getline from
@@ -2054,6 +2092,16 @@ func (inv *invocation) awkProgram(s string) {
 			inv.w.noteRead(inv.at, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]), nil)
 		}
 	}
+}
+
+// awkProgramText classifies an awk program that does not split into tokens
+// (a string or regular expression left open) from its text alone, every
+// `>` after a print a redirection and every `|` a pipe.
+func (inv *invocation) awkProgramText(s string) {
+	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
+		inv.opaqueMedium("an awk program that runs commands")
+	}
+	inv.awkStrings(s)
 	// Commands given as whole literals: system("CMD"), "CMD" | getline,
 	// and print | "CMD", whose input is the program's output, data the
 	// line does not follow (as `cat f | CMD` is).

@@ -212,8 +212,9 @@ type walker struct {
 	hookFromDoc bool    // hookContent is a here-document cat writes
 	teeContent  *string // what tee, walked now, writes to its files
 	// pipedText is the literal text the producer of the pipe walked now
-	// prints (`echo CODE | tee x.sh`), or nil.
-	pipedText *string
+	// prints (`echo CODE | tee x.sh`), or nil. pipedExact is that text
+	// where it is known to the byte in every shell ([walker.exactPrinted]).
+	pipedText, pipedExact *string
 	// input is the stdin of the command whose statements are walked (a
 	// group, a loop, a function call, a program running code), read by
 	// each of them that does not redirect its own; nil for the caller's.
@@ -496,8 +497,11 @@ func (w *walker) stmtNow(s *syntax.Stmt, depth int, in stdinKind) {
 		}
 	}
 	defer func() { w.fed = fed }()
-	piped := w.pipedText
-	w.pipedText = nil
+	piped, exact := w.pipedText, w.pipedExact
+	w.pipedText, w.pipedExact = nil, nil
+	if in == stdinPipe && red.stdin == stdinPipe && !red.stdinDyn && !red.scriptDyn && red.script == nil {
+		red.pipeText = exact // `echo 'select 1' | sqlite3 app.db`
+	}
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 {
 		// `tee x.sh <<< CODE` writes its files with the document, and
 		// `echo CODE | tee x.sh` with the text piped in: a script run
@@ -522,6 +526,7 @@ type redirInfo struct {
 	stdinDyn  bool    // stdin comes from a file we cannot name, or a process substitution
 	stdinNull bool    // stdin is /dev/null as written: an empty input
 	script    *string // literal here-doc or here-string body
+	pipeText  *string // stdin is the pipe, and this is what it carries, to the byte
 	scriptDyn bool    // here-doc body with expansions
 	scriptAt  syntax.Node
 	wrote     bool
@@ -531,7 +536,7 @@ type redirInfo struct {
 // read in turn (zsh's MULTIOS), one of them dynamic.
 func (r redirInfo) atRunTime() redirInfo {
 	r.stdinDyn, r.scriptDyn = true, true
-	r.script, r.stdinFile, r.stdinNull = nil, "", false
+	r.script, r.stdinFile, r.stdinNull, r.pipeText = nil, "", false, nil
 	return r
 }
 
@@ -556,6 +561,7 @@ func (r redirInfo) shared() redirInfo {
 	if r.script != nil {
 		r.script, r.scriptDyn = nil, true
 	}
+	r.pipeText = nil // a pipe's text too
 	return r
 }
 
@@ -965,9 +971,9 @@ func (w *walker) command(cmd syntax.Command, depth int, red redirInfo) {
 			w.restoreVars(vars)
 			outer := w.pipeNul
 			w.pipeNul = nul
-			w.pipedText = w.printedText(c.X)
+			w.pipedText, w.pipedExact = w.printedText(c.X), w.exactPrinted(c.X)
 			w.stmt(c.Y, depth, stdinPipe)
-			w.pipedText = nil
+			w.pipedText, w.pipedExact = nil, nil
 			w.pipeNul = outer
 			if !w.zsh() {
 				w.restoreVars(vars)
@@ -2139,6 +2145,62 @@ func brief(text string) string {
 		cut++
 	}
 	return text[:head] + " … " + text[cut:]
+}
+
+// exactPrinted is the text the statement prints to its standard output
+// where every shell prints the same bytes: echo of literal words with no
+// backslash (bash -e, zsh and dash decode escapes) after none or more -n,
+// the first word after them not starting with `-` (zsh's `echo - x`), or
+// printf of one literal format with no `%` and no escape but `\n`; nil
+// otherwise (`echo $X`, a glob, a redirection, any other program).
+func (w *walker) exactPrinted(s *syntax.Stmt) *string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || len(s.Redirs) > 0 || len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return nil
+	}
+	name := ""
+	if e := w.lookup(c.Args[0].Lit()); e != nil {
+		name = e.Name
+	}
+	var words []string
+	for _, a := range c.Args[1:] {
+		f := w.word(a)
+		if f.dynamic {
+			return nil
+		}
+		for _, x := range f.fields {
+			if x.dynamic || x.glob {
+				return nil
+			}
+			words = append(words, x.value)
+		}
+	}
+	switch name {
+	case "echo":
+		end := "\n"
+		for len(words) > 0 && words[0] == "-n" {
+			words, end = words[1:], ""
+		}
+		if len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			return nil
+		}
+		text := strings.Join(words, " ")
+		if strings.Contains(text, `\`) {
+			return nil
+		}
+		text += end
+		return &text
+	case "printf":
+		if len(words) != 1 || strings.Contains(words[0], "%") || strings.HasPrefix(words[0], "-") {
+			return nil
+		}
+		text := strings.ReplaceAll(words[0], `\n`, "\n")
+		if strings.Contains(text, `\`) {
+			return nil
+		}
+		return &text
+	}
+	return nil
 }
 
 // printedText is the literal text the statement prints to its standard
