@@ -74,6 +74,7 @@ func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dir
 	if pwsh {
 		w.pwshFetchRun(n, prog, code)
 	}
+	w.foreignWrites(n, prog, code, pwsh, dirs)
 	toks := foreignTokens(code)
 	verbs := foreignDeleteVerbs[pwsh]
 	for i := 0; i < len(toks); i++ {
@@ -113,6 +114,99 @@ func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dir
 			}
 		}
 		i--
+	}
+}
+
+// foreignWriteVerbs are the commands of cmd.exe (false) and PowerShell
+// (true) that write a file, lower case, with where the file they write
+// stands: "first" the first operand (Set-Content PATH), "last" the last
+// (copy SRC DST); PowerShell's -Path, -FilePath, -LiteralPath and
+// -Destination values count wherever they stand.
+var foreignWriteVerbs = map[bool]map[string]string{
+	false: {"copy": "last", "xcopy": "last", "move": "last", "robocopy": "second", "mklink": "first"},
+	true: {"set-content": "first", "sc": "first", "add-content": "first", "ac": "first", "out-file": "first", "new-item": "first", "ni": "first",
+		"tee-object": "first", "tee": "first", "copy-item": "last", "copy": "last", "cp": "last", "cpi": "last",
+		"move-item": "last", "move": "last", "mv": "last", "mi": "last", "export-csv": "first", "export-clixml": "first"},
+}
+
+// foreignWrites classifies the files foreign code writes where it names
+// them: redirections (`> FILE`, `>> FILE`) and the write commands above. A
+// target it cannot place (a variable, an expression) keeps only the
+// code's opaque verdict: a floor, as for deletions. ~/.bashrc, $PROFILE or
+// %USERPROFILE%\x written is a home write, refused (SPEC §5.2).
+func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
+	toks := foreignTokens(code)
+	var targets []string
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.sep {
+			continue
+		}
+		// Redirections anywhere in a command: `>F`, `> F`, `2>>F`.
+		if j := strings.IndexByte(t.text, '>'); j >= 0 && strings.Trim(t.text[:j], "0123456789*") == "" {
+			target := strings.TrimLeft(t.text[j:], ">")
+			if target == "" && i+1 < len(toks) && !toks[i+1].sep {
+				i++
+				target = toks[i].text
+			}
+			if target != "" && !strings.HasPrefix(target, "&") {
+				targets = append(targets, target)
+			}
+			continue
+		}
+		where, ok := foreignWriteVerbs[pwsh][strings.ToLower(strings.TrimPrefix(t.text, "@"))]
+		if !ok || i > 0 && !toks[i-1].sep {
+			continue
+		}
+		var ops []string
+	args:
+		for i++; i < len(toks) && !toks[i].sep; i++ {
+			v, lv := toks[i].text, strings.ToLower(toks[i].text)
+			switch {
+			case pwsh && (lv == "-path" || lv == "-filepath" || lv == "-literalpath" || lv == "-destination" || lv == "-lp"):
+				if i+1 < len(toks) && !toks[i+1].sep {
+					i++
+					targets = append(targets, toks[i].text)
+				}
+			case pwsh && strings.HasPrefix(v, "-"):
+				if containsFold(pwshValueParams, lv) || lv == "-value" || lv == "-encoding" || lv == "-itemtype" || lv == "-name" {
+					i++ // its value
+				}
+			case !pwsh && len(v) >= 2 && v[0] == '/' && !strings.Contains(v[1:], "/") && !strings.Contains(v, `\`):
+				// a switch: /y, /e
+			case strings.Contains(v, ">"):
+				break args // a redirection: the outer loop takes it
+			default:
+				ops = append(ops, v)
+			}
+		}
+		switch {
+		case len(ops) == 0:
+		case where == "first":
+			targets = append(targets, ops[0])
+		case where == "second" && len(ops) >= 2:
+			targets = append(targets, ops[1])
+		case where == "last" && len(ops) >= 2:
+			targets = append(targets, ops[len(ops)-1])
+		}
+		i--
+	}
+	for _, v := range targets {
+		lv := strings.ToLower(v)
+		if lv == "nul" || lv == "$null" || lv == "con" || lv == "/dev/null" {
+			continue
+		}
+		if pwsh && (lv == "$profile" || strings.HasPrefix(lv, "$profile.")) {
+			v = "~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1" // in the home directory
+		}
+		p, ok := w.foreignPath(v, pwsh)
+		if !ok {
+			continue
+		}
+		base := w.part(n, effects.WriteOutside, prog, "")
+		for _, r := range w.resolveIn(p, strings.ContainsAny(p, "*?["), dirs) {
+			w.write(base, r, r == "")
+		}
 	}
 }
 
