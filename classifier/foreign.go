@@ -79,6 +79,10 @@ func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dir
 	verbs := foreignDeleteVerbs[pwsh]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if !t.sep && (i == 0 || toks[i-1].sep) && containsFold(foreignCdVerbs[pwsh], strings.TrimPrefix(t.text, "@")) {
+			dirs = w.foreignCd(toks[i+1:], dirs, pwsh)
+			continue
+		}
 		// A command's first word only (`echo rd x` deletes nothing); cmd's
 		// `@` does not echo the command.
 		if t.sep || i > 0 && !toks[i-1].sep || !containsFold(verbs, strings.TrimPrefix(t.text, "@")) {
@@ -136,10 +140,26 @@ var foreignWriteVerbs = map[bool]map[string]string{
 // %USERPROFILE%\x written is a home write, refused (SPEC §5.2).
 func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
 	toks := foreignTokens(code)
-	var targets []string
+	type target struct {
+		v    string
+		dirs []string
+	}
+	var found []string
+	var targets []target
+	flush := func() {
+		for _, v := range found {
+			targets = append(targets, target{v, dirs})
+		}
+		found = found[:0]
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.sep {
+			continue
+		}
+		if (i == 0 || toks[i-1].sep) && containsFold(foreignCdVerbs[pwsh], strings.TrimPrefix(t.text, "@")) {
+			flush()
+			dirs = w.foreignCd(toks[i+1:], dirs, pwsh)
 			continue
 		}
 		// Redirections anywhere in a command: `>F`, `> F`, `2>>F`.
@@ -150,7 +170,7 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 				target = toks[i].text
 			}
 			if target != "" && !strings.HasPrefix(target, "&") {
-				targets = append(targets, target)
+				found = append(found, target)
 			}
 			continue
 		}
@@ -166,7 +186,7 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 			case pwsh && (lv == "-path" || lv == "-filepath" || lv == "-literalpath" || lv == "-destination" || lv == "-lp"):
 				if i+1 < len(toks) && !toks[i+1].sep {
 					i++
-					targets = append(targets, toks[i].text)
+					found = append(found, toks[i].text)
 				}
 			case pwsh && strings.HasPrefix(v, "-"):
 				if containsFold(pwshValueParams, lv) || lv == "-value" || lv == "-encoding" || lv == "-itemtype" || lv == "-name" {
@@ -183,15 +203,17 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 		switch {
 		case len(ops) == 0:
 		case where == "first":
-			targets = append(targets, ops[0])
+			found = append(found, ops[0])
 		case where == "second" && len(ops) >= 2:
-			targets = append(targets, ops[1])
+			found = append(found, ops[1])
 		case where == "last" && len(ops) >= 2:
-			targets = append(targets, ops[len(ops)-1])
+			found = append(found, ops[len(ops)-1])
 		}
 		i--
 	}
-	for _, v := range targets {
+	flush()
+	for _, tg := range targets {
+		v, dirs := tg.v, tg.dirs
 		lv := strings.ToLower(v)
 		if lv == "nul" || lv == "$null" || lv == "con" || lv == "/dev/null" {
 			continue
@@ -208,6 +230,38 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 			w.write(base, r, r == "")
 		}
 	}
+}
+
+// foreignCdVerbs change the directory of the code after them: cmd.exe's
+// (false) and PowerShell's (true), lower case.
+var foreignCdVerbs = map[bool][]string{
+	false: {"cd", "chdir", "pushd"},
+	true:  {"cd", "chdir", "set-location", "sl", "push-location", "pushd"},
+}
+
+// foreignCd returns the directories foreign code is in after a directory
+// change whose words are args: where it leads, together with where it was
+// (the change may fail and a later command run anyway, `cd x & rd /s y`),
+// or anywhere when it leads somewhere not known (a variable, `cd` alone).
+func (w *walker) foreignCd(args []foreignToken, dirs []string, pwsh bool) []string {
+	for _, a := range args {
+		if a.sep {
+			break
+		}
+		v := a.text
+		if !pwsh && strings.EqualFold(v, "/d") || pwsh && len(v) > 1 && v[0] == '-' {
+			continue // cmd's /d; PowerShell's -Path, -LiteralPath, -PassThru
+		}
+		if pwsh && v == "-" {
+			return unknownDirs // the previous location
+		}
+		p, ok := w.foreignPath(v, pwsh)
+		if !ok {
+			return unknownDirs
+		}
+		return unionDirs(dirs, w.resolveIn(p, false, dirs))
+	}
+	return unknownDirs // cmd's bare cd prints; PowerShell's goes home
 }
 
 // pwshRunners run text as PowerShell code, and pwshFetchers fetch text
