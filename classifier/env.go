@@ -344,15 +344,7 @@ func (inv *invocation) envOf(owner *effects.Program, all bool, via string) {
 		a.done = true
 		switch v.Role {
 		case effects.EnvOption:
-			opt := v.Option
-			if opt == "--*" {
-				name := a.name
-				if v.Fold {
-					name = effects.FoldEnv(name)
-				}
-				opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
-			}
-			inv.envWords = append(inv.envWords, envWord{field{value: opt + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
+			inv.envWords = append(inv.envWords, envWord{field{value: envOptionName(v, a.name) + "=" + a.value, dynamic: a.dynamic, word: inv.wordOf(a)}, a, v.Why})
 		case effects.EnvOptions:
 			if a.dynamic {
 				inv.envPart(a, fmt.Sprintf("sets %s only known at run time: %s", a.name, v.Why))
@@ -767,6 +759,19 @@ func (w *walker) envOwners(text string) {
 // gives (its option words, or the option it is the value of) may run code
 // or move what p reads or writes, or "" when each option p or one of its
 // subcommands knows takes no value or a plain one (GOFLAGS=-mod=mod is
+// envOptionName is the option an [effects.EnvOption] variable named name
+// stands for: its Option, or for `--*` the rest of a prefix name, lower
+// case with `-` for `_` (PIP_TARGET is --target).
+func envOptionName(v *effects.EnvVar, name string) string {
+	if v.Option != "--*" {
+		return v.Option
+	}
+	if v.Fold {
+		name = effects.FoldEnv(name)
+	}
+	return "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
+}
+
 // plain, GOFLAGS=-toolexec=/tmp/x is not).
 func envOptionRisk(p *effects.Program, v *effects.EnvVar, a *envAssign) string {
 	if a.dynamic {
@@ -774,15 +779,7 @@ func envOptionRisk(p *effects.Program, v *effects.EnvVar, a *envAssign) string {
 	}
 	var words []string
 	if v.Role == effects.EnvOption {
-		opt := v.Option
-		if opt == "--*" {
-			name := a.name
-			if v.Fold {
-				name = effects.FoldEnv(name)
-			}
-			opt = "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
-		}
-		words = []string{opt + "=" + a.value}
+		words = []string{envOptionName(v, a.name) + "=" + a.value}
 	} else {
 		words = strings.Fields(a.value)
 		if len(words) > 0 && v.Letters && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
