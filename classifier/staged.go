@@ -154,7 +154,8 @@ func (w *walker) noteReadFrom(v string, p []string) {
 		return
 	}
 	if p == nil {
-		w.addImport(importMark{read: v, dirs: slices.Clone(w.cwd)})
+		// w.cwd is replaced when the shell moves, never changed in place.
+		w.addImport(importMark{read: v, dirs: w.cwd})
 		return
 	}
 	w.addImport(importMark{paths: p})
