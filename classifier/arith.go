@@ -165,6 +165,8 @@ func (w *walker) textRisk(text string, hops int) string {
 	return ""
 }
 
+// isNameByte reports whether c may stand in a name: a shell variable's, a
+// client command's, an identifier of inline code.
 func isNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

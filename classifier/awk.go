@@ -111,14 +111,14 @@ func lexAwk(s string) (toks []awkTok, ok bool) {
 			i = j + 1
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i + 1
-			for j < len(s) && (isWordByte(s[j])) {
+			for j < len(s) && isNameByte(s[j]) {
 				j++
 			}
 			toks = append(toks, awkTok{kind: awkWord, text: s[i:j]})
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := i + 1
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || (s[j] == '+' || s[j] == '-') && (s[j-1] == 'e' || s[j-1] == 'E')) {
+			for j < len(s) && (isNameByte(s[j]) || s[j] == '.' || (s[j] == '+' || s[j] == '-') && (s[j-1] == 'e' || s[j-1] == 'E')) {
 				j++
 			}
 			toks = append(toks, awkTok{kind: awkNum, text: s[i:j]})

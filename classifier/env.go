@@ -755,10 +755,6 @@ func (w *walker) envOwners(text string) {
 	}
 }
 
-// envOptionRisk says why the options the assignment a of p's variable v
-// gives (its option words, or the option it is the value of) may run code
-// or move what p reads or writes, or "" when each option p or one of its
-// subcommands knows takes no value or a plain one (GOFLAGS=-mod=mod is
 // envOptionName is the option an [effects.EnvOption] variable named name
 // stands for: its Option, or for `--*` the rest of a prefix name, lower
 // case with `-` for `_` (PIP_TARGET is --target).
@@ -772,6 +768,10 @@ func envOptionName(v *effects.EnvVar, name string) string {
 	return "--" + strings.ReplaceAll(strings.ToLower(name[len(v.Name)-1:]), "_", "-")
 }
 
+// envOptionRisk says why the options the assignment a of p's variable v
+// gives (its option words, or the option it is the value of) may run code
+// or move what p reads or writes, or "" when each option p or one of its
+// subcommands knows takes no value or a plain one (GOFLAGS=-mod=mod is
 // plain, GOFLAGS=-toolexec=/tmp/x is not).
 func envOptionRisk(p *effects.Program, v *effects.EnvVar, a *envAssign) string {
 	if a.dynamic {
@@ -967,8 +967,7 @@ func (inv *invocation) varCode(at syntax.Node, what string) {
 // that make exports: letters, digits and underscores.
 func exportable(name string) bool {
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+		if !isNameByte(name[i]) {
 			return false
 		}
 	}

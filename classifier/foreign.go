@@ -17,8 +17,10 @@ import (
 // language, not analysed (it stays opaque-medium, SPEC §3), but its
 // deletion commands are found and their targets placed: a deletion outside
 // the workspace, or of a target only known at run time, is refused as
-// bash's rm is (SPEC §5.1). This is a floor, not a parse: code it does not
-// recognise keeps only the opaque verdict.
+// bash's rm is (SPEC §5.1). So are the files it writes where it names them
+// (SPEC §5.2), its directory changes, which move both, and PowerShell
+// running what it downloads (§5.7). This is a floor, not a parse: code it
+// does not recognise keeps only the opaque verdict.
 
 // foreignDeleteVerbs are the deletion commands of cmd.exe (cmd) and of
 // PowerShell with its aliases (pwsh), lower case.
@@ -68,18 +70,24 @@ func (w *walker) foreignCode(args []field) string {
 	return b.String()
 }
 
-// foreignDeletes classifies the deletion commands in code, cmd.exe's or
-// (pwsh) PowerShell's, run by prog at n in dirs.
-func (w *walker) foreignDeletes(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
+// foreignEffects classifies what code, cmd.exe's or (pwsh) PowerShell's,
+// run by prog at n in dirs, is found to do: PowerShell running what it
+// downloads, the files it writes and those it deletes.
+func (w *walker) foreignEffects(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
 	if pwsh {
 		w.pwshFetchRun(n, prog, code)
 	}
-	w.foreignWrites(n, prog, code, pwsh, dirs)
 	toks := foreignTokens(code)
+	w.foreignWrites(n, prog, toks, pwsh, dirs)
+	w.foreignDeletes(n, prog, toks, pwsh, dirs)
+}
+
+// foreignDeletes classifies the deletion commands of foreign code.
+func (w *walker) foreignDeletes(n syntax.Node, prog string, toks []foreignToken, pwsh bool, dirs []string) {
 	verbs := foreignDeleteVerbs[pwsh]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if !t.sep && (i == 0 || toks[i-1].sep) && containsFold(foreignCdVerbs[pwsh], strings.TrimPrefix(t.text, "@")) {
+		if foreignCdAt(toks, i, pwsh) {
 			dirs = w.foreignCd(toks[i+1:], dirs, pwsh)
 			continue
 		}
@@ -138,8 +146,7 @@ var foreignWriteVerbs = map[bool]map[string]string{
 // target it cannot place (a variable, an expression) keeps only the
 // code's opaque verdict: a floor, as for deletions. ~/.bashrc, $PROFILE or
 // %USERPROFILE%\x written is a home write, refused (SPEC §5.2).
-func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs []string) {
-	toks := foreignTokens(code)
+func (w *walker) foreignWrites(n syntax.Node, prog string, toks []foreignToken, pwsh bool, dirs []string) {
 	type target struct {
 		v    string
 		dirs []string
@@ -157,7 +164,7 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 		if t.sep {
 			continue
 		}
-		if (i == 0 || toks[i-1].sep) && containsFold(foreignCdVerbs[pwsh], strings.TrimPrefix(t.text, "@")) {
+		if foreignCdAt(toks, i, pwsh) {
 			flush()
 			dirs = w.foreignCd(toks[i+1:], dirs, pwsh)
 			continue
@@ -237,6 +244,12 @@ func (w *walker) foreignWrites(n syntax.Node, prog, code string, pwsh bool, dirs
 var foreignCdVerbs = map[bool][]string{
 	false: {"cd", "chdir", "pushd"},
 	true:  {"cd", "chdir", "set-location", "sl", "push-location", "pushd"},
+}
+
+// foreignCdAt reports whether toks[i] starts a command that changes the
+// directory.
+func foreignCdAt(toks []foreignToken, i int, pwsh bool) bool {
+	return !toks[i].sep && (i == 0 || toks[i-1].sep) && containsFold(foreignCdVerbs[pwsh], strings.TrimPrefix(toks[i].text, "@"))
 }
 
 // foreignCd returns the directories foreign code is in after a directory

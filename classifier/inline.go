@@ -49,7 +49,7 @@ func (inv *invocation) inlineShellCalls(code field) {
 		w.add(w.part(inv.at, effects.Network, inv.prog, fmt.Sprintf("`%s` reaches the network from its inline %s code", inv.text, inv.prog)))
 	}
 	for _, p := range findDeleteCalls(code.value, e.DeleteCalls, e.HomeExprs) {
-		word := shQuote(p) // the language does not expand ~ in a literal
+		word := shellQuote(p) // the language does not expand ~ in a literal
 		if p == "" {
 			word = "~" // a home expression
 		}
@@ -71,7 +71,7 @@ func (inv *invocation) inlineShellCalls(code field) {
 func findDeleteCalls(code string, names, homes []string) []string {
 	var out []string
 	nameSites(code, names, func(name string, at, end int) (int, bool) {
-		if at > 0 && isIdentByte(code[at-1]) || end < len(code) && isIdentByte(code[end]) {
+		if at > 0 && isNameByte(code[at-1]) || end < len(code) && isNameByte(code[end]) {
 			return end, false
 		}
 		p, ok := pathArgument(code[end:], homes)
@@ -88,7 +88,7 @@ func findDeleteCalls(code string, names, homes []string) []string {
 func mentions(code string, names []string) bool {
 	found := false
 	nameSites(code, names, func(name string, at, end int) (int, bool) {
-		if found || at > 0 && isIdentByte(code[at-1]) || end < len(code) && isIdentByte(code[end]) && isIdentByte(name[len(name)-1]) {
+		if found || at > 0 && isNameByte(code[at-1]) || end < len(code) && isNameByte(code[end]) && isNameByte(name[len(name)-1]) {
 			return end, false
 		}
 		found = true
@@ -214,7 +214,7 @@ func findShellCalls(code string, names []string, dollars bool) []shellCall {
 				return from, false
 			}
 			open := code[from]
-			if isIdentByte(open) || open == ' ' || open == '\t' || open == '=' || open == ',' || open == ';' || open == ')' {
+			if isNameByte(open) || open == ' ' || open == '\t' || open == '=' || open == ',' || open == ';' || open == ')' {
 				return from, false // qx as a name, not the operator
 			}
 			body, n, ok := delimited(code[from:], open)
@@ -224,7 +224,7 @@ func findShellCalls(code string, names []string, dollars bool) []shellCall {
 			out = append(out, shellCall{code: body, built: strings.ContainsAny(body, "$@") || strings.Contains(body, "#{")})
 			return from + n, true
 		}
-		if at > 0 && isIdentByte(code[at-1]) && !strings.Contains(name, ".") || from < len(code) && isIdentByte(code[from]) {
+		if at > 0 && isNameByte(code[at-1]) && !strings.Contains(name, ".") || from < len(code) && isNameByte(code[from]) {
 			return from, false // part of another name
 		}
 		// A method of something (`require("child_process").exec(..)`,
@@ -273,11 +273,7 @@ func stringMask(code string) []bool {
 // identStart reports whether code[at:] starts an identifier that is no
 // method or member of something else (`.x`, `->x`, `::x`, `$x`).
 func identStart(code string, at int) bool {
-	return at == 0 || !isIdentByte(code[at-1]) && code[at-1] != '.' && code[at-1] != '$' && code[at-1] != '>' && code[at-1] != ':'
-}
-
-func isIdentByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	return at == 0 || !isNameByte(code[at-1]) && code[at-1] != '.' && code[at-1] != '$' && code[at-1] != '>' && code[at-1] != ':'
 }
 
 // callArgument reads the first argument of a call whose name ends where
@@ -311,7 +307,7 @@ func callArgument(rest string, dollars bool) (shellCall, bool) {
 			// perl's `system("rm", "-rf", "x")`; up to the first argument
 			// that is neither a literal nor a list of them.
 			if more := moreArguments(rest[j+1:], dollars); more != "" {
-				return shellCall{code: shQuote(body) + " " + more, literal: true}, true
+				return shellCall{code: shellQuote(body) + " " + more, literal: true}, true
 			}
 		}
 		return shellCall{code: body, built: built, literal: true}, true
@@ -320,7 +316,7 @@ func callArgument(rest string, dollars bool) (shellCall, bool) {
 	case ')', '=', '.', ',':
 		return shellCall{}, false
 	default:
-		if !paren && !isIdentByte(c) && c != '$' && c != '@' {
+		if !paren && !isNameByte(c) && c != '$' && c != '@' {
 			return shellCall{}, false // `system + 1`, `exec;`
 		}
 		return shellCall{built: true}, true // a variable, a call, an f-string
@@ -345,7 +341,7 @@ func moreArguments(s string, dollars bool) string {
 			if !ok || c == '"' && (strings.Contains(body, "#{") || dollars && strings.ContainsAny(body, "$@")) {
 				return strings.Join(words, " ")
 			}
-			words = append(words, shQuote(body))
+			words = append(words, shellQuote(body))
 			i = skipBlanks(s, i+n)
 			if i >= len(s) || s[i] != ',' {
 				return strings.Join(words, " ")
@@ -357,9 +353,6 @@ func moreArguments(s string, dollars bool) string {
 	}
 	return strings.Join(words, " ")
 }
-
-// shQuote quotes s as one word for sh.
-func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // listArgument reads `[LIT, LIT, ...]`: the command they spell, each
 // word quoted for sh, or built when an item is not a literal.
@@ -382,7 +375,7 @@ func listArgument(s string) shellCall {
 		if !ok {
 			return shellCall{built: true}
 		}
-		words = append(words, shQuote(body))
+		words = append(words, shellQuote(body))
 		i = skipBlanks(s, i+n)
 		if i < len(s) && s[i] == ',' {
 			i++

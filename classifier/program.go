@@ -236,7 +236,7 @@ func (w *walker) argvRun(args []field, at syntax.Node, depth int, red redirInfo,
 		w.add(w.part(at, effects.OpaqueMedium, prog, why))
 		if n := strings.ToLower(prog); n == "cmd" || n == "cmd.exe" {
 			if code, ok := w.cmdCode(args[1:]); ok {
-				w.foreignDeletes(at, prog, code, false, ctx.dirs) // foreign.go
+				w.foreignEffects(at, prog, code, false, ctx.dirs) // foreign.go
 			}
 		}
 		// What an unknown program reads is unknown: any argument naming
@@ -1580,7 +1580,7 @@ func escapeHits(escs []effects.Escape, line string) []escapeHit {
 		var name string
 		if line[p] == '\\' {
 			n := p + 1
-			for n < len(line) && (isWordByte(line[n])) {
+			for n < len(line) && isNameByte(line[n]) {
 				n++
 			}
 			if n == p+1 && n < len(line) {
@@ -1598,11 +1598,6 @@ func escapeHits(escs []effects.Escape, line string) []escapeHit {
 		}
 	}
 	return hits
-}
-
-// isWordByte reports whether b may continue a backslash command's name.
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // escapeNamed reports whether a command typed as name is escape e.
@@ -1729,7 +1724,7 @@ func replWords(s string) []string {
 func indexWordFold(s, word string) int {
 	for j := 0; j+len(word) <= len(s); j++ {
 		end := j + len(word)
-		if strings.EqualFold(s[j:end], word) && (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
+		if strings.EqualFold(s[j:end], word) && (j == 0 || !isNameByte(s[j-1])) && (end == len(s) || !isNameByte(s[end])) {
 			return j
 		}
 	}
@@ -1961,20 +1956,17 @@ func (inv *invocation) emitClass(c effects.Class, why string) {
 		// script outside). A verifier keeps its verify part beside it.
 		op := p
 		for _, d := range inv.dirs {
-			if c == effects.Verify && w.underStart(d) {
-				if why := w.stagedDir(d); why != "" {
-					// `cp /tmp/x Makefile && make test` (staged.go).
+			// The agent's directory needs no lookup for the typical check.
+			if !(c == effects.Verify && w.underStart(d)) {
+				if l := w.locateCode(d); l != locInside && l != locRoot {
 					op.Class = effects.OpaqueMedium
-					op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
+					op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
+					continue
 				}
-				continue // the agent's directory: no lookup for the typical check
 			}
-			if l := w.locateCode(d); l != locInside && l != locRoot {
-				op.Class = effects.OpaqueMedium
-				op.Reason = fmt.Sprintf("`%s` runs code defined in %s, outside the workspace", inv.text, w.describe(d, l))
-			} else if why := w.stagedDir(d); why != "" {
-				// `cp /tmp/x Makefile && make`: the project's definition
-				// was brought in by the line (staged.go).
+			if why := w.stagedDir(d); why != "" {
+				// `cp /tmp/x Makefile && make test`: the project's
+				// definition was brought in by the line (staged.go).
 				op.Class = effects.OpaqueMedium
 				op.Reason = fmt.Sprintf("`%s` runs code defined in %s", inv.text, why)
 			}

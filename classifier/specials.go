@@ -503,7 +503,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				// option as -Command's code, not as a script (pwsh 7 takes a
 				// -File): `powershell Remove-Item -Recurse ~`.
 				inv.opaqueMedium("inline " + inv.prog + " code")
-				inv.w.foreignDeletes(inv.at, inv.prog, inv.w.foreignCode(args[i:]), true, inv.dirs) // foreign.go
+				inv.w.foreignEffects(inv.at, inv.prog, inv.w.foreignCode(args[i:]), true, inv.dirs) // foreign.go
 				return nil, true
 			}
 			inv.inPlaceFiles(e, args[:i], args[i+1:])
@@ -527,7 +527,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 			inv.opaqueMedium("inline " + inv.prog + " code")
 			if c := args[i+1]; !c.dynamic {
 				if code, ok := decodePwsh(c.value); ok {
-					inv.w.foreignDeletes(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
+					inv.w.foreignEffects(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
 				}
 			}
 			return nil, true
@@ -569,7 +569,7 @@ func (inv *invocation) interpreter(e *effects.Program, args []field) ([]field, b
 				if inv.top == "pwsh" && h.value != nil && !strings.HasPrefix(strings.ToLower(h.name), "-e") {
 					// PowerShell joins the words after -Command into its code.
 					code := inv.w.foreignCode(append([]field{*h.value}, args[i+1+used:]...))
-					inv.w.foreignDeletes(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
+					inv.w.foreignEffects(inv.at, inv.prog, code, true, inv.dirs) // foreign.go
 				}
 				return nil, true
 			case h.name == "-m" && inv.key() == "python" && h.value != nil:
@@ -2035,14 +2035,15 @@ func (inv *invocation) awk() {
 }
 
 // awkProgram classifies the awk program text s: read as tokens, so that
-// the text of its string and regular-expression literals is data.
+// the text of its string and regular-expression literals is data, or from
+// its text alone when it does not split into tokens (awkTextFacts).
 func (inv *invocation) awkProgram(s string) {
-	toks, ok := lexAwk(s)
-	if !ok {
-		inv.awkProgramText(s)
-		return
+	var f awkFacts
+	if toks, ok := lexAwk(s); ok {
+		f = scanAwk(toks)
+	} else {
+		f = awkTextFacts(s)
 	}
-	f := scanAwk(toks)
 	if f.runs {
 		inv.opaqueMedium("an awk program that runs commands")
 	}
@@ -2094,42 +2095,34 @@ func (inv *invocation) awkStrings(s string) {
 	}
 }
 
-// awkProgramText classifies an awk program that does not split into tokens
-// (a string or regular expression left open) from its text alone, every
-// `>` after a print a redirection and every `|` a pipe.
-func (inv *invocation) awkProgramText(s string) {
-	if strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") || strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON") {
-		inv.opaqueMedium("an awk program that runs commands")
-	}
-	inv.awkStrings(s)
-	// Commands given as whole literals: system("CMD"), "CMD" | getline,
-	// and print | "CMD", whose input is the program's output, data the
-	// line does not follow (as `cat f | CMD` is).
+// awkTextFacts reads the facts of an awk program that does not split into
+// tokens (a string or regular expression left open) from its text alone:
+// every `>` after a print a redirection and every `|` a pipe.
+func awkTextFacts(s string) awkFacts {
+	var f awkFacts
+	f.runs = strings.Contains(s, "system") || strings.Contains(s, "|") || strings.Contains(s, "getline") ||
+		strings.Contains(s, "@load") || strings.Contains(s, "@include") || strings.Contains(s, "ENVIRON")
 	unq := strings.NewReplacer(`\"`, `"`, `\\`, `\`)
-	literal := 0
 	for _, m := range awkCommand().FindAllStringSubmatch(s, -1) {
 		switch {
 		case m[1] != "":
-			literal++
-			inv.w.codeValue(unq.Replace(m[1]), false, inv.at, inv.depth, inv.carried())
+			f.literals++
+			f.commands = append(f.commands, awkCommandLit{code: unq.Replace(m[1])})
 		case m[2] != "":
-			inv.w.codeValue(unq.Replace(m[2]), false, inv.at, inv.depth, inv.carried())
+			f.commands = append(f.commands, awkCommandLit{code: unq.Replace(m[2])})
 		case m[3] != "":
-			inv.w.codeValue(fedCode(unq.Replace(m[3])), false, inv.at, inv.depth, inv.carried())
+			f.commands = append(f.commands, awkCommandLit{code: unq.Replace(m[3]), fed: true})
 		}
 	}
-	if len(awkSystem().FindAllStringIndex(s, -1)) > literal {
-		// system("rm -rf " ENVIRON["HOME"]), system(cmd): a command the
-		// program builds at run time, as `sh -c "$x"` runs.
-		inv.opaqueHigh("a command an awk program builds at run time")
-	}
+	f.systems = len(awkSystem().FindAllStringIndex(s, -1))
 	for _, m := range awkPrintTo().FindAllStringSubmatch(s, -1) {
 		if m[1] == "" {
-			inv.w.write(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), "", true)
-			continue
+			f.writes = append(f.writes, nil)
+		} else {
+			f.writes = append(f.writes, &m[1])
 		}
-		inv.writeOperand(inv.w.part(inv.at, effects.WriteOutside, inv.prog, ""), field{value: m[1]})
 	}
+	return f
 }
 
 // tar: -x writes into -C DIR (or the cwd), -c writes the -f archive, and
@@ -2662,17 +2655,25 @@ func (inv *invocation) atJob(e *effects.Program, args []field) bool {
 		inv.script([]field{*job.value})
 		return true
 	}
+	inv.stdinJob("schedules a job", func(code string) { inv.shellCode(code, inv.red.scriptAt, inv.carried()) })
+	return true
+}
+
+// stdinJob classifies the jobs a scheduler (at, crontab) reads from stdin:
+// a literal here-document's through doc, input fed at run time as code
+// that cannot be identified, a file as a script from where it lies;
+// /dev/null feeds none.
+func (inv *invocation) stdinJob(what string, doc func(code string)) {
 	w, red := inv.w, inv.red
 	switch {
 	case red.script != nil && !red.scriptDyn:
-		inv.shellCode(*red.script, red.scriptAt, inv.carried())
+		doc(*red.script)
 	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
 		w.allKnown = false
-		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` schedules a job fed to it at run time, which cannot be identified", inv.text)))
-	case red.stdinFile != "":
+		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` %s fed to it at run time, which cannot be identified", inv.text, what)))
+	case red.stdinFile != "" && !red.stdinNull:
 		inv.script([]field{{value: red.stdinFile}})
 	}
-	return true
 }
 
 // crontab installs the user's scheduled jobs from a FILE operand or, with
@@ -2691,22 +2692,16 @@ func (inv *invocation) crontab(e *effects.Program, args []field) bool {
 		inv.script(ops[:1])
 		return true
 	}
-	w, red := inv.w, inv.red
-	switch {
-	case red.script != nil && !red.scriptDyn:
-		dirs := unknownDirs
-		if w.opts.Home != "" {
-			dirs = []string{w.opts.Home}
-		}
-		for _, job := range cronCommands(*red.script) {
+	w := inv.w
+	dirs := unknownDirs
+	if w.opts.Home != "" {
+		dirs = []string{w.opts.Home} // cron runs jobs there
+	}
+	inv.stdinJob("installs scheduled jobs", func(tab string) {
+		for _, job := range cronCommands(tab) {
 			w.codeValue(job, false, inv.at, inv.depth, processCtx(dirs, dirs))
 		}
-	case red.scriptDyn || red.stdinDyn || red.stdin == stdinPipe:
-		w.allKnown = false
-		w.add(w.part(inv.at, effects.OpaqueHigh, inv.prog, fmt.Sprintf("`%s` installs scheduled jobs fed to it at run time, which cannot be identified", inv.text)))
-	case red.stdinFile != "" && !red.stdinNull:
-		inv.script([]field{{value: red.stdinFile}})
-	}
+	})
 	return true
 }
 
